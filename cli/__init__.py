@@ -1,0 +1,1 @@
+"""The ``cardrules`` command line."""

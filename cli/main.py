@@ -1,0 +1,142 @@
+"""``cardrules``: validate, inspect, play, replay and simulate rulesets.
+
+Outcomes turn into exit codes here and only here: 0 success, 1 a problem with the
+user's input (an invalid ruleset, a record that does not replay), 2 a usage error.
+No input, however broken, produces a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+import yaml
+
+from ..interpreter.errors import CardrulesError, Problem, RulesetError
+from ..interpreter.loader import bundled_names, display_name, load_document, ruleset_schema
+from ..interpreter.ruleset import Ruleset, build_ruleset, load_ruleset
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+def fail(message: str, code: int = EXIT_INVALID) -> NoReturn:
+    click.echo(f"cardrules: {message}", err=True)
+    sys.exit(code)
+
+
+def open_ruleset(ref: str) -> Ruleset:
+    """Load RULESET (a bundled name or a path) or exit 1 with every problem."""
+    try:
+        return build_ruleset(load_document(Path(ref) if Path(ref).is_file() else ref))
+    except RulesetError as exc:
+        for problem in exc.problems:
+            click.echo(problem.format(), err=True)
+        sys.exit(EXIT_INVALID)
+
+
+class _Group(click.Group):
+    """A click group that never shows a traceback for an unexpected error."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+            raise
+        except CardrulesError as exc:
+            fail(str(exc))
+        except KeyboardInterrupt:
+            fail("interrupted", 130)
+        except BrokenPipeError:
+            sys.exit(EXIT_OK)
+        except Exception as exc:  # noqa: BLE001 - the promise is: never a traceback
+            fail(f"internal error ({type(exc).__name__}: {exc}); please report it", 3)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="cardrules")
+def main() -> None:
+    """Card game rules as data: validate, play and simulate house-rule variants.
+
+    RULESET is everywhere a bundled ruleset name (see `cardrules list`) or a path.
+    """
+
+
+@main.command()
+@click.argument("rulesets", nargs=-1, required=True, metavar="RULESET...")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json: one object listing every file and its problems.")
+def validate(rulesets: tuple[str, ...], fmt: str) -> None:
+    """Check ruleset files: YAML syntax, schema, expressions and rules.
+
+    Prints every problem as FILE:LINE:COL: message. Exits 0 when every file is
+    valid, 1 when any is not.
+    """
+    results: list[dict[str, Any]] = []
+    for ref in rulesets:
+        problems: list[Problem] = []
+        info: dict[str, Any] = {}
+        try:
+            rules = build_ruleset(load_document(Path(ref) if Path(ref).is_file() else ref))
+            info = {"name": rules.name, "family": rules.family.value,
+                    "players": [rules.min_players, rules.max_players]}
+        except RulesetError as exc:
+            problems = exc.problems
+        shown = display_name(Path(ref)) if Path(ref).is_file() else ref
+        results.append({"file": shown, "valid": not problems, **info,
+                        "problems": [p.as_dict() for p in problems]})
+        if fmt == "text":
+            if problems:
+                for problem in problems:
+                    click.echo(problem.format())
+            else:
+                click.echo(f"{shown}: ok ({info['family']}, {info['players'][0]}-{info['players'][1]} players)")
+    if fmt == "json":
+        click.echo(json.dumps({"valid": all(r["valid"] for r in results), "files": results}, indent=2))
+    invalid = sum(1 for r in results if not r["valid"])
+    if fmt == "text" and invalid:
+        count = sum(len(r["problems"]) for r in results)
+        click.echo(f"{count} problem{'s' if count != 1 else ''} in {invalid} of {len(results)} "
+                   f"file{'s' if len(results) != 1 else ''}", err=True)
+    sys.exit(EXIT_INVALID if invalid else EXIT_OK)
+
+
+@main.command()
+def schema() -> None:
+    """Print the ruleset JSON Schema (for editors: `# yaml-language-server: $schema=FILE`)."""
+    click.echo(json.dumps(ruleset_schema(), indent=2))
+
+
+@main.command(name="list")
+def list_() -> None:
+    """List the bundled rulesets, one line each."""
+    for name in bundled_names():
+        try:
+            rules = load_ruleset(name)
+            click.echo(f"{name:24} {rules.family.value:14} {rules.min_players}-{rules.max_players}p  "
+                       f"{rules.description}")
+        except RulesetError:
+            click.echo(f"{name:24} (invalid: run `cardrules validate {name}`)")
+
+
+@main.command()
+@click.argument("ruleset")
+@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
+def show(ruleset: str, fmt: str) -> None:
+    """Print RULESET fully resolved (after `extends`)."""
+    rules = open_ruleset(ruleset)
+    order = list(ruleset_schema()["properties"])
+    data = {"name": rules.name, **rules.data}
+    data = dict(sorted(data.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)))
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2))
+    else:
+        click.echo(f"# {rules.title}: resolved from {' <- '.join(rules.document.chain)}")
+        click.echo(f"# sha256 {rules.sha256}")
+        click.echo(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100), nl=False)
+
+
+def run() -> None:  # pragma: no cover - console entry point alias
+    main()

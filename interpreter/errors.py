@@ -1,0 +1,87 @@
+"""One error hierarchy for everything cardrules rejects.
+
+Ruleset problems (YAML syntax, schema, expressions, semantic checks) are collected as
+:class:`Problem` values and raised together in a :class:`RulesetError`; a rejected
+move is an :class:`IllegalActionError` whose message quotes the rule; a game record
+that does not replay is a :class:`RecordError` naming its line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class CardrulesError(Exception):
+    """Base class of every error cardrules reports to a user."""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with a ruleset, located in a file.
+
+    ``line`` and ``column`` are 1-based; 0 means "no position known" (for example a
+    problem with the file as a whole).  ``source_line`` and ``span`` let a reporter
+    draw a caret line under the offending text.
+    """
+
+    file: str
+    line: int
+    column: int
+    message: str
+    kind: str = "semantic"  # "io", "yaml", "schema", "expression", "semantic"
+    source_line: str | None = None
+    span: int = 1
+
+    def format(self, *, caret: bool = True) -> str:
+        where = self.file
+        if self.line:
+            where += f":{self.line}:{self.column}"
+        text = f"{where}: {self.message}"
+        if caret and self.source_line is not None and self.column:
+            line = self.source_line.rstrip("\n")
+            pad = "".join("\t" if ch == "\t" else " " for ch in line[: self.column - 1])
+            text += f"\n    {line}\n    {pad}{'^' * max(1, self.span)}"
+        return text
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "kind": self.kind,
+            "message": self.message,
+        }
+
+
+class RulesetError(CardrulesError):
+    """A ruleset could not be loaded; ``problems`` lists every problem found."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("\n".join(p.format(caret=False) for p in problems))
+
+
+class ExpressionError(CardrulesError):
+    """A syntax or type error inside one expression, at a character offset."""
+
+    def __init__(self, message: str, start: int = 0, end: int | None = None):
+        self.message = message
+        self.start = start
+        self.end = start + 1 if end is None else max(end, start + 1)
+        super().__init__(message)
+
+
+class EvaluationError(CardrulesError):
+    """An expression failed while being evaluated (division by zero, size limits...)."""
+
+
+class IllegalActionError(CardrulesError):
+    """A player tried something the rules forbid; the message says which rule."""
+
+
+class RecordError(CardrulesError):
+    """A game record is unreadable, or a line of it does not replay."""
+
+    def __init__(self, message: str, line: int = 0):
+        self.line = line
+        super().__init__(f"line {line}: {message}" if line else message)

@@ -1,0 +1,18 @@
+"""Shared helpers for the test suite."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from cardrules.cli.main import main
+
+
+@pytest.fixture
+def run_cli():
+    """Run `cardrules ARGS...` as a user would; returns the click Result."""
+
+    def run(*args: str, input: str | None = None):
+        return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+    return run

@@ -1,0 +1,6 @@
+"""Paths shared by the tests."""
+
+from pathlib import Path
+
+DATA = Path(__file__).parent / "data"
+REPO = Path(__file__).parent.parent
