@@ -138,5 +138,4 @@ def show(ruleset: str, fmt: str) -> None:
         click.echo(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100), nl=False)
 
 
-def run() -> None:  # pragma: no cover - console entry point alias
-    main()
+from . import games  # noqa: E402,F401 - registers play, replay and simulate

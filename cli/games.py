@@ -1,0 +1,220 @@
+"""`cardrules play`, `replay` and `simulate`."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+import click
+
+from ..interpreter.bots import KINDS, make_policy
+from ..interpreter.errors import IllegalActionError, RecordError
+from ..interpreter.record import replay as replay_record
+from ..interpreter.record import save_record
+from ..interpreter.ruleset import Family, Ruleset
+from ..interpreter.runner import play_out
+from ..interpreter.simulate import run_games, statistics
+from ..interpreter.state import GameState, new_game
+from .main import EXIT_INVALID, EXIT_OK, EXIT_USAGE, fail, main, open_ruleset
+from .render import Renderer
+
+SEAT_KINDS = ("human",) + tuple(KINDS)
+
+
+def parse_seats(text: str | None, rules: Ruleset, default_human: bool) -> list[str]:
+    if text is None:
+        count = min(max(rules.min_players, 4), rules.max_players)
+        return (["human"] if default_human else ["bot"]) + ["bot"] * (count - 1)
+    seats = [s.strip().lower() for s in text.split(",") if s.strip()]
+    for s in seats:
+        if s not in SEAT_KINDS:
+            fail(f"unknown seat kind '{s}'; use {', '.join(SEAT_KINDS)}", EXIT_USAGE)
+    if not rules.min_players <= len(seats) <= rules.max_players:
+        fail(f"{rules.name} is for {rules.min_players} to {rules.max_players} players; "
+             f"--seats gives {len(seats)}", EXIT_USAGE)
+    return seats
+
+
+def seat_names(seats: Sequence[str]) -> list[str]:
+    humans = seats.count("human")
+    names = []
+    for i, kind in enumerate(seats):
+        if kind == "human":
+            names.append("you" if humans == 1 else f"player-{i}")
+        else:
+            names.append(f"{kind}-{i}")
+    return names
+
+
+class HumanSeat:
+    """A person at the terminal: a plain prompt that explains refusals and asks again."""
+
+    def __init__(self, renderer: Renderer, record: Path | None):
+        self.renderer = renderer
+        self.record = record
+
+    def act(self, state: GameState, seat: int) -> Any:
+        self.renderer.show_table(state, seat)
+        while True:
+            try:
+                line = click.prompt(self.renderer.prompt_text(state, seat), prompt_suffix=" > ",
+                                    default="", show_default=False)
+            except (EOFError, click.Abort):
+                raise _Quit() from None
+            word = line.strip().lower()
+            if word in ("quit", "exit", "q"):
+                raise _Quit()
+            if word in ("help", "?"):
+                self.renderer.show_help(state)
+                continue
+            if word in ("hand", "table", "look"):
+                self.renderer.show_table(state, seat)
+                continue
+            if word in ("score", "scores"):
+                self.renderer.show_scores(state)
+                continue
+            if word in ("rules", "explain"):
+                self.renderer.show_rules(state)
+                continue
+            try:
+                action = state.parse_input(line)
+                state.verify(action)
+                return action
+            except IllegalActionError as exc:
+                click.echo(f"  {exc}")
+
+
+class _Quit(Exception):
+    pass
+
+
+@main.command()
+@click.argument("ruleset")
+@click.option("--seats", help=f"Comma-separated seat kinds ({', '.join(SEAT_KINDS)}); their number is the "
+              "player count. Default: you and bots.")
+@click.option("--seed", type=int, help="Seed for the deal (default: a random one, printed).")
+@click.option("--record", "record", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the game record (JSON Lines) to this file.")
+@click.option("--mode", help="Play one of the ruleset's modes (a subset of its rounds).")
+@click.option("--ascii", "ascii_only", is_flag=True, help="Plain letters for suits.")
+@click.option("--quiet", is_flag=True, help="Only the final result.")
+def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None, mode: str | None,
+         ascii_only: bool, quiet: bool) -> None:
+    """Play RULESET: people at the terminal against bots, or bots alone."""
+    rules = open_ruleset(ruleset)
+    if mode is not None and mode not in rules.modes:
+        fail(f"{rules.name} has no mode '{mode}'" + (f" (modes: {', '.join(rules.modes)})" if rules.modes
+                                                     else ""), EXIT_USAGE)
+    kinds = parse_seats(seats, rules, default_human=True)
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big") % 1_000_000
+    names = seat_names(kinds)
+    ref = ruleset if Path(ruleset).is_file() else None
+    state = new_game(rules, len(kinds), seed, names, mode, ref)
+    renderer = Renderer(names, ascii_only=ascii_only, quiet=quiet)
+    policies: list[Any] = [HumanSeat(renderer, record) if k == "human" else make_policy(k, seed, i)
+                           for i, k in enumerate(kinds)]
+    if not quiet:
+        click.echo(f"{rules.title} ({rules.name}), {len(kinds)} players, seed {seed}")
+    try:
+        play_out(state, policies, on_event=lambda e: renderer.event(state, e))
+    except _Quit:
+        if record:
+            save_record(state, record)
+            click.echo(f"stopped; the game so far is in {record}")
+        else:
+            click.echo("stopped")
+        sys.exit(EXIT_OK)
+    if record:
+        save_record(state, record)
+        if not quiet:
+            click.echo(f"record written to {record}")
+    if quiet:
+        renderer.final(state)
+
+
+@main.command()
+@click.argument("record", type=click.Path(path_type=Path))
+@click.option("--ruleset", help="Replay under this ruleset instead of the one the record names.")
+@click.option("--ignore-hash", is_flag=True, help="Replay even if the ruleset changed since the game.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def replay(record: Path, ruleset: str | None, ignore_hash: bool, as_json: bool) -> None:
+    """Re-execute a game record and confirm its final totals (exit 1 at the first bad line)."""
+    try:
+        result = replay_record(record, ruleset, check_hash=not ignore_hash)
+    except RecordError as exc:
+        if as_json:
+            click.echo(json.dumps({"valid": False, "line": exc.line, "error": str(exc)}))
+            sys.exit(EXIT_INVALID)
+        where = f"{record}:{exc.line}" if exc.line else str(record)
+        fail(f"{where}: {str(exc).split(': ', 1)[1] if exc.line else exc}")
+    state = result.state
+    names = state.names
+    if as_json:
+        click.echo(json.dumps({"valid": True, "complete": result.complete, "events": result.lines,
+                               "totals": state.totals, "winners": state.winners if state.is_over else []}))
+        return
+    if not result.complete:
+        click.echo(f"{record}: {result.lines} lines replay legally, but the game is not finished "
+                   f"(round {state.round} of {len(state.setup.hand_sizes)})")
+        return
+    totals = ", ".join(f"{n} {t}" for n, t in zip(names, state.totals))
+    winners = ", ".join(names[s] for s in state.winners)
+    click.echo(f"{record}: ok, {result.lines} lines, {len(state.setup.hand_sizes)} rounds; "
+               f"totals: {totals}; winner: {winners}")
+
+
+@main.command()
+@click.argument("ruleset")
+@click.option("--games", type=click.IntRange(1, 1_000_000), default=100, show_default=True)
+@click.option("--seats", help="Comma-separated seat kinds (bot, random). Default: bots.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed + i.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Processes to spread the games over (results do not depend on it).")
+@click.option("--mode", help="Play one of the ruleset's modes.")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@click.option("--record-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write every game's record into this folder.")
+def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, mode: str | None,
+             as_json: bool, record_dir: Path | None) -> None:
+    """Play many games of RULESET with bots and report what happens."""
+    rules = open_ruleset(ruleset)
+    kinds = parse_seats(seats, rules, default_human=False)
+    if "human" in kinds:
+        fail("simulate plays bots only (seat kinds: bot, random)", EXIT_USAGE)
+    if mode is not None and mode not in rules.modes:
+        fail(f"{rules.name} has no mode '{mode}'", EXIT_USAGE)
+    if record_dir is not None:
+        record_dir.mkdir(parents=True, exist_ok=True)
+    ref = ruleset if Path(ruleset).is_file() else rules.name
+    start = time.perf_counter()
+    results = run_games(ref, kinds, games, seed, jobs, mode, record_dir)
+    elapsed = time.perf_counter() - start
+    stats = statistics(results, kinds, rules.family)
+    stats.update(ruleset=rules.name, seed=seed, seconds=round(elapsed, 3))
+    if as_json:
+        click.echo(json.dumps(stats, indent=2))
+        return
+    click.echo(f"{rules.title}: {games} games, {len(kinds)} seats ({', '.join(kinds)}), seed {seed}; "
+               f"{stats['decisions']} decisions in {elapsed:.1f}s")
+    header = f"  {'seat':10} {'wins':>6} {'win%':>6} {'mean':>8} {'sd':>7} {'min':>6} {'max':>6}"
+    if rules.family is Family.TRICK_TAKING:
+        header += f" {'exact bids':>11}"
+    click.echo(header)
+    for entry in stats["seats"]:
+        line = (f"  {entry['kind'] + '-' + str(entry['seat']):10} {entry['wins']:6d} "
+                f"{100 * entry['win_rate']:5.1f}% {entry['mean_total']:8.1f} {entry['sd_total']:7.1f} "
+                f"{entry['min_total']:6d} {entry['max_total']:6d}")
+        if "exact_bid_rate" in entry:
+            line += f" {100 * entry['exact_bid_rate']:10.1f}%"
+        click.echo(line)
+    if rules.family is Family.TRICK_TAKING:
+        click.echo(f"  bids constrained by a restriction: {100 * stats['constrained_bid_rate']:.1f}% of bids")
+    else:
+        for key, value in stats.get("rummy", {}).items():
+            click.echo(f"  {key}: {value}")
+    click.echo("  (win% counts a shared first place as a win for each tied seat)")

@@ -1,0 +1,129 @@
+"""Text output of a game: each round's bids, tricks and score sheet, and the table a
+human seat sees.  It reads the event stream, as an outside tool reading a record would."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import click
+
+from ..interpreter.cards import SUIT_NAMES, card, pretty
+from ..interpreter.state import GameState
+
+
+def show_card(name: str, ascii_only: bool) -> str:
+    return pretty(card(name), ascii_only=ascii_only)
+
+
+class Renderer:
+    def __init__(self, names: Sequence[str], *, ascii_only: bool = False, quiet: bool = False):
+        self.names = list(names)
+        self.ascii = ascii_only
+        self.quiet = quiet
+        self.width = max(8, max(len(n) for n in names))
+        self._round: dict[str, Any] = {}
+
+    # --- the event stream ---------------------------------------------------------------
+    def event(self, state: GameState, event: dict[str, Any]) -> None:
+        kind = event["event"]
+        handler = getattr(self, f"on_{kind}", None)
+        if handler is not None:
+            handler(state, event)
+
+    def on_deal(self, state: GameState, event: dict[str, Any]) -> None:
+        self._round = {"bids": {}, "taken": [0] * len(self.names), "trump": None, "upcard": event.get("upcard"),
+                       "deal": event}
+
+    def on_trump(self, state: GameState, event: dict[str, Any]) -> None:
+        self._round["trump"] = event["suit"]
+
+    def on_bid(self, state: GameState, event: dict[str, Any]) -> None:
+        self._round["bids"][event["seat"]] = event["bid"]
+
+    def on_trick(self, state: GameState, event: dict[str, Any]) -> None:
+        self._round["taken"][event["winner"]] += 1
+
+    def on_score(self, state: GameState, event: dict[str, Any]) -> None:
+        if self.quiet:
+            return
+        deal = self._round.get("deal", {})
+        rounds = len(state.setup.hand_sizes)
+        head = f"Round {event['round']} of {rounds}: {deal.get('hand_size')} cards, dealer {self.names[deal.get('dealer', 0)]}"
+        if "trump" in self._round and state.family.value == "trick-taking":
+            suit = self._round["trump"]
+            head += ", " + ("no trump" if suit is None else f"trump {SUIT_NAMES[suit]}")
+            if self._round.get("upcard"):
+                head += f" ({show_card(self._round['upcard'], self.ascii)} turned)"
+        click.echo(head)
+        w = self.width
+        if state.family.value == "trick-taking":
+            click.echo(f"  {'':{w}} {'bid':>4} {'took':>5} {'points':>7} {'total':>6}")
+            for seat, name in enumerate(self.names):
+                bid = self._round["bids"].get(seat, "-")
+                click.echo(f"  {name:{w}} {bid:>4} {self._round['taken'][seat]:>5} "
+                           f"{event['points'][seat]:>7} {event['totals'][seat]:>6}")
+        else:
+            click.echo(f"  {'':{w}} {'points':>7} {'total':>6}")
+            for seat, name in enumerate(self.names):
+                click.echo(f"  {name:{w}} {event['points'][seat]:>7} {event['totals'][seat]:>6}")
+
+    def on_end(self, state: GameState, event: dict[str, Any]) -> None:
+        if not self.quiet:
+            self.final(state)
+
+    def final(self, state: GameState) -> None:
+        winners = ", ".join(self.names[s] for s in state.winners)
+        best = state.totals[state.winners[0]]
+        click.echo(f"Game over. {'Winners' if len(state.winners) > 1 else 'Winner'}: {winners} with {best} "
+                   f"({'highest' if state.rules.winner == 'highest' else 'lowest'} total wins)")
+
+    # --- what a human seat sees ----------------------------------------------------------
+    def show_table(self, state: GameState, seat: int) -> None:
+        obs = state.observation(seat)
+        click.echo("")
+        click.echo(f"Round {obs['round']} of {obs['rounds']}, {obs['hand_size']} cards; "
+                   f"dealer {self.names[obs['dealer']]}")
+        if obs["family"] == "trick-taking":
+            trump = obs["trump"]
+            line = "Trump: " + ("none yet" if obs["phase"] == "trump" else
+                                "no trump" if trump is None else SUIT_NAMES[trump])
+            if obs["upcard"]:
+                line += f" (turned {show_card(obs['upcard'], self.ascii)})"
+            click.echo(line)
+            bids = ", ".join(f"{self.names[s]} {b}" for s, b in enumerate(obs["bids"]) if b is not None)
+            click.echo(f"Bids: {bids or '-'}")
+            if obs["phase"] == "play":
+                took = ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(obs["tricks_taken"]))
+                click.echo(f"Tricks taken: {took}")
+                trick = "  ".join(f"{self.names[s]} {show_card(c, self.ascii)}" for s, c in obs["trick"])
+                click.echo(f"Trick {obs['trick_number']}: {trick or '(you lead)'}")
+        click.echo("Your hand: " + self.hand_text(obs["hand"]))
+
+    def hand_text(self, hand: Sequence[str]) -> str:
+        groups: dict[str, list[str]] = {}
+        for name in hand:
+            groups.setdefault(name[-1] if name != "JK" else "*", []).append(show_card(name, self.ascii))
+        return "   ".join(" ".join(cards) for cards in groups.values())
+
+    def prompt_text(self, state: GameState, seat: int) -> str:
+        obs = state.observation(seat)
+        if obs.get("phase") == "bidding":
+            legal = [a.bid for a in state.legal_actions()]
+            return f"{self.names[seat]}, your bid ({', '.join(map(str, legal))})"
+        if obs.get("phase") == "trump":
+            return f"{self.names[seat]}, name the trump (spades, hearts, diamonds, clubs, none)"
+        return f"{self.names[seat]}, your card"
+
+    def show_help(self, state: GameState) -> None:
+        click.echo("  Type a bid ('3' or 'bid 3'), a card ('QS', '10h', 'q♠', 'play QS') or "
+                   "'trump hearts'.\n  Also: hand, score, rules, help, quit.")
+
+    def show_scores(self, state: GameState) -> None:
+        for name, total in zip(self.names, state.totals):
+            click.echo(f"  {name:{self.width}} {total:>6}")
+
+    def show_rules(self, state: GameState) -> None:
+        rules = state.rules
+        click.echo(f"  {rules.title}: {rules.description}")
+        for note in rules.notes:
+            click.echo(f"  - {note}")

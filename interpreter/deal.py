@@ -1,0 +1,69 @@
+"""The deal: a chance event that gives each seat its hand and turns the upcard."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Sequence
+
+from .actions import Deal
+from .cards import NAMES
+from .errors import IllegalActionError
+
+
+def deal_cards(deck: Sequence[int], rng: random.Random, players: int, hand_size: int,
+               upcard: bool, first: int) -> Deal:
+    """Shuffle ``deck`` and deal ``hand_size`` cards to each seat, starting from
+    ``first``; turn the next card up when ``upcard`` and a card is left."""
+    cards = list(deck)
+    rng.shuffle(cards)
+    hands: list[list[int]] = [[] for _ in range(players)]
+    for k in range(players):  # the shuffle is uniform, so a block per seat deals as fairly
+        hands[(first + k) % players] = cards[k * hand_size:(k + 1) * hand_size]
+    at = players * hand_size
+    turned = cards[at] if upcard and at < len(cards) else None
+    if turned is not None:
+        at += 1
+    return Deal(tuple(tuple(h) for h in hands), turned, tuple(cards[at:]))
+
+
+def verify_deal(deal: Deal, deck: Sequence[int], players: int, hand_size: int, upcard: bool) -> None:
+    """Raise unless ``deal`` could come from ``deck`` under this round's rules."""
+    if len(deal.hands) != players:
+        raise IllegalActionError(f"the deal has {len(deal.hands)} hands for {players} players")
+    for seat, hand in enumerate(deal.hands):
+        if len(hand) != hand_size:
+            raise IllegalActionError(f"seat {seat} is dealt {len(hand)} cards; this round deals {hand_size}")
+    dealt = Counter(c for hand in deal.hands for c in hand)
+    if deal.upcard is not None:
+        dealt[deal.upcard] += 1
+    available = Counter(deck)
+    for c, n in dealt.items():
+        if n > available[c]:
+            raise IllegalActionError(f"the deal holds {n} x {NAMES[c]}, but the deck has {available[c]}")
+    left = len(deck) - sum(dealt.values())
+    if upcard and deal.upcard is None and left > 0:
+        raise IllegalActionError("this round turns an upcard, but the deal has none")
+    if not upcard and deal.upcard is not None:
+        raise IllegalActionError("this ruleset turns no upcard, but the deal has one")
+
+
+def deal_from_event(event: dict, deck: Sequence[int]) -> Deal:
+    """The Deal action a record's "deal" line describes.  The record holds no stock
+    order (a replay never depends on an RNG): the stock is the rest of the deck, and
+    rummy draws name their cards."""
+    from .cards import card
+
+    hands = tuple(tuple(card(c) for c in hand) for hand in event["hands"])
+    upcard = event.get("upcard")
+    turned = card(upcard) if upcard is not None else None
+    rest = Counter(deck)
+    rest.subtract(c for hand in hands for c in hand)
+    if turned is not None:
+        rest[turned] -= 1
+    stock = []
+    for c in deck:
+        if rest[c] > 0:
+            stock.append(c)
+            rest[c] -= 1
+    return Deal(hands, turned, tuple(stock))

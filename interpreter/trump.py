@@ -1,0 +1,59 @@
+"""Trump for a round, and the order of cards in tricks that follows from it.
+
+A round's card order is two tables indexed by card: the suit the card *belongs to*
+in play (with bowers the jack of the same colour belongs to trump) and its power
+within that suit.  Computed once per round; trick play only looks them up.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Sequence
+
+from .cards import JOKER, NAMES, RANKS
+from .ruleset import Trump
+
+JACK = RANKS.index("J")
+SAME_COLOUR = {0: 3, 3: 0, 1: 2, 2: 1}  # spades<->clubs, hearts<->diamonds
+
+
+def round_trump(trump: Trump, round_number: int, upcard: int | None) -> int | None:
+    """The trump suit (0..3) or None, for trump kinds fixed before bidding."""
+    if trump.kind == "upcard":
+        return None if upcard is None or upcard == JOKER else upcard // 13
+    if trump.kind == "rotation":
+        s = trump.rotation[(round_number - 1) % len(trump.rotation)]
+        return None if s is None else "SHDC".index(s)
+    return None
+
+
+def card_order(trump: Trump, trump_suit: int | None, ace_high: bool) -> tuple[list[int], list[int]]:
+    """(suit_in_play, power) tables for every card id (shared: do not mutate)."""
+    return _card_order(trump.bowers, trump_suit, ace_high)
+
+
+@lru_cache(maxsize=64)
+def _card_order(has_bowers: bool, trump_suit: int | None, ace_high: bool) -> tuple[list[int], list[int]]:
+    suits = [c // 13 for c in range(len(NAMES) - 1)] + [-1]
+    power = []
+    for c in range(len(NAMES) - 1):
+        r = c % 13
+        power.append(r if ace_high or r != 12 else -1)
+    power.append(-2)
+    if has_bowers and trump_suit is not None:
+        right = trump_suit * 13 + JACK
+        left = SAME_COLOUR[trump_suit] * 13 + JACK
+        power[right] = 101
+        power[left] = 100
+        suits[left] = trump_suit
+    return suits, power
+
+
+def describe(suit: int | None) -> str:
+    return "no trump" if suit is None else ("spades", "hearts", "diamonds", "clubs")[suit]
+
+
+def bowers(trump_suit: int | None) -> Sequence[int]:
+    if trump_suit is None:
+        return ()
+    return (trump_suit * 13 + JACK, SAME_COLOUR[trump_suit] * 13 + JACK)
