@@ -1,0 +1,180 @@
+"""`cardrules play`, `replay` and `simulate`, run as a user runs them, and golden
+records: a fixed seed must produce exactly the same game, event for event.
+
+Regenerate the golden files after an intended change of behaviour with
+``CARDRULES_REGENERATE=1 python -m pytest tests/test_cli_games.py`` and review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from helpers import DATA, REPO
+
+GOLDEN = REPO / "tests" / "golden"
+GAMES = {
+    "oh-shit-seed7-random.jsonl": ["play", "oh-shit", "--seats", "random,random,random,random", "--seed", "7"],
+    "oh-hell-penalty-seed3-bots.jsonl": ["play", "oh-hell-penalty", "--seats", "bot,random,bot,random,bot",
+                                         "--seed", "3"],
+    "oh-heck-seed1-bots.jsonl": ["play", "oh-heck", "--seats", "bot,bot,bot,bot", "--seed", "1"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_golden_records(run_cli, tmp_path, name):
+    out = tmp_path / name
+    result = run_cli(*GAMES[name], "--quiet", "--record", str(out))
+    assert result.exit_code == 0, result.output
+    if os.environ.get("CARDRULES_REGENERATE"):
+        (GOLDEN / name).write_text(out.read_text())
+    assert out.read_text() == (GOLDEN / name).read_text()
+    replayed = run_cli("replay", str(GOLDEN / name))
+    assert replayed.exit_code == 0 and ": ok," in replayed.output
+
+
+def test_done_when_oh_shit_plays_19_rounds_and_replays(run_cli, tmp_path):
+    record = tmp_path / "g.jsonl"
+    result = run_cli("play", "oh-shit", "--seats", "random,random,random,random", "--seed", "7",
+                     "--record", str(record))
+    assert result.exit_code == 0
+    assert result.output.count("Round ") == 19 and "Round 19 of 19: 10 cards" in result.output
+    events = [json.loads(line) for line in record.read_text().splitlines()]
+    assert [e["hand_size"] for e in events if e["event"] == "deal"] == list(range(10, 0, -1)) + list(range(2, 11))
+    replayed = run_cli("replay", str(record))
+    assert replayed.exit_code == 0, replayed.output
+    end = events[-1]
+    assert f"totals: {', '.join(f'random-{i} {t}' for i, t in enumerate(end['totals']))}" in replayed.output
+
+
+def tamper(src, dst, line_no, old, new):
+    lines = src.read_text().splitlines()
+    assert old in lines[line_no - 1], lines[line_no - 1]
+    lines[line_no - 1] = lines[line_no - 1].replace(old, new)
+    dst.write_text("\n".join(lines) + "\n")
+
+
+def first_line(path, kind):
+    for i, line in enumerate(path.read_text().splitlines(), 1):
+        if json.loads(line)["event"] == kind:
+            return i, json.loads(line)
+    raise AssertionError(kind)
+
+
+def test_replay_names_the_first_bad_line(run_cli, tmp_path):
+    golden = GOLDEN / "oh-shit-seed7-random.jsonl"
+    bad = tmp_path / "bad.jsonl"
+    n, trick = first_line(golden, "trick")
+    tamper(golden, bad, n, f'"winner": {trick["winner"]}', f'"winner": {(trick["winner"] + 1) % 4}')
+    result = run_cli("replay", str(bad))
+    assert result.exit_code == 1
+    assert f"bad.jsonl:{n}: \"winner\" is {(trick['winner'] + 1) % 4} but the rules give {trick['winner']}" \
+        in result.output
+
+    n, play = first_line(golden, "play")
+    tamper(golden, bad, n, f'"card": "{play["card"]}"', '"card": "ZZ"')
+    result = run_cli("replay", str(bad))
+    assert result.exit_code == 1 and f"bad.jsonl:{n}: " in result.output and "'ZZ'" in result.output
+
+    n, bid = first_line(golden, "bid")
+    tamper(golden, bad, n, f'"seat": {bid["seat"]}', f'"seat": {(bid["seat"] + 1) % 4}')
+    result = run_cli("replay", str(bad))
+    assert result.exit_code == 1 and "acts out of turn" in result.output
+
+
+def test_replay_reports_a_changed_ruleset(run_cli, tmp_path):
+    golden = GOLDEN / "oh-shit-seed7-random.jsonl"
+    bad = tmp_path / "old.jsonl"
+    tamper(golden, bad, 1, '"ruleset_sha256": "', '"ruleset_sha256": "0')
+    result = run_cli("replay", str(bad))
+    assert result.exit_code == 1 and "has changed since this game was played" in result.output
+    assert run_cli("replay", "--ignore-hash", str(bad)).exit_code == 0
+
+
+def test_replay_of_an_unfinished_game_says_so(run_cli, tmp_path):
+    lines = (GOLDEN / "oh-shit-seed7-random.jsonl").read_text().splitlines()
+    short = tmp_path / "short.jsonl"
+    short.write_text("\n".join(lines[:40]) + "\n")
+    result = run_cli("replay", str(short))
+    assert result.exit_code == 0 and "not finished" in result.output
+
+
+@pytest.mark.parametrize("content", ["", "not json\n", "[1, 2]\n", '{"event": "deal"}\n',
+                                     '{"event": "game", "format": 1, "ruleset": "nope", "players": ["a"]}\n',
+                                     '{"event": "game", "format": 9}\n'])
+def test_replay_of_garbage_fails_cleanly(run_cli, tmp_path, content):
+    path = tmp_path / "garbage.jsonl"
+    path.write_text(content)
+    result = run_cli("replay", str(path))
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output and "internal error" not in result.output
+
+
+def test_replay_of_a_user_ruleset_file(run_cli, tmp_path):
+    record = tmp_path / "house.jsonl"
+    ruleset = DATA / "good" / "house-no-hook.yaml"
+    result = run_cli("play", str(ruleset), "--seats", "bot,random,random", "--seed", "2", "--quiet",
+                     "--record", str(record))
+    assert result.exit_code == 0, result.output
+    assert run_cli("replay", str(record)).exit_code == 0
+
+
+def test_play_refuses_bad_seats_and_counts(run_cli):
+    assert run_cli("play", "oh-shit", "--seats", "bot,robot,bot").exit_code == 2
+    result = run_cli("play", "oh-shit", "--seats", "bot,bot,bot,bot,bot,bot")
+    assert result.exit_code == 2 and "for 3 to 5 players" in result.output
+    assert run_cli("play", "no-such-game").exit_code == 1
+
+
+def test_a_human_seat_gets_reasons_and_can_finish(run_cli):
+    # oh-hell-exact-only, 3 players: the human (seat 0) plays against two bots.  We feed
+    # junk, an illegal bid and then always answer with whatever is first in the legal
+    # list, by typing every card name; refusals must not end the game.
+    from cardrules.interpreter.cards import NAMES
+
+    # every prompt eats lines until one is legal: a bid in the bidding, a card in play
+    cycle = [str(b) for b in range(11)] + list(NAMES[:52])
+    answers = ["banana", "help", "bid 99"] + cycle * 130
+    result = run_cli("play", "oh-hell-exact-only", "--seats", "human,bot,bot", "--seed", "4", "--ascii",
+                     input="\n".join(answers) + "\n")
+    assert "is not a card" in result.output or "not a bid" in result.output
+    assert "you may not bid 99: bids run from 0 to 10" in result.output
+    assert "you do not hold" in result.output or "you must follow" in result.output
+    assert "Game over." in result.output, result.output[-2000:]
+    assert result.exit_code == 0
+
+
+def test_a_human_can_quit_and_keep_the_record(run_cli, tmp_path):
+    record = tmp_path / "partial.jsonl"
+    result = run_cli("play", "oh-shit", "--seats", "human,bot,bot", "--seed", "4", "--record", str(record),
+                     input="quit\n")
+    assert result.exit_code == 0 and "stopped" in result.output
+    assert json.loads(record.read_text().splitlines()[0])["event"] == "game"
+    result = run_cli("play", "oh-shit", "--seats", "human,bot,bot", "--seed", "4", input="")  # EOF
+    assert result.exit_code == 0 and "Traceback" not in result.output
+
+
+def test_simulate_json_is_the_same_whatever_the_jobs(run_cli):
+    args = ["simulate", "oh-shit", "--games", "12", "--seats", "bot,random,random,random", "--seed", "5",
+            "--json"]
+    one = json.loads(run_cli(*args).output)
+    two = json.loads(run_cli(*args, "--jobs", "2").output)
+    for stats in (one, two):
+        stats.pop("seconds")
+    assert one == two
+    cards_per_seat = sum(range(1, 11)) + sum(range(2, 11))  # 109: every card a seat plays
+    assert one["games"] == 12 and one["decisions"] == 12 * 4 * (cards_per_seat + 19)
+    assert [s["kind"] for s in one["seats"]] == ["bot", "random", "random", "random"]
+    assert sum(s["wins"] for s in one["seats"]) >= 12
+
+
+def test_simulate_writes_records_that_replay(run_cli, tmp_path):
+    result = run_cli("simulate", "oh-hell", "--games", "3", "--seats", "random,bot,random", "--seed", "9",
+                     "--record-dir", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    files = sorted(tmp_path.glob("*.jsonl"))
+    assert [f.name for f in files] == ["game-10.jsonl", "game-11.jsonl", "game-9.jsonl"]
+    for f in files:
+        assert run_cli("replay", str(f)).exit_code == 0
