@@ -96,3 +96,27 @@ def test_trick_taking_playouts_keep_every_rule(tmp_path_factory, game):
     save_record(state, path)
     result = replay(path)
     assert result.complete and result.state.totals == state.totals
+
+
+def _counts(name):
+    rules = load_ruleset(name)
+    return [(name, n) for n in range(rules.min_players, rules.max_players + 1)]
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("name, players", [c for n in TRICK_RULESETS for c in _counts(n)])
+def test_every_trick_ruleset_plays_at_every_player_count(tmp_path, name, players):
+    rules = load_ruleset(name)
+    state = new_game(rules, players, seed=players)
+    policies = [make_policy("bot" if s % 2 else "random", players, s) for s in range(players)]
+    from cardrules.interpreter.runner import play_out
+
+    play_out(state, policies)
+    assert state.is_over
+    deals = [e["hand_size"] for e in state.events if e["event"] == "deal"]
+    assert tuple(deals) == state.setup.hand_sizes
+    path = tmp_path / "g.jsonl"
+    save_record(state, path)
+    assert replay(path).state.totals == state.totals
