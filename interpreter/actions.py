@@ -54,3 +54,108 @@ TRUMP_CHOICES: tuple[ChooseTrump, ...] = tuple(ChooseTrump(s) for s in (0, 1, 2,
 
 def bid(n: int) -> Bid:
     return BIDS[n] if 0 <= n < len(BIDS) else Bid(n)
+
+
+# --- contract rummy ---------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class CutOutcome:
+    """Chance: whether the round's cut (a ruleset chance event) succeeds."""
+
+    index: int  # which of the ruleset's chance events
+    success: bool
+
+    def __str__(self) -> str:
+        return f"cut {'succeeds' if self.success else 'fails'}"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeDiscard:
+    def __str__(self) -> str:
+        return "take"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawStock:
+    def __str__(self) -> str:
+        return "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Buy:
+    def __str__(self) -> str:
+        return "buy"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Call a fitting discard and lay it off on meld ``meld`` (the 'Shanghai' call)."""
+
+    meld: int
+
+    def __str__(self) -> str:
+        return f"claim {self.meld}"
+
+
+@dataclass(frozen=True, slots=True)
+class GoDown:
+    """Put down the round's contract: each meld's cards (a run low to high, jokers in place)."""
+
+    melds: tuple[tuple[int, ...], ...]
+
+    def __str__(self) -> str:
+        return "meld " + " | ".join(" ".join(NAMES[c] for c in m) for m in self.melds)
+
+
+@dataclass(frozen=True, slots=True)
+class StockCard:
+    """Chance: the card the player in turn draws from the stock."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"draws {NAMES[self.card]}"
+
+
+@dataclass(frozen=True, slots=True)
+class LayOff:
+    """Add ``cards`` to meld ``meld``.  A joker on a run goes to the high end unless
+    ``at_low``; ``cards_after`` (the meld's cards afterwards) may fix every place."""
+
+    meld: int
+    cards: tuple[int, ...]
+    at_low: bool | None = None
+    cards_after: tuple[int, ...] | None = None
+
+    def __str__(self) -> str:
+        end = "" if self.at_low is None else (" low" if self.at_low else " high")
+        return f"layoff {self.meld} {' '.join(NAMES[c] for c in self.cards)}{end}"
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """Put ``card`` in meld ``meld`` where a joker stands for it; the joker is freed."""
+
+    meld: int
+    card: int
+
+    def __str__(self) -> str:
+        return f"swap {self.meld} {NAMES[self.card]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    card: int
+    call: bool = False  # protect a fitting discard with a call
+
+    def __str__(self) -> str:
+        return f"discard {NAMES[self.card]}" + (" call" if self.call else "")
+
+
+TAKE, DRAW, BUY, PASS = TakeDiscard(), DrawStock(), Buy(), Pass()
+DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in range(len(NAMES)))

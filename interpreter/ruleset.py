@@ -194,6 +194,7 @@ class Buying:
 class StockRule:
     when_empty: str
     reshuffles: int
+    turn_limit: int
 
 
 @dataclass(frozen=True)
@@ -552,7 +553,8 @@ class _Builder:
                           per_discard=self.get(("buying", "per_discard"), 1)),
             going_out=default_out,
             stock=StockRule(when_empty=self.get(("stock", "when_empty"), "reshuffle-discards"),
-                            reshuffles=self.get(("stock", "reshuffles"), 1)),
+                            reshuffles=self.get(("stock", "reshuffles"), 1),
+                            turn_limit=self.get(("stock", "turn_limit"), 400)),
             card_points=card_points,
             bonuses=tuple(bonuses),
             chance_events=tuple(events),

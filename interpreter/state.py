@@ -216,7 +216,7 @@ def register(cls: type[GameState]) -> type[GameState]:
 def new_game(rules: Ruleset, players: int, seed: int = 0, names: Sequence[str] | None = None,
              mode: str | None = None, ruleset_ref: str | None = None) -> GameState:
     """A new game of ``rules`` for ``players`` seats; the same seed deals the same cards."""
-    from . import trick_game  # noqa: F401 - registers its family
+    from . import rummy_game, trick_game  # noqa: F401 - each registers its family
 
     factory = FAMILIES.get(rules.family)
     if factory is None:

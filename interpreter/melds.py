@@ -1,0 +1,354 @@
+"""Melds for contract rummy: what makes a set or a run, where a card can be laid off,
+which joker a natural card can replace, and how a hand can meet a contract.
+
+A run is kept in order, low to high, with each joker in the place it stands for;
+``start`` is the value of its first place (2..13 for two to king, 1 or 14 for the ace).
+Every rule that varies between tables comes from :class:`MeldRules` in the ruleset.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Sequence
+
+from .cards import JOKER, NAMES
+from .ruleset import MeldKind, MeldRules, MeldSpec
+
+RANK_NAMES = "23456789TJQKA"
+
+
+def values_of(card: int, ace_low: bool, ace_high: bool) -> tuple[int, ...]:
+    """The run values a natural card can take (the ace may be 1, 14 or both)."""
+    r = card % 13
+    if r == 12:
+        return tuple(v for v, ok in ((1, ace_low), (14, ace_high)) if ok)
+    return (r + 2,)
+
+
+def card_for(suit: int, value: int) -> int:
+    return suit * 13 + (12 if value in (1, 14) else value - 2)
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A meld on the table (or proposed): its kind, cards in order, and for a run its
+    suit and the value of its first place."""
+
+    kind: MeldKind
+    cards: tuple[int, ...]
+    suit: int = -1
+    start: int = 0
+    rank: int = -1  # a set's rank (-1 while it is all jokers)
+
+    @property
+    def jokers(self) -> int:
+        return self.cards.count(JOKER)
+
+    def names(self) -> list[str]:
+        return [NAMES[c] for c in self.cards]
+
+    def stands_for(self, index: int) -> int | None:
+        """The natural card the place ``index`` of a run stands for."""
+        if self.kind is not MeldKind.RUN:
+            return None
+        return card_for(self.suit, self.start + index)
+
+
+class MeldChecker:
+    """Meld rules of one ruleset for one game (joker limits evaluated lazily, cached)."""
+
+    def __init__(self, rules: MeldRules, env: dict[str, Any]):
+        self.rules = rules
+        self.env = env
+        self.ace_low = rules.run_ace in ("low", "either")
+        self.ace_high = rules.run_ace in ("high", "either")
+        self.lo = 1 if self.ace_low else 2
+        self.hi = 14 if self.ace_high else 13
+        self._limits: dict[tuple[int, bool], tuple[int, int]] = {}
+
+    def limits(self, size: int, is_run: bool) -> tuple[int, int]:
+        """(most jokers, least naturals) for a meld of ``size``."""
+        key = (size, is_run)
+        got = self._limits.get(key)
+        if got is None:
+            env = {**self.env, "size": size, "is_run": is_run, "is_set": not is_run}
+            got = self._limits[key] = (self.rules.jokers_per_meld(env), self.rules.min_natural(env))
+        return got
+
+    # --- validity ---------------------------------------------------------------------------
+    def why_not_set(self, cards: Sequence[int]) -> str | None:
+        size = len(cards)
+        if size < self.rules.set_min:
+            return f"a set needs at least {self.rules.set_min} cards"
+        naturals = [c for c in cards if c != JOKER]
+        if len({c % 13 for c in naturals}) > 1:
+            return "a set's cards must all be of one rank"
+        return self._joker_problem(size, size - len(naturals), False)
+
+    def why_not_run(self, cards: Sequence[int]) -> str | None:
+        size = len(cards)
+        if size < self.rules.run_min:
+            return f"a run needs at least {self.rules.run_min} cards"
+        naturals = [(i, c) for i, c in enumerate(cards) if c != JOKER]
+        problem = self._joker_problem(size, size - len(naturals), True)
+        if problem:
+            return problem
+        if not naturals:
+            return "a run needs a natural card"
+        if len({c // 13 for _, c in naturals}) > 1:
+            return "a run's cards must all be of one suit"
+        if not self.rules.jokers_adjacent and any(a == b == JOKER for a, b in zip(cards, cards[1:])):
+            return "two jokers may not stand side by side in a run"
+        if self.run_start(cards) is None:
+            return "those cards are not in sequence" + ("" if self.rules.wrap else " (a run may not turn the corner)")
+        return None
+
+    def _joker_problem(self, size: int, jokers: int, is_run: bool) -> str | None:
+        most, least = self.limits(size, is_run)
+        kind = "run" if is_run else "set"
+        if jokers > most:
+            return f"a {kind} of {size} may hold at most {most} joker{'s' if most != 1 else ''}"
+        if size - jokers < least:
+            return f"a {kind} needs at least {least} natural card{'s' if least != 1 else ''}"
+        return None
+
+    def run_start(self, cards: Sequence[int]) -> int | None:
+        """The value of the first place of a run in this order, or None if it is not one."""
+        first = next(((i, c) for i, c in enumerate(cards) if c != JOKER), None)
+        if first is None:
+            return None
+        index, card = first
+        for value in values_of(card, self.ace_low, self.ace_high):
+            start = value - index
+            if self._fits(cards, start):
+                return start
+        return None
+
+    def _fits(self, cards: Sequence[int], start: int) -> bool:
+        end = start + len(cards) - 1
+        if not self.rules.wrap and (start < self.lo or end > self.hi):
+            return False
+        if self.rules.wrap and len(cards) > 13:
+            return False
+        for i, c in enumerate(cards):
+            if c == JOKER:
+                continue
+            want = start + i
+            if self.rules.wrap:
+                want = (want - 2) % 13 + 2
+            if want not in values_of(c, True, True) or (want == 1 and not self.ace_low) or \
+                    (want == 14 and not self.ace_high and not self.rules.wrap):
+                return False
+        return True
+
+    def make(self, kind: MeldKind, cards: Sequence[int]) -> Meld:
+        """A checked meld (ValueError with the reason if it is not one)."""
+        cards = tuple(cards)
+        if kind is MeldKind.SET:
+            problem = self.why_not_set(cards)
+            if problem:
+                raise ValueError(problem)
+            naturals = [c for c in cards if c != JOKER]
+            return Meld(kind, cards, rank=naturals[0] % 13 if naturals else -1)
+        problem = self.why_not_run(cards)
+        if problem:
+            raise ValueError(problem)
+        suit = next(c // 13 for c in cards if c != JOKER)
+        return Meld(kind, cards, suit=suit, start=self.run_start(cards) or 0)
+
+    def classify(self, cards: Sequence[int]) -> Meld:
+        """A meld from cards as written: a set if it is one, else a run in the given order."""
+        if self.why_not_set(cards) is None:
+            return self.make(MeldKind.SET, cards)
+        return self.make(MeldKind.RUN, cards)
+
+    # --- lay-offs and swaps -------------------------------------------------------------------
+    def lay_off(self, meld: Meld, card: int, at_low: bool | None = None) -> Meld | None:
+        """``meld`` with ``card`` added, or None if it does not fit.  For a run the card
+        goes where its value belongs; a joker goes to the high end unless ``at_low``."""
+        size = len(meld.cards) + 1
+        if meld.kind is MeldKind.SET:
+            if card == JOKER:
+                if self._joker_problem(size, meld.jokers + 1, False):
+                    return None
+            elif meld.rank >= 0 and card % 13 != meld.rank:
+                return None
+            elif self._joker_problem(size, meld.jokers, False):
+                return None
+            rank = meld.rank if meld.rank >= 0 or card == JOKER else card % 13
+            return Meld(meld.kind, meld.cards + (card,), rank=rank)
+        low, high = meld.start - 1, meld.start + len(meld.cards)
+        if card == JOKER:
+            if self._joker_problem(size, meld.jokers + 1, True):
+                return None
+            ends = [at_low] if at_low is not None else [False, True]  # the high end first
+            for low_end in ends:
+                cards = (JOKER,) + meld.cards if low_end else meld.cards + (JOKER,)
+                start = meld.start - 1 if low_end else meld.start
+                if self._fits(cards, start) and (self.rules.jokers_adjacent or not any(
+                        a == b == JOKER for a, b in zip(cards, cards[1:]))):
+                    return Meld(meld.kind, cards, meld.suit, start)
+            return None
+        if card // 13 != meld.suit or self._joker_problem(size, meld.jokers, True):
+            return None
+        for value in values_of(card, self.ace_low, self.ace_high):
+            if value == low or (self.rules.wrap and (value - 2) % 13 == (low - 2) % 13):
+                cards = (card,) + meld.cards
+                if self._fits(cards, meld.start - 1):
+                    return Meld(meld.kind, cards, meld.suit, meld.start - 1)
+            if value == high or (self.rules.wrap and (value - 2) % 13 == (high - 2) % 13):
+                cards = meld.cards + (card,)
+                if self._fits(cards, meld.start):
+                    return Meld(meld.kind, cards, meld.suit, meld.start)
+        return None
+
+    def swap(self, meld: Meld, card: int) -> Meld | None:
+        """``meld`` with ``card`` in the place of a joker that stands for it (None if none)."""
+        if card == JOKER or JOKER not in meld.cards:
+            return None
+        if meld.kind is MeldKind.RUN:
+            for i, c in enumerate(meld.cards):
+                if c == JOKER and meld.stands_for(i) == card:
+                    return Meld(meld.kind, meld.cards[:i] + (card,) + meld.cards[i + 1:], meld.suit, meld.start)
+            return None
+        if meld.rank >= 0 and card % 13 == meld.rank:
+            i = meld.cards.index(JOKER)
+            return Meld(meld.kind, meld.cards[:i] + (card,) + meld.cards[i + 1:], rank=meld.rank)
+        return None
+
+    # --- meeting a contract ------------------------------------------------------------------
+    def initial_problem(self, melds: Sequence[Meld]) -> str | None:
+        """Rules that apply only to going down (the initial meld)."""
+        if self.rules.distinct_set_ranks:
+            ranks = [m.rank for m in melds if m.kind is MeldKind.SET and m.rank >= 0]
+            if len(ranks) != len(set(ranks)):
+                return "you may not go down with two sets of the same rank"
+        if self.rules.no_consecutive_same_suit_runs:
+            runs = [m for m in melds if m.kind is MeldKind.RUN]
+            for a in runs:
+                for b in runs:
+                    if a is not b and a.suit == b.suit and a.start + len(a.cards) == b.start:
+                        return "you may not go down with two runs of one suit that join end to end"
+        return None
+
+    def contract_problem(self, melds: Sequence[Meld], contract: Sequence[MeldSpec]) -> str | None:
+        """Why ``melds`` do not meet exactly ``contract`` (None when they do)."""
+        wanted = sorted(((s.kind.value, s.min_size) for s in contract), reverse=True)
+        if len(melds) != len(wanted):
+            return f"the contract is exactly {describe_contract(contract)}; you put down {len(melds)} meld(s)"
+        # match each meld to a spec of its kind with a size it reaches (largest specs first)
+        remaining = sorted(melds, key=lambda m: (m.kind.value, len(m.cards)), reverse=True)
+        for kind, size in wanted:
+            match = next((m for m in remaining if m.kind.value == kind and len(m.cards) >= size), None)
+            if match is None:
+                return f"the contract is {describe_contract(contract)}: no {kind} of {size} or more"
+            remaining.remove(match)
+        return self.initial_problem(melds)
+
+    def go_down_options(self, hand: Sequence[int], contract: Sequence[MeldSpec], limit: int = 24) -> list[tuple[Meld, ...]]:
+        """Ways to meet ``contract`` from ``hand`` in canonical form (each meld of its least
+        size, naturals before jokers), at most ``limit`` of them, found by a bounded search."""
+        counts = Counter(hand)
+        specs = sorted(contract, key=lambda s: (s.kind is MeldKind.SET, s.min_size), reverse=False)
+        if not self._could_meet(counts, specs):
+            return []
+        out: list[tuple[Meld, ...]] = []
+        seen: set[tuple[tuple[int, ...], ...]] = set()
+
+        def search(i: int, counts: Counter, chosen: list[Meld], floor: tuple[int, ...]) -> None:
+            if len(out) >= limit:
+                return
+            if i == len(specs):
+                key = tuple(sorted(m.cards for m in chosen))
+                if key not in seen and self.initial_problem(chosen) is None:
+                    seen.add(key)
+                    out.append(tuple(chosen))
+                return
+            spec = specs[i]
+            same_as_previous = i > 0 and specs[i - 1] == spec
+            for meld in self._candidates(spec, counts):
+                if same_as_previous and meld.cards < floor:
+                    continue  # identical specs: take candidates in order, not every permutation
+                for c in meld.cards:
+                    counts[c] -= 1
+                chosen.append(meld)
+                search(i + 1, counts, chosen, meld.cards)
+                chosen.pop()
+                for c in meld.cards:
+                    counts[c] += 1
+                if len(out) >= limit:
+                    return
+
+        search(0, counts, [], ())
+        return out
+
+    def _could_meet(self, counts: Counter, specs: Sequence[MeldSpec]) -> bool:
+        """A cheap necessary condition, so most turns skip the search."""
+        jokers = counts.get(JOKER, 0)
+        need = sum(s.min_size for s in specs)
+        if sum(counts.values()) < need:
+            return False
+        sets = sum(1 for s in specs if s.kind is MeldKind.SET)
+        if sets:
+            by_rank = Counter()
+            for c, n in counts.items():
+                if c != JOKER and n > 0:
+                    by_rank[c % 13] += n
+            least = min(s.min_size for s in specs if s.kind is MeldKind.SET)
+            most_j, least_n = self.limits(least, False)
+            usable = sum(1 for n in by_rank.values() if n >= max(least_n, 1) and n + min(jokers, most_j) >= least)
+            if usable < sets and not (jokers >= least and least_n == 0):
+                return False
+        return True
+
+    def _candidates(self, spec: MeldSpec, counts: Counter) -> Iterator[Meld]:
+        size = spec.min_size
+        jokers = counts.get(JOKER, 0)
+        if spec.kind is MeldKind.SET:
+            most, least = self.limits(size, False)
+            by_rank: dict[int, list[int]] = {}
+            for c, n in sorted(counts.items()):
+                if c != JOKER and n > 0:
+                    by_rank.setdefault(c % 13, []).extend([c] * n)
+            for rank, naturals in sorted(by_rank.items()):
+                use = naturals[:size]
+                need = size - len(use)
+                if need <= min(jokers, most) and len(use) >= least:
+                    yield Meld(MeldKind.SET, tuple(use) + (JOKER,) * need, rank=rank)
+            if least == 0 and jokers >= size and most >= size:
+                yield Meld(MeldKind.SET, (JOKER,) * size, rank=-1)
+            return
+        most, least = self.limits(size, True)
+        for suit in range(4):
+            if not any(counts.get(suit * 13 + r, 0) for r in range(13)):
+                continue
+            for start in range(self.lo, self.hi - size + 2):
+                cards = []
+                used = 0
+                for value in range(start, start + size):
+                    c = card_for(suit, value)
+                    if counts.get(c, 0) > 0:
+                        cards.append(c)
+                    else:
+                        cards.append(JOKER)
+                        used += 1
+                if used > min(jokers, most) or size - used < max(least, 1):
+                    continue
+                if not self.rules.jokers_adjacent and any(a == b == JOKER for a, b in zip(cards, cards[1:])):
+                    continue
+                # a natural card used twice (A as 1 and 14 cannot both be in one run of < 14)
+                if any(counts.get(c, 0) < n for c, n in Counter(x for x in cards if x != JOKER).items()):
+                    continue
+                yield Meld(MeldKind.RUN, tuple(cards), suit, start)
+
+
+def describe_contract(contract: Sequence[MeldSpec]) -> str:
+    return ", ".join(str(s) for s in contract)
+
+
+def card_points(cards: Sequence[int], table: dict[str, int]) -> int:
+    return sum(table["JK" if c == JOKER else RANK_NAMES[c % 13]] for c in cards)
+
+
+PointsFn = Callable[[Sequence[int]], int]

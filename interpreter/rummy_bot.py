@@ -1,0 +1,117 @@
+"""A heuristic contract-rummy player.
+
+It keeps partial sets and runs (open-ended runs over inside ones), takes or buys a
+discard that completes a meld within its buy limit, goes down as soon as it can, lays
+off everything it can, swaps jokers out of runs, and discards its highest-value dead
+card while avoiding cards the next player could lay off.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from .actions import BUY, DRAW, PASS, TAKE, Claim, Discard, GoDown, LayOff, Swap
+from .cards import JOKER
+from .melds import card_points
+from .ruleset import MeldKind
+
+
+class RummyStrategy:
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def act(self, state: Any, seat: int) -> Any:
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        phase = state.phase
+        if phase == "draw":
+            top = state.pile[-1] if state.pile else None
+            if TAKE in actions and top is not None and self._wants(state, seat, top, buying=False):
+                return TAKE
+            return DRAW
+        if phase == "window":
+            claims = [a for a in actions if isinstance(a, Claim)]
+            if claims:
+                return claims[0]
+            if BUY in actions and self._wants(state, seat, state.pile[-1], buying=True):
+                return BUY
+            return PASS
+        return self._play(state, seat, actions)
+
+    # --- what a card is worth to this hand ------------------------------------------------
+    def _needs(self, state: Any) -> tuple[bool, bool]:
+        kinds = {m.kind for m in state.contract.melds}
+        return MeldKind.SET in kinds, MeldKind.RUN in kinds
+
+    def _keep_score(self, state: Any, hand: list[int], c: int) -> float:
+        """How much ``c`` helps toward the contract (higher: keep it)."""
+        if c == JOKER:
+            return 100.0
+        need_sets, need_runs = self._needs(state)
+        score = 0.0
+        rank, suit = c % 13, c // 13
+        if need_sets:
+            same = sum(1 for x in hand if x != JOKER and x % 13 == rank) - 1
+            score += 3.0 * min(same, 2)
+        if need_runs:
+            for x in hand:
+                if x == JOKER or x == c or x // 13 != suit:
+                    continue
+                gap = min(abs(x % 13 - rank), 13 - abs(x % 13 - rank)) if 12 in (rank, x % 13) else abs(x % 13 - rank)
+                if gap == 1:
+                    score += 2.0  # open-ended neighbours are worth more than a gap
+                elif gap == 2:
+                    score += 1.0
+        return score
+
+    def _fits_table(self, state: Any, c: int) -> bool:
+        return any(state.checker.lay_off(m, c) is not None for m in state.melds.values())
+
+    def _wants(self, state: Any, seat: int, c: int, *, buying: bool) -> bool:
+        hand = state.hands[seat]
+        if state.down[seat]:
+            return not buying and self._fits_table(state, c)
+        if c == JOKER:
+            return True
+        score = self._keep_score(state, hand + [c], c)
+        return score >= (4.0 if buying else 3.0)
+
+    # --- a turn after drawing ---------------------------------------------------------------
+    def _play(self, state: Any, seat: int, actions: list[Any]) -> Any:
+        downs = [a for a in actions if isinstance(a, GoDown)]
+        if downs:
+            return min(downs, key=lambda a: sum(m.count(JOKER) for m in a.melds))
+        swaps = [a for a in actions if isinstance(a, Swap)]
+        if swaps:
+            return swaps[0]
+        lay_offs = [a for a in actions if isinstance(a, LayOff)]
+        if lay_offs:
+            # naturals first; a joker goes on a run (it extends play) rather than a set
+            def lay_key(a: LayOff) -> tuple[int, int]:
+                joker = JOKER in a.cards
+                on_set = state.melds[a.meld].kind is MeldKind.SET
+                return (joker, joker and on_set)
+
+            return min(lay_offs, key=lay_key)
+        discards = [a for a in actions if isinstance(a, Discard)]
+        if not discards:
+            return actions[0]
+        hand = state.hands[seat]
+        table = state.rummy.card_points
+        nxt = (seat + 1) % state.players
+        feeds = state.down[nxt]
+
+        def discard_key(a: Discard) -> tuple[float, int, int]:
+            c = a.card
+            keep = 0.0 if state.down[seat] else self._keep_score(state, hand, c)
+            feeding = 1 if feeds and self._fits_table(state, c) else 0
+            return (keep + 5.0 * feeding, -card_points([c], table), a.call)
+
+        best = min(discards, key=discard_key)
+        calls = [a for a in discards if a.call and a.card == best.card]
+        return calls[0] if calls else best
+
+

@@ -1,0 +1,795 @@
+"""The contract-rummy family: chance events and the deal -> turns of draw (or take,
+with a buying window for the others) -> go down, lay off, swap -> discard or go out
+-> penalty scoring.
+
+A turn, as the rules describe it: the player in turn takes the top discard free or
+draws from the stock.  Declining the discard opens a window in which the others, in
+the ruleset's priority order, may buy it (one buy per discard, within their limit,
+with penalty cards) or, where the ruleset allows the call, claim a discard that fits a
+meld on the table.  Then the player may go down with exactly the round's contract, lay
+off, swap jokers, and ends the turn with a discard or by going out.  Drawing from the
+stock is a chance event, so a replay can name the card drawn.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from .actions import (BUY, DISCARDS, DRAW, PASS, TAKE, Buy, Claim, CutOutcome, Deal, Discard, DrawStock,
+                      GoDown, LayOff, Pass, StockCard, Swap, TakeDiscard)
+from .cards import JOKER, NAMES, card
+from .errors import IllegalActionError
+from .melds import Meld, MeldChecker, card_points, describe_contract
+from .record import ACTION_PARSERS
+from .ruleset import Family, GoingOut, MeldKind
+from .state import CHANCE, OVER, GameState, register
+
+DEAL, DRAWING, WINDOW, PLAYING = "deal", "draw", "window", "play"
+
+
+@register
+class RummyState(GameState):
+    """A game of any contract-rummy ruleset."""
+
+    family = Family.CONTRACT_RUMMY
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        rummy = self.rules.rummy
+        assert rummy is not None
+        self.rummy = rummy
+        self.checker = MeldChecker(rummy.melds, self.setup.env)
+        self.phase = DEAL
+        self.hands: list[list[int]] = [[] for _ in range(self.players)]
+        self.stock: list[int] = []  # the top is the end of the list
+        self.pile: list[int] = []  # the discard pile; the top is the end
+        self.melds: dict[int, Meld] = {}
+        self.owners: dict[int, int] = {}
+        self.down = [False] * self.players
+        self.buys = [0] * self.players
+        self.jokers_melded = [0] * self.players
+        self.down_turn = [0] * self.players  # the turn number each seat went down in (0: not down)
+        self.turn_number = 0
+        self.discarder: int | None = None  # who discarded the card on top of the pile
+        self.reshuffles = 0
+        self.player = 0  # the player in turn (self.turn is whoever must act now)
+        self.offered: int | None = None  # the discard on offer to the player in turn
+        self.protected = False  # the discard was protected by a call
+        self.window: list[int] = []
+        self.window_pos = 0
+        self.buyer: int | None = None  # a tentative buyer, overruled by a claim
+        self.took_discard = False
+        self.joker_debt = 0  # freed jokers that must be laid off this turn
+        self.chance_step = 0
+        self.cut_success: list[bool] = []
+        self.forced: list[int] = []  # cards a replay says come off the stock next
+        self.counters: Counter[str] = Counter()
+        self._aux_rng = random.Random(f"{self.seed}/aux")
+        self._rummy_pending: Any = None
+
+    # --- chance --------------------------------------------------------------------------
+    def chance_action(self) -> Any:
+        if self.turn != CHANCE:
+            raise IllegalActionError("it is not chance's turn")
+        if self._rummy_pending is not None:
+            return self._rummy_pending
+        if self.phase == DEAL and self.chance_step < len(self.rummy.chance_events):
+            event = self.rummy.chance_events[self.chance_step]
+            action: Any = CutOutcome(self.chance_step, self._deal_rng.randrange(event.one_in) == 0)
+        elif self.phase == DEAL:
+            action = super().chance_action()
+        else:
+            action = StockCard(self.stock[-1])
+        self._rummy_pending = action
+        return action
+
+    # --- legal actions ---------------------------------------------------------------------
+    def legal_actions(self) -> list[Any]:
+        cached_at, cached = self._legal
+        if cached_at == self.moves:
+            return cached
+        turn = self.turn
+        if turn == OVER:
+            actions: list[Any] = []
+        elif turn == CHANCE:
+            actions = [self.chance_action()]
+        elif self.phase == DRAWING:
+            actions = ([TAKE] if self._can_take() else []) + [DRAW]
+        elif self.phase == WINDOW:
+            actions = [PASS]
+            if self._can_buy(turn):
+                actions.append(BUY)
+            actions += [Claim(m) for m in self._claimable()]
+        else:
+            actions = self._play_actions(turn)
+        self._legal = (self.moves, actions)
+        return actions
+
+    def _can_take(self) -> bool:
+        return bool(self.pile) and not self.protected
+
+    def _can_buy(self, seat: int) -> bool:
+        buying = self.rummy.buying
+        return (buying.allowed and self.buyer is None and bool(self.pile) and not self.protected
+                and self.buys[seat] < self._round_value(buying.limit))
+
+    def _claimable(self) -> list[int]:
+        if not self.rummy.fitting_discard_call.allowed or self.protected or not self.pile:
+            return []
+        top = self.pile[-1]
+        return [m for m, meld in self.melds.items() if self.checker.lay_off(meld, top) is not None]
+
+    def _round_value(self, compiled: Any) -> int:
+        env = self.setup.env
+        env["round"] = self.rules_round
+        return compiled(env)
+
+    def _play_actions(self, seat: int) -> list[Any]:
+        hand = self.hands[seat]
+        actions: list[Any] = []
+        distinct = list(dict.fromkeys(hand))
+        if not self.down[seat]:
+            next_id = len(self.owners) + 1
+            for option in self.checker.go_down_options(hand, self.contract.melds):
+                action = GoDown(tuple(m.cards for m in option))
+                after = {**self.melds, **{next_id + i: m for i, m in enumerate(option)}}
+                if self._leaves_legal_hand(seat, [c for m in action.melds for c in m], after):
+                    actions.append(action)
+        lay_off = self.rummy.lay_off
+        if self.down[seat] and lay_off.allowed and (lay_off.same_turn_as_going_down or
+                                                    self.down_turn[seat] != self.turn_number):
+            for meld_id, meld in self.melds.items():
+                if lay_off.on == "own-melds" and self.owners[meld_id] != seat:
+                    continue
+                for c in distinct:
+                    for low in ((False, True) if c == JOKER and meld.kind is MeldKind.RUN else (None,)):
+                        placed = self.checker.lay_off(meld, c, low)
+                        if placed is not None and self._leaves_legal_hand(
+                                seat, [c], {**self.melds, meld_id: placed}):
+                            actions.append(LayOff(meld_id, (c,), low))
+            swap = self.rummy.joker_swap
+            if swap.allowed and self.joker_debt == 0 and (self.down[seat] or not swap.requires_down):
+                for meld_id, meld in self.melds.items():
+                    if JOKER in meld.cards and (swap.melds == "all" or meld.kind is MeldKind.RUN):
+                        for c in distinct:
+                            if c != JOKER and self._swap_result(meld_id, c) is not None and \
+                                    self._swap_leaves_legal_hand(seat):
+                                actions.append(Swap(meld_id, c))
+        if self.joker_debt == 0:
+            out_rule = self.contract.going_out
+            if len(hand) > 1 or out_rule is not GoingOut.NO_DISCARD:
+                actions += [DISCARDS[c] for c in distinct]
+                if self.rummy.fitting_discard_call.allowed:
+                    actions += [Discard(c, True) for c in distinct if self._fits_table(c)]
+        return actions
+
+    def _leaves_legal_hand(self, seat: int, cards_out: Any, table_after: dict[int, Meld] | None = None) -> bool:
+        """Whether a table play of ``cards_out`` leaves a hand that can end the turn: an
+        empty hand goes out (not where a final discard is required); where going out by
+        a discard is forbidden, a single card left must itself fit the table, or the
+        turn could not end."""
+        left = Counter(self.hands[seat])
+        left.subtract(cards_out)
+        remaining = [c for c, n in left.items() for _ in range(n)]
+        rule = self.contract.going_out
+        if not remaining:
+            return rule is not GoingOut.DISCARD_REQUIRED
+        if len(remaining) == 1 and rule is GoingOut.NO_DISCARD:
+            lay_off = self.rummy.lay_off
+            if not lay_off.allowed or (not lay_off.same_turn_as_going_down and not self.down[seat]):
+                return False
+            table = self.melds if table_after is None else table_after
+            return any(self.checker.lay_off(m, remaining[0], low) is not None
+                       for m in table.values() for low in (False, True))
+        return True
+
+    def _swap_leaves_legal_hand(self, seat: int) -> bool:
+        """A swap keeps the hand's size; if the freed joker must then be laid off, the
+        hand after that lay-off must still be able to end the turn."""
+        if self.rummy.joker_swap.freed_joker != "play-this-turn":
+            return True
+        left = len(self.hands[seat]) - 1
+        return left != 1 or self.contract.going_out is not GoingOut.NO_DISCARD
+
+    def _swap_result(self, meld_id: int, c: int) -> Meld | None:
+        meld = self.checker.swap(self.melds[meld_id], c)
+        if meld is None:
+            return None
+        if self.rummy.joker_swap.freed_joker == "play-this-turn":
+            # the freed joker must then be laid off somewhere this turn
+            trial = dict(self.melds)
+            trial[meld_id] = meld
+            if not any(self.checker.lay_off(m, JOKER, low) is not None
+                       for m in trial.values() for low in (False, True)):
+                return None
+        return meld
+
+    @property
+    def contract(self) -> Any:
+        return self.rummy.contracts[self.rules_round - 1]
+
+    # --- verification ------------------------------------------------------------------------
+    def verify(self, action: Any) -> None:
+        turn = self.turn
+        if turn == OVER:
+            raise IllegalActionError("the game is over")
+        if turn == CHANCE:
+            self._verify_chance(action)
+            return
+        phase = self.phase
+        if phase == DRAWING:
+            if isinstance(action, TakeDiscard):
+                if not self.pile:
+                    raise IllegalActionError("there is no discard to take")
+                if self.protected:
+                    raise IllegalActionError("that discard was protected with a call; draw from the stock")
+                return
+            if isinstance(action, DrawStock):
+                return
+            raise IllegalActionError(f"first take the discard or draw from the stock ('take' or 'draw'), "
+                                     f"not '{action}'")
+        if phase == WINDOW:
+            if isinstance(action, Pass):
+                return
+            if isinstance(action, Buy):
+                self._verify_buy(turn)
+                return
+            if isinstance(action, Claim):
+                if action.meld not in self._claimable():
+                    raise IllegalActionError(f"the discard does not fit meld {action.meld}")
+                return
+            raise IllegalActionError(f"you may buy the discard or pass now, not '{action}'")
+        self._verify_play(turn, action)
+
+    def _verify_chance(self, action: Any) -> None:
+        if action is self._rummy_pending:
+            return
+        if self.phase == DEAL and self.chance_step < len(self.rummy.chance_events):
+            if not isinstance(action, CutOutcome) or action.index != self.chance_step:
+                raise IllegalActionError(f"the round begins with the {self.rummy.chance_events[self.chance_step].name}")
+            return
+        if self.phase == DEAL:
+            if not isinstance(action, Deal):
+                raise IllegalActionError(f"the cards must be dealt first, not '{action}'")
+            self._verify_deal(action)
+            return
+        if not isinstance(action, StockCard):
+            raise IllegalActionError(f"a card comes off the stock now, not '{action}'")
+        if action.card not in self.stock:
+            raise IllegalActionError(f"the stock holds no {NAMES[action.card]}")
+
+    def _verify_buy(self, seat: int) -> None:
+        buying = self.rummy.buying
+        if not buying.allowed:
+            raise IllegalActionError("this ruleset has no buying")
+        if self.protected:
+            raise IllegalActionError("that discard was protected with a call")
+        if self.buyer is not None:
+            raise IllegalActionError("the discard is already bought: one buy per discard")
+        limit = self._round_value(buying.limit)
+        if self.buys[seat] >= limit:
+            raise IllegalActionError(f"you have made your {limit} buys this round")
+
+    def _verify_play(self, seat: int, action: Any) -> None:
+        hand = self.hands[seat]
+        if isinstance(action, Discard):
+            if self.joker_debt:
+                raise IllegalActionError("first lay off the joker you freed: it must be played this turn")
+            if action.card not in hand:
+                raise IllegalActionError(f"you do not hold {NAMES[action.card]}")
+            if len(hand) == 1 and self.contract.going_out is GoingOut.NO_DISCARD:
+                raise IllegalActionError("you may not go out by discarding: every card must go onto the table")
+            if action.call and not self._fits_table(action.card):
+                raise IllegalActionError(f"{NAMES[action.card]} fits no meld on the table, so there is nothing to call")
+            return
+        if isinstance(action, GoDown):
+            self._build_go_down(seat, action)
+            return
+        if isinstance(action, LayOff):
+            self._build_lay_off(seat, action)
+            return
+        if isinstance(action, Swap):
+            self._check_swap(seat, action)
+            return
+        raise IllegalActionError(f"now go down, lay off, swap or discard, not '{action}'")
+
+    def _fits_table(self, c: int) -> bool:
+        return any(self.checker.lay_off(m, c) is not None for m in self.melds.values())
+
+    def _take_from_hand(self, seat: int, cards: Any) -> None:
+        need = Counter(cards)
+        have = Counter(self.hands[seat])
+        for c, n in need.items():
+            if have[c] < n:
+                raise IllegalActionError(f"you do not hold {'two of ' if n > 1 else ''}{NAMES[c]}"
+                                         + (f" ({have[c]} held)" if have[c] else ""))
+
+    def _build_go_down(self, seat: int, action: GoDown) -> list[Meld]:
+        if self.down[seat]:
+            raise IllegalActionError("you are already down this round: lay off instead")
+        self._take_from_hand(seat, [c for m in action.melds for c in m])
+        melds = []
+        for i, cards in enumerate(action.melds, 1):
+            try:
+                melds.append(self.checker.classify(cards))
+            except ValueError as exc:
+                shown = " ".join(NAMES[c] for c in cards)
+                raise IllegalActionError(f"meld {i} ({shown}) is not a meld: {exc}") from None
+        problem = self.checker.contract_problem(melds, self.contract.melds)
+        if problem:
+            raise IllegalActionError(problem)
+        next_id = len(self.owners) + 1
+        after = {**self.melds, **{next_id + i: m for i, m in enumerate(melds)}}
+        if not self._leaves_legal_hand(seat, [c for m in action.melds for c in m], after):
+            raise IllegalActionError(self._hand_rule())
+        return melds
+
+    def _hand_rule(self) -> str:
+        if self.contract.going_out is GoingOut.DISCARD_REQUIRED:
+            return "you must keep a card to discard: this round is won by a final discard"
+        return ("you may not keep a single card that cannot be played: this round is won by putting every "
+                "card onto the table, never by a discard")
+
+    def _build_lay_off(self, seat: int, action: LayOff) -> Meld:
+        lay_off = self.rummy.lay_off
+        if not lay_off.allowed:
+            raise IllegalActionError("this ruleset has no laying off")
+        if lay_off.requires_down and not self.down[seat]:
+            raise IllegalActionError("you may lay off only once you are down")
+        if not lay_off.same_turn_as_going_down and self.down_turn[seat] == self.turn_number:
+            raise IllegalActionError("you may not lay off in the turn you go down")
+        meld = self.melds.get(action.meld)
+        if meld is None:
+            raise IllegalActionError(f"there is no meld {action.meld} on the table")
+        if lay_off.on == "own-melds" and self.owners[action.meld] != seat:
+            raise IllegalActionError("you may lay off only on your own melds")
+        if not action.cards:
+            raise IllegalActionError("lay off which card?")
+        self._take_from_hand(seat, action.cards)
+        if action.cards_after is not None:
+            result = self._match_after(meld, action)
+        else:
+            result = meld
+            for c in action.cards:
+                placed = self.checker.lay_off(result, c, action.at_low if c == JOKER else None)
+                if placed is None:
+                    raise IllegalActionError(f"{NAMES[c]} does not fit meld {action.meld} "
+                                             f"({' '.join(result.names())})")
+                result = placed
+        if not self._leaves_legal_hand(seat, action.cards, {**self.melds, action.meld: result}):
+            raise IllegalActionError(self._hand_rule())
+        return result
+
+    def _match_after(self, meld: Meld, action: LayOff) -> Meld:
+        after = tuple(action.cards_after or ())
+        if Counter(after) != Counter(meld.cards) + Counter(action.cards):
+            raise IllegalActionError("cards_after is not the meld with the laid-off cards")
+        if meld.kind is MeldKind.RUN:
+            n = len(meld.cards)
+            if not any(after[i:i + n] == meld.cards for i in range(len(after) - n + 1)):
+                raise IllegalActionError("a lay-off extends a run at its ends")
+        try:
+            made = self.checker.make(meld.kind, after)
+        except ValueError as exc:
+            raise IllegalActionError(f"the meld after the lay-off is not valid: {exc}") from None
+        return made
+
+    def _check_swap(self, seat: int, action: Swap) -> Meld:
+        swap = self.rummy.joker_swap
+        if not swap.allowed:
+            raise IllegalActionError("this ruleset has no joker swaps")
+        if swap.requires_down and not self.down[seat]:
+            raise IllegalActionError("you may swap a joker only once you are down")
+        if self.joker_debt:
+            raise IllegalActionError("first lay off the joker you freed")
+        meld = self.melds.get(action.meld)
+        if meld is None:
+            raise IllegalActionError(f"there is no meld {action.meld} on the table")
+        if swap.melds == "runs" and meld.kind is not MeldKind.RUN:
+            raise IllegalActionError("jokers may be swapped out of runs only, not sets")
+        self._take_from_hand(seat, [action.card])
+        if not self._swap_leaves_legal_hand(seat):
+            raise IllegalActionError(self._hand_rule())
+        result = self._swap_result(action.meld, action.card)
+        if result is None:
+            raise IllegalActionError(f"no joker in meld {action.meld} stands for {NAMES[action.card]}"
+                                     + (" (or the freed joker could not be played this turn)"
+                                        if swap.freed_joker == "play-this-turn" else ""))
+        return result
+
+    # --- applying ------------------------------------------------------------------------------
+    def _apply(self, action: Any) -> None:
+        self._rummy_pending = None
+        kind = type(action)
+        if kind is Discard:
+            self._discard(action)
+        elif kind is StockCard:
+            self._stock_draw(action.card)
+        elif kind is Pass:
+            self._window_next()
+        elif kind is DrawStock:
+            self._decline_discard()
+        elif kind is TakeDiscard:
+            self._take_discard()
+        elif kind is Buy:
+            self.buyer = self.turn
+            self._window_next()
+        elif kind is Claim:
+            self._claim(action.meld)
+        elif kind is GoDown:
+            self._go_down(action)
+        elif kind is LayOff:
+            self._lay_off(action)
+        elif kind is Swap:
+            self._swap(action)
+        elif kind is CutOutcome:
+            self._cut(action)
+        else:
+            self._deal(action)
+
+    def _cut(self, outcome: CutOutcome) -> None:
+        event = self.rummy.chance_events[outcome.index]
+        seat = self.seat_from_dealer(event.seat)
+        self.cut_success.append(outcome.success)
+        self.events.append({"event": event.name, "round": self.round, "seat": seat, "success": outcome.success})
+        if outcome.success:
+            self.counters[f"{event.name}s"] += 1
+        self.chance_step += 1
+
+    def _deal(self, deal: Deal) -> None:
+        self.hands = [list(h) for h in deal.hands]
+        self.stock = list(deal.stock)
+        self.stock.reverse()  # deal.stock lists the cards in dealing order: first off is the top
+        self.pile = [deal.upcard] if deal.upcard is not None else []
+        self.melds, self.owners = {}, {}
+        self.down = [False] * self.players
+        self.buys = [0] * self.players
+        self.jokers_melded = [0] * self.players
+        self.down_turn = [0] * self.players
+        self.turn_number = 0
+        self.reshuffles = 0
+        self.forced = []
+        self.discarder = None
+        self._deal_event(deal)
+        self.counters["rounds"] += 1
+        self._start_turn(self.seat_from_dealer(self.rules.deal.first_to_act))
+
+    def _start_turn(self, seat: int) -> None:
+        self.player = seat
+        self.turn_number += 1
+        self.took_discard = False
+        if self.turn_number > self.rummy.stock.turn_limit:
+            self._exhausted("turns")
+            return
+        if not self.stock and not self._refill_stock():
+            self._exhausted("stock")
+            return
+        self.phase = DRAWING
+        self.turn = seat
+
+    def _refill_stock(self) -> bool:
+        stock_rule = self.rummy.stock
+        if stock_rule.when_empty != "reshuffle-discards" or self.reshuffles >= stock_rule.reshuffles:
+            return False
+        if len(self.pile) <= 1:
+            return False
+        top = self.pile.pop()
+        self.stock = self.pile
+        self._deal_rng.shuffle(self.stock)
+        self.pile = [top]
+        self.reshuffles += 1
+        self.events.append({"event": "reshuffle", "round": self.round, "stock": len(self.stock)})
+        return True
+
+    def _exhausted(self, reason: str) -> None:
+        self.events.append({"event": "exhausted", "round": self.round, "reason": reason})
+        self.counters["rounds_exhausted"] += 1
+        self._end_round(None)
+
+    def _take_discard(self) -> None:
+        c = self.pile.pop()
+        self.hands[self.player].append(c)
+        self.took_discard = True
+        self.events.append({"event": "draw", "round": self.round, "seat": self.player, "from": "discard",
+                            "card": NAMES[c]})
+        self.phase = PLAYING
+
+    def _decline_discard(self) -> None:
+        self.buyer = None
+        self.window = self._window_order() if self.pile and not self.protected else []
+        self.window_pos = -1
+        self._window_next()
+
+    def _window_order(self) -> list[int]:
+        buying = self.rummy.buying
+        discarder = self.discarder  # None for the flip card: anyone else may buy it
+        if buying.priority == "clockwise-from-dealer-left":
+            first = self.seat_after(self.dealer)
+        else:
+            first = self.seat_after(self.player)
+        order = [self.seat_after(first, k) for k in range(self.players)]
+        can_call = self.rummy.fitting_discard_call.allowed
+        return [s for s in order if s not in (self.player, discarder) and
+                (buying.allowed or can_call)]
+
+    def _window_next(self) -> None:
+        """Ask the next seat in the window that has a choice; close it when none is left."""
+        while True:
+            self.window_pos += 1
+            if self.window_pos >= len(self.window):
+                self._close_window()
+                return
+            seat = self.window[self.window_pos]
+            if self._can_buy(seat) or self._claimable():
+                self.phase = WINDOW
+                self.turn = seat
+                return
+
+    def _close_window(self) -> None:
+        if self.buyer is not None:
+            self._buy(self.buyer)
+        self.buyer = None
+        self.forced = []
+        self._draw_for_player()
+
+    def _draw_for_player(self) -> None:
+        if not self.stock and not self._refill_stock():
+            self._exhausted("stock")
+            return
+        self.phase = DRAWING
+        self.turn = CHANCE
+
+    def _take_stock_card(self, wanted: int | None = None) -> int | None:
+        """The top card of the stock, or (in a replay) the card the record names."""
+        if not self.stock and not self._refill_stock():
+            return None
+        if wanted is None and self.forced:
+            wanted = self.forced.pop(0)
+        if wanted is None:
+            return self.stock.pop()
+        if wanted not in self.stock:
+            raise IllegalActionError(f"the stock holds no {NAMES[wanted]}")
+        # a replay names the card: take it from wherever it lies in the (unknown) order
+        index = len(self.stock) - 1 - self.stock[::-1].index(wanted)
+        return self.stock.pop(index)
+
+    def _stock_draw(self, c: int) -> None:
+        drawn = self._take_stock_card(c)
+        assert drawn is not None
+        self.hands[self.player].append(drawn)
+        self.events.append({"event": "draw", "round": self.round, "seat": self.player, "from": "stock",
+                            "card": NAMES[drawn]})
+        self.phase = PLAYING
+        self.turn = self.player
+
+    def _buy(self, seat: int) -> None:
+        c = self.pile.pop()
+        self.hands[seat].append(c)
+        penalty = []
+        for _ in range(self._round_value(self.rummy.buying.penalty_cards)):
+            drawn = self._take_stock_card()
+            if drawn is None:
+                break
+            penalty.append(drawn)
+        self.hands[seat].extend(penalty)
+        self.buys[seat] += 1
+        self.counters["buys"] += 1
+        self.events.append({"event": "buy", "round": self.round, "seat": seat, "card": NAMES[c],
+                            "penalty": [NAMES[p] for p in penalty]})
+
+    def _claim(self, meld_id: int) -> None:
+        claimer = self.turn
+        discarder = self.discarder if self.discarder is not None else self.player
+        c = self.pile.pop()
+        self.melds[meld_id] = self.checker.lay_off(self.melds[meld_id], c) or self.melds[meld_id]
+        given = []
+        for _ in range(self.rummy.fitting_discard_call.penalty_draw):
+            hand = self.hands[claimer]
+            if not hand:
+                break
+            pick = self.forced.pop(0) if self.forced else hand[self._aux_rng.randrange(len(hand))]
+            if pick not in hand:
+                raise IllegalActionError(f"the claimer holds no {NAMES[pick]} to give")
+            hand.remove(pick)
+            self.hands[discarder].append(pick)
+            given.append(pick)
+        self.counters["calls"] += 1
+        self.events.append({"event": "shanghai", "round": self.round, "seat": claimer, "meld": meld_id,
+                            "card": NAMES[c], "given": [NAMES[g] for g in given],
+                            "cards_after": self.melds[meld_id].names()})
+        self.buyer = None
+        self._draw_for_player()
+
+    def _go_down(self, action: GoDown) -> None:
+        seat = self.player
+        melds = self._build_go_down(seat, action)
+        hand = self.hands[seat]
+        listed = []
+        for meld in melds:
+            for c in meld.cards:
+                hand.remove(c)
+            meld_id = len(self.owners) + 1
+            self.melds[meld_id] = meld
+            self.owners[meld_id] = seat
+            self.jokers_melded[seat] += meld.jokers
+            listed.append({"id": meld_id, "kind": meld.kind.value, "cards": meld.names()})
+        self.down[seat] = True
+        self.down_turn[seat] = self.turn_number
+        self.events.append({"event": "meld", "round": self.round, "seat": seat, "melds": listed})
+        self._after_table_play(seat)
+
+    def _lay_off(self, action: LayOff) -> None:
+        seat = self.player
+        meld = self._build_lay_off(seat, action)
+        for c in action.cards:
+            self.hands[seat].remove(c)
+            if c == JOKER:
+                self.jokers_melded[seat] += 1
+                self.joker_debt = max(0, self.joker_debt - 1)
+        self.melds[action.meld] = meld
+        self.events.append({"event": "layoff", "round": self.round, "seat": seat, "meld": action.meld,
+                            "cards": [NAMES[c] for c in action.cards], "cards_after": meld.names()})
+        self._after_table_play(seat)
+
+    def _swap(self, action: Swap) -> None:
+        seat = self.player
+        meld = self._check_swap(seat, action)
+        self.hands[seat].remove(action.card)
+        self.melds[action.meld] = meld
+        self.hands[seat].append(JOKER)  # freed: it must go back onto the table this turn, or stays in hand
+        if self.rummy.joker_swap.freed_joker == "play-this-turn":
+            self.joker_debt += 1
+        self.counters["swaps"] += 1
+        self.events.append({"event": "swap", "round": self.round, "seat": seat, "meld": action.meld,
+                            "card": NAMES[action.card]})
+
+    def _after_table_play(self, seat: int) -> None:
+        if not self.hands[seat]:
+            self._go_out(seat)
+
+    def _discard(self, action: Discard) -> None:
+        seat = self.player
+        self.hands[seat].remove(action.card)
+        self.pile.append(action.card)
+        self.discarder = seat
+        self.protected = action.call
+        event: dict[str, Any] = {"event": "discard", "round": self.round, "seat": seat, "card": NAMES[action.card]}
+        if action.call:
+            event["shanghai"] = True
+        self.events.append(event)
+        if not self.hands[seat]:
+            self._go_out(seat)
+            return
+        self._start_turn(self.seat_after(seat))
+
+    def _go_out(self, seat: int) -> None:
+        self.events.append({"event": "out", "round": self.round, "seat": seat})
+        self.counters["rounds_gone_out"] += 1
+        self._end_round(seat)
+
+    def _end_round(self, goer: int | None) -> None:
+        table = self.rummy.card_points
+        points = [0 if s == goer else card_points(self.hands[s], table) for s in range(self.players)]
+        if not any(self.down):
+            self.counters["rounds_nobody_down"] += 1
+        self.counters["penalty_points"] += sum(points)
+        if goer is not None:
+            env = self.setup.env
+            env.update(round=self.rules_round, in_one_turn=self.down_turn[goer] == self.turn_number,
+                       jokers_melded=self.jokers_melded[goer], buys=self.buys[goer],
+                       others_down=sum(1 for s in range(self.players) if s != goer and self.down[s]),
+                       is_last_round=self.round_index == len(self.setup.hand_sizes) - 1)
+            for bonus in self.rummy.bonuses:
+                if bonus.when(env):
+                    goer_points, other_points = bonus.goer(env), bonus.others(env)
+                    for s in range(self.players):
+                        points[s] += goer_points if s == goer else other_points
+                    self.counters[f"bonus_{bonus.name}"] += 1
+                    self.events.append({"event": "bonus", "round": self.round, "name": bonus.name, "seat": goer})
+        for index, success in enumerate(self.cut_success):
+            if success:
+                event = self.rummy.chance_events[index]
+                env = self.setup.env
+                env["round"] = self.rules_round
+                actor = self.seat_from_dealer(event.seat)
+                for s in range(self.players):
+                    points[s] += event.actor(env) if s == actor else event.others(env)
+        self.cut_success = []
+        self.chance_step = 0
+        self.joker_debt = 0
+        self.protected = False
+        self.phase = DEAL
+        self._score_round(points)
+
+    # --- what a seat sees ---------------------------------------------------------------------
+    def observation(self, seat: int) -> dict[str, Any]:
+        over = self.turn == OVER
+        return {
+            "family": self.family.value,
+            "seat": seat,
+            "players": self.players,
+            "round": self.round,
+            "rounds": len(self.setup.hand_sizes),
+            "contract": describe_contract(self.contract.melds) if not over else "",
+            "contract_name": self.contract.name if not over else "",
+            "going_out": self.contract.going_out.value if not over else "",
+            "hand_size": self.hand_size if not over else 0,
+            "dealer": self.dealer,
+            "phase": "over" if over else self.phase,
+            "turn": self.turn,
+            "player": self.player,
+            "hand": [NAMES[c] for c in sorted(self.hands[seat])],
+            "hand_counts": [len(h) for h in self.hands],
+            "top_discard": NAMES[self.pile[-1]] if self.pile else None,
+            "discard_protected": self.protected,
+            "stock": len(self.stock),
+            "melds": [{"id": m, "owner": self.owners[m], "kind": meld.kind.value, "cards": meld.names()}
+                      for m, meld in self.melds.items()],
+            "down": list(self.down),
+            "buys": list(self.buys),
+            "buys_left": max(0, self._round_value(self.rummy.buying.limit) - self.buys[seat])
+            if self.rummy.buying.allowed and not over else 0,
+            "joker_debt": self.joker_debt,
+            "totals": list(self.totals),
+        }
+
+    def statistics(self) -> dict[str, int]:
+        return dict(self.counters)
+
+    def parse_input(self, text: str) -> Any:
+        from .textio import parse_rummy_input
+
+        return parse_rummy_input(self, text)
+
+
+def action_from_event(state: GameState, event: dict[str, Any]) -> Any:
+    """The next action the line ``event`` calls for; a replay calls this until the game
+    produces the line's event (so an undecorated buy window becomes passes)."""
+    assert isinstance(state, RummyState)
+    kind = event["event"]
+    seat = event.get("seat")
+    if state.turn == CHANCE:
+        if kind == "deal":
+            from .deal import deal_from_event
+
+            return deal_from_event(event, state.deck)
+        if state.phase == DEAL and state.chance_step < len(state.rummy.chance_events):
+            if kind != state.rummy.chance_events[state.chance_step].name:
+                raise IllegalActionError(f"the round begins with the {state.rummy.chance_events[state.chance_step].name}")
+            return CutOutcome(state.chance_step, bool(event["success"]))
+        if kind == "draw" and event.get("from") == "stock":
+            return StockCard(card(event["card"]))
+        raise IllegalActionError(f"a card comes off the stock now, not a \"{kind}\" event")
+    if state.phase == DRAWING:
+        if kind == "draw" and event.get("from") == "discard":
+            return TAKE
+        if kind in ("draw", "buy", "shanghai"):
+            return DRAW
+    if state.phase == WINDOW:
+        if kind == "buy" and seat == state.turn:
+            state.forced = [card(c) for c in event.get("penalty", [])]
+            return BUY
+        if kind == "shanghai" and seat == state.turn:
+            state.forced = [card(c) for c in event.get("given", [])]
+            return Claim(event["meld"])
+        return PASS
+    if kind in ("meld", "layoff", "swap", "discard") and seat is not None and seat != state.turn:
+        raise IllegalActionError(f"seat {seat} acts out of turn (it is seat {state.turn}'s turn)")
+    if kind == "meld":
+        return GoDown(tuple(tuple(card(c) for c in m["cards"]) for m in event["melds"]))
+    if kind == "layoff":
+        after = event.get("cards_after")
+        return LayOff(event["meld"], tuple(card(c) for c in event["cards"]),
+                      cards_after=tuple(card(c) for c in after) if after else None)
+    if kind == "swap":
+        return Swap(event["meld"], card(event["card"]))
+    if kind == "discard":
+        return Discard(card(event["card"]), bool(event.get("shanghai", False)))
+    if kind in ("draw", "buy", "shanghai"):
+        raise IllegalActionError(f"\"{kind}\" does not fit here: seat {state.turn} is playing its turn")
+    return None
+
+
+ACTION_PARSERS[Family.CONTRACT_RUMMY.value] = action_from_event
