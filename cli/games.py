@@ -204,6 +204,8 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
     header = f"  {'seat':10} {'wins':>6} {'win%':>6} {'mean':>8} {'sd':>7} {'min':>6} {'max':>6}"
     if rules.family is Family.TRICK_TAKING:
         header += f" {'exact bids':>11}"
+    else:
+        header += f" {'went out':>9} {'penalty/round':>14}"
     click.echo(header)
     for entry in stats["seats"]:
         line = (f"  {entry['kind'] + '-' + str(entry['seat']):10} {entry['wins']:6d} "
@@ -211,10 +213,19 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
                 f"{entry['min_total']:6d} {entry['max_total']:6d}")
         if "exact_bid_rate" in entry:
             line += f" {100 * entry['exact_bid_rate']:10.1f}%"
+        if "went_out_rate" in entry:
+            line += f" {100 * entry['went_out_rate']:8.1f}% {entry['mean_penalty_per_round']:14.1f}"
         click.echo(line)
     if rules.family is Family.TRICK_TAKING:
         click.echo(f"  bids constrained by a restriction: {100 * stats['constrained_bid_rate']:.1f}% of bids")
     else:
-        for key, value in stats.get("rummy", {}).items():
-            click.echo(f"  {key}: {value}")
+        rummy = stats["rummy"]
+        click.echo(f"  rounds: {rummy['rounds']}; someone went out in {100 * rummy['gone_out_rate']:.1f}%; "
+                   f"no one went down in {100 * rummy['nobody_down_rate']:.1f}%; "
+                   f"{rummy['buys_per_round']:.2f} buys a round; "
+                   f"mean penalty {rummy['mean_penalty_per_round']:.1f} a seat a round")
+        events = {k: v for k, v in rummy["counts"].items() if k.startswith("bonus_") or k.endswith("cuts")
+                  or k in ("swaps", "calls")}
+        if events:
+            click.echo("  events: " + ", ".join(f"{k.removeprefix('bonus_')} {v}" for k, v in sorted(events.items())))
     click.echo("  (win% counts a shared first place as a win for each tied seat)")

@@ -43,6 +43,23 @@ class Renderer:
     def on_trick(self, state: GameState, event: dict[str, Any]) -> None:
         self._round["taken"][event["winner"]] += 1
 
+    def on_out(self, state: GameState, event: dict[str, Any]) -> None:
+        self._round["out"] = event["seat"]
+
+    def on_exhausted(self, state: GameState, event: dict[str, Any]) -> None:
+        self._round["exhausted"] = event["reason"]
+
+    def on_bonus(self, state: GameState, event: dict[str, Any]) -> None:
+        self._round.setdefault("bonuses", []).append(event["name"])
+
+    def on_cut(self, state: GameState, event: dict[str, Any]) -> None:
+        if event.get("success"):
+            self._round.setdefault("bonuses", []).append(f"the cut by {self.names[event['seat']]}")
+
+    def on_buy(self, state: GameState, event: dict[str, Any]) -> None:
+        buys = self._round.setdefault("buys", [0] * len(self.names))
+        buys[event["seat"]] += 1
+
     def on_score(self, state: GameState, event: dict[str, Any]) -> None:
         if self.quiet:
             return
@@ -63,9 +80,19 @@ class Renderer:
                 click.echo(f"  {name:{w}} {bid:>4} {self._round['taken'][seat]:>5} "
                            f"{event['points'][seat]:>7} {event['totals'][seat]:>6}")
         else:
-            click.echo(f"  {'':{w}} {'points':>7} {'total':>6}")
+            rummy_round = getattr(state, "setup").round_numbers[event["round"] - 1]
+            contract = state.rules.rummy.contracts[rummy_round - 1].name  # type: ignore[union-attr]
+            if "out" in self._round:
+                how = f"{self.names[self._round['out']]} went out"
+            else:
+                how = "no one went out (" + ("the stock ran out" if self._round.get("exhausted") == "stock"
+                                            else "the turn limit was reached") + ")"
+            extra = "; ".join(self._round.get("bonuses", []))
+            click.echo(f"  contract {contract}: {how}" + (f"; {extra}" if extra else ""))
+            buys = self._round.get("buys", [0] * len(self.names))
+            click.echo(f"  {'':{w}} {'buys':>5} {'points':>7} {'total':>6}")
             for seat, name in enumerate(self.names):
-                click.echo(f"  {name:{w}} {event['points'][seat]:>7} {event['totals'][seat]:>6}")
+                click.echo(f"  {name:{w}} {buys[seat]:>5} {event['points'][seat]:>7} {event['totals'][seat]:>6}")
 
     def on_end(self, state: GameState, event: dict[str, Any]) -> None:
         if not self.quiet:
@@ -97,6 +124,26 @@ class Renderer:
                 click.echo(f"Tricks taken: {took}")
                 trick = "  ".join(f"{self.names[s]} {show_card(c, self.ascii)}" for s, c in obs["trick"])
                 click.echo(f"Trick {obs['trick_number']}: {trick or '(you lead)'}")
+        else:
+            click.echo(f"Contract: {obs['contract_name']} ({obs['contract']}); "
+                       + ("go out with every card on the table" if obs["going_out"] == "no-discard"
+                          else "go out with or without a last discard" if obs["going_out"] == "discard-optional"
+                          else "go out with a last discard"))
+            top = obs["top_discard"]
+            click.echo(f"Stock: {obs['stock']} cards. Top discard: "
+                       f"{show_card(top, self.ascii) if top else '-'}"
+                       + (" (protected)" if obs["discard_protected"] else "")
+                       + f". Buys left: {obs['buys_left']}.")
+            if obs["melds"]:
+                click.echo("Table:")
+                for meld in obs["melds"]:
+                    cards = " ".join(show_card(c, self.ascii) for c in meld["cards"])
+                    click.echo(f"  [{meld['id']}] {self.names[meld['owner']]}'s {meld['kind']}: {cards}")
+            down = [self.names[s] for s, d in enumerate(obs["down"]) if d]
+            click.echo(f"Down: {', '.join(down) if down else 'no one yet'}. Cards held: "
+                       + ", ".join(f"{self.names[s]} {n}" for s, n in enumerate(obs["hand_counts"])))
+            if obs["joker_debt"]:
+                click.echo("You freed a joker: lay it off before you discard.")
         click.echo("Your hand: " + self.hand_text(obs["hand"]))
 
     def hand_text(self, hand: Sequence[str]) -> str:
@@ -112,9 +159,24 @@ class Renderer:
             return f"{self.names[seat]}, your bid ({', '.join(map(str, legal))})"
         if obs.get("phase") == "trump":
             return f"{self.names[seat]}, name the trump (spades, hearts, diamonds, clubs, none)"
+        if obs["family"] == "contract-rummy":
+            phase = obs["phase"]
+            if phase == "draw":
+                return f"{self.names[seat]}, take the discard or draw (take / draw)"
+            if phase == "window":
+                top = show_card(obs["top_discard"], self.ascii)
+                options = " / ".join(str(a) for a in state.legal_actions())
+                return f"{self.names[seat]}, {top} is on offer ({options})"
+            return f"{self.names[seat]}, meld / layoff / swap / discard"
         return f"{self.names[seat]}, your card"
 
     def show_help(self, state: GameState) -> None:
+        if state.family.value == "contract-rummy":
+            click.echo("  take | draw | buy | pass | claim N\n"
+                       "  meld 8h 8s jk | 5d 6d jk 8d   (go down: melds split by '|', runs low to high)\n"
+                       "  layoff N 9d [low|high]   swap N 7d   discard ks [call]\n"
+                       "  Also: hand, score, rules, help, quit.")
+            return
         click.echo("  Type a bid ('3' or 'bid 3'), a card ('QS', '10h', 'q♠', 'play QS') or "
                    "'trump hearts'.\n  Also: hand, score, rules, help, quit.")
 

@@ -20,7 +20,7 @@ from typing import Any
 from .actions import (BUY, DISCARDS, DRAW, PASS, TAKE, Buy, Claim, CutOutcome, Deal, Discard, DrawStock,
                       GoDown, LayOff, Pass, StockCard, Swap, TakeDiscard)
 from .cards import JOKER, NAMES, card
-from .errors import IllegalActionError
+from .errors import EvaluationError, IllegalActionError
 from .melds import Meld, MeldChecker, card_points, describe_contract
 from .record import ACTION_PARSERS
 from .ruleset import Family, GoingOut, MeldKind
@@ -66,6 +66,8 @@ class RummyState(GameState):
         self.cut_success: list[bool] = []
         self.forced: list[int] = []  # cards a replay says come off the stock next
         self.counters: Counter[str] = Counter()
+        self.went_out = [0] * self.players  # rounds each seat went out in
+        self.penalties = [0] * self.players  # penalty points from cards left in hand
         self._aux_rng = random.Random(f"{self.seed}/aux")
         self._rummy_pending: Any = None
 
@@ -101,9 +103,12 @@ class RummyState(GameState):
             actions = [PASS]
             if self._can_buy(turn):
                 actions.append(BUY)
-            actions += [Claim(m) for m in self._claimable()]
+            if self._may_claim(turn):
+                actions += [Claim(m) for m in self._claimable()]
         else:
             actions = self._play_actions(turn)
+            if not actions:  # the rules above are built so that a turn can always end
+                raise EvaluationError(f"seat {turn} has no legal move in round {self.round}")
         self._legal = (self.moves, actions)
         return actions
 
@@ -114,6 +119,11 @@ class RummyState(GameState):
         buying = self.rummy.buying
         return (buying.allowed and self.buyer is None and bool(self.pile) and not self.protected
                 and self.buys[seat] < self._round_value(buying.limit))
+
+    def _may_claim(self, seat: int) -> bool:
+        """A claimer gives cards from its hand and must keep one (an empty hand between
+        turns is no way to go out)."""
+        return len(self.hands[seat]) > self.rummy.fitting_discard_call.penalty_draw
 
     def _claimable(self) -> list[int]:
         if not self.rummy.fitting_discard_call.allowed or self.protected or not self.pile:
@@ -172,6 +182,9 @@ class RummyState(GameState):
         turn could not end."""
         left = Counter(self.hands[seat])
         left.subtract(cards_out)
+        # jokers freed by a swap still owe a lay-off this turn: count the hand without them
+        owed = max(0, self.joker_debt - sum(1 for c in cards_out if c == JOKER))
+        left[JOKER] -= owed
         remaining = [c for c, n in left.items() for _ in range(n)]
         rule = self.contract.going_out
         if not remaining:
@@ -237,6 +250,8 @@ class RummyState(GameState):
                 self._verify_buy(turn)
                 return
             if isinstance(action, Claim):
+                if not self._may_claim(turn):
+                    raise IllegalActionError("you need a card to give the discarder before you can call")
                 if action.meld not in self._claimable():
                     raise IllegalActionError(f"the discard does not fit meld {action.meld}")
                 return
@@ -522,7 +537,7 @@ class RummyState(GameState):
                 self._close_window()
                 return
             seat = self.window[self.window_pos]
-            if self._can_buy(seat) or self._claimable():
+            if self._can_buy(seat) or (self._may_claim(seat) and self._claimable()):
                 self.phase = WINDOW
                 self.turn = seat
                 return
@@ -672,6 +687,10 @@ class RummyState(GameState):
     def _end_round(self, goer: int | None) -> None:
         table = self.rummy.card_points
         points = [0 if s == goer else card_points(self.hands[s], table) for s in range(self.players)]
+        for s in range(self.players):
+            self.penalties[s] += points[s]
+        if goer is not None:
+            self.went_out[goer] += 1
         if not any(self.down):
             self.counters["rounds_nobody_down"] += 1
         self.counters["penalty_points"] += sum(points)
@@ -735,8 +754,9 @@ class RummyState(GameState):
             "totals": list(self.totals),
         }
 
-    def statistics(self) -> dict[str, int]:
-        return dict(self.counters)
+    def statistics(self) -> dict[str, Any]:
+        """Counts for `cardrules simulate`: rounds, buys, bonuses, ... and per seat."""
+        return {**self.counters, "seat_went_out": list(self.went_out), "seat_penalty": list(self.penalties)}
 
     def parse_input(self, text: str) -> Any:
         from .textio import parse_rummy_input

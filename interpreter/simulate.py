@@ -140,6 +140,18 @@ def statistics(results: Sequence[GameSummary], seats: Sequence[str], family: Fam
         bids = sum(sum(r.bids) for r in results)
         out["constrained_bid_rate"] = sum(r.constrained_bids for r in results) / bids if bids else 0.0
     else:
-        keys = sorted({k for r in results for k in r.extra})
-        out["rummy"] = {k: sum(r.extra.get(k, 0) for r in results) for k in keys}
+        rounds = sum(r.extra.get("rounds", 0) for r in results) or 1
+        for seat, entry in enumerate(out["seats"]):
+            entry["went_out_rate"] = sum(r.extra["seat_went_out"][seat] for r in results) / rounds
+            entry["mean_penalty_per_round"] = sum(r.extra["seat_penalty"][seat] for r in results) / rounds
+        counts = sorted({k for r in results for k, v in r.extra.items() if isinstance(v, int)})
+        totals = {k: sum(r.extra.get(k, 0) for r in results) for k in counts}
+        out["rummy"] = {
+            "rounds": rounds,
+            "gone_out_rate": totals.get("rounds_gone_out", 0) / rounds,
+            "mean_penalty_per_round": totals.get("penalty_points", 0) / rounds / players,
+            "buys_per_round": totals.get("buys", 0) / rounds,
+            "nobody_down_rate": totals.get("rounds_nobody_down", 0) / rounds,
+            "counts": totals,
+        }
     return out

@@ -20,6 +20,9 @@ GAMES = {
     "oh-hell-penalty-seed3-bots.jsonl": ["play", "oh-hell-penalty", "--seats", "bot,random,bot,random,bot",
                                          "--seed", "3"],
     "oh-heck-seed1-bots.jsonl": ["play", "oh-heck", "--seats", "bot,bot,bot,bot", "--seed", "1"],
+    "shanghai-isra-seed3-bots.jsonl": ["play", "shanghai-isra", "--seats", "bot,bot,bot,bot", "--seed", "3"],
+    "shanghai-pagat-seed5-mixed.jsonl": ["play", "shanghai-pagat", "--seats", "random,bot,random", "--seed", "5"],
+    "shanghai-seed2-mixed.jsonl": ["play", "shanghai", "--seats", "bot,random,bot,bot,random", "--seed", "2"],
 }
 
 
@@ -178,3 +181,27 @@ def test_simulate_writes_records_that_replay(run_cli, tmp_path):
     assert [f.name for f in files] == ["game-10.jsonl", "game-11.jsonl", "game-9.jsonl"]
     for f in files:
         assert run_cli("replay", str(f)).exit_code == 0
+
+
+def test_done_when_shanghai_isra_plays_all_seven_contracts_and_replays(run_cli, tmp_path):
+    record = tmp_path / "g.jsonl"
+    result = run_cli("play", "shanghai-isra", "--seats", "bot,bot,bot,bot", "--seed", "3", "--record", str(record))
+    assert result.exit_code == 0, result.output
+    for contract in ("SET SET", "SET RUN", "RUN RUN", "SET SET SET", "SET SET RUN", "SET RUN RUN", "RUN RUN RUN"):
+        assert f"contract {contract}" in result.output
+    assert "lowest total wins" in result.output
+    replayed = run_cli("replay", str(record))
+    assert replayed.exit_code == 0 and ", 7 rounds;" in replayed.output
+
+
+def test_replay_catches_an_illegal_rummy_line(run_cli, tmp_path):
+    golden = GOLDEN / "shanghai-isra-seed3-bots.jsonl"
+    n, meld = first_line(golden, "meld")
+    bad = tmp_path / "bad.jsonl"
+    first = meld["melds"][0]["cards"]
+    tamper(golden, bad, n, json.dumps(first), json.dumps(first[:2]))
+    result = run_cli("replay", str(bad))
+    assert result.exit_code == 1 and f"bad.jsonl:{n}: illegal meld:" in result.output
+    n, draw = first_line(golden, "draw")
+    tamper(golden, bad, n, f'"card": "{draw["card"]}"', '"card": "ZZ"')
+    assert run_cli("replay", str(bad)).exit_code == 1

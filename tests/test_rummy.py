@@ -1,0 +1,355 @@
+"""Contract rummy, checked against the seed pages: melds, contracts, buying, lay-offs,
+joker swaps, going out, scoring, the cut and the slam."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from cardrules.interpreter import IllegalActionError, load_ruleset
+from cardrules.interpreter.actions import (BUY, DRAW, PASS, TAKE, CutOutcome, Deal, Discard, GoDown, LayOff,
+                                           StockCard, Swap)
+from cardrules.interpreter.cards import JOKER, card, make_deck
+from cardrules.interpreter.melds import MeldChecker, card_points
+from cardrules.interpreter.ruleset import MeldKind
+from cardrules.interpreter.state import CHANCE, new_game
+
+
+def cards(text):
+    return tuple(card(c) for c in text.split())
+
+
+def checker(name, players=4):
+    rules = load_ruleset(name)
+    return MeldChecker(rules.rummy.melds, rules.setup(players).env)
+
+
+# --- the meld matrix --------------------------------------------------------------------------
+@pytest.mark.parametrize("name, kind, text, problem", [
+    # ISRA: "aces can be high or low ... But you cannot wrap around the ace"
+    ("shanghai-isra", "run", "AS 2S 3S 4S", None),
+    ("shanghai-isra", "run", "JS QS KS AS", None),
+    ("shanghai-isra", "run", "KS AS 2S 3S", "not in sequence"),
+    ("shanghai-isra", "run", "3S 4H 5S 6S", "one suit"),
+    ("shanghai-isra", "run", "3S 5S 6S 7S", "not in sequence"),
+    # ISRA: "Jokers can be used in RUNS - but not next to each other"; no limit otherwise
+    ("shanghai-isra", "run", "3S JK JK 6S", "side by side"),
+    ("shanghai-isra", "run", "3S JK 5S JK 7S", None),
+    ("shanghai-isra", "run", "JK 4S JK", "at least 4"),
+    ("shanghai-isra", "set", "8H 8S JK", None),
+    ("shanghai-isra", "set", "8H JK JK JK", None),
+    ("shanghai-isra", "set", "JK JK JK", None),  # "Three JOKERS can be used to form a set"
+    ("shanghai-isra", "set", "8H 8S 9S", "one rank"),
+    # pagat: "Aces are always high in a run. A-2-3-4 is not a run"; one joker a meld
+    ("shanghai-pagat", "run", "AS 2S 3S 4S", "not in sequence"),
+    ("shanghai-pagat", "run", "JS QS KS AS", None),
+    ("shanghai-pagat", "set", "8H JK JK", "at most 1 joker"),
+    ("shanghai-pagat", "run", "3S JK 5S 6S", None),
+    ("shanghai-pagat", "run", "3S JK 5S JK 7S", "at most 1 joker"),
+    # seed 001: "1 joker ... in a set of 3, or a run of 4; 2 jokers ... in a run of 5"
+    ("shanghai", "set", "8H 8S JK", None),
+    ("shanghai", "set", "8H JK JK", "at most 1 joker"),
+    ("shanghai", "run", "3S JK JK 6S", "at most 1 joker"),
+    ("shanghai", "run", "3S JK JK 6S 7S", None),
+    ("shanghai", "run", "3S JK 5S JK JK 8S 9S", None),  # 3 jokers in a run of 7
+    ("shanghai", "run", "AS 2S 3S 4S", None),
+])
+def test_meld_matrix(name, kind, text, problem):
+    check = checker(name)
+    why = check.why_not_run(cards(text)) if kind == "run" else check.why_not_set(cards(text))
+    if problem is None:
+        assert why is None
+    else:
+        assert why is not None and problem in why
+
+
+def test_run_values_and_joker_places():
+    meld = checker("shanghai-isra").make(MeldKind.RUN, cards("JK 4D 5D 6D"))
+    assert meld.start == 3 and meld.stands_for(0) == card("3D")
+    low = checker("shanghai-isra").make(MeldKind.RUN, cards("JK 2D 3D 4D"))
+    assert low.stands_for(0) == card("AD")
+
+
+def test_lay_off_extends_a_run_at_either_end_and_never_round_the_corner():
+    check = checker("shanghai-isra")
+    run = check.make(MeldKind.RUN, cards("JD QD KD AD"))
+    assert check.lay_off(run, card("TD")).cards == cards("TD JD QD KD AD")
+    assert check.lay_off(run, card("2D")) is None  # K-A-2 would wrap
+    assert check.lay_off(run, card("9D")) is None
+    assert check.lay_off(run, JOKER).cards == cards("JK JD QD KD AD")  # the high end is closed
+    ace_low = check.make(MeldKind.RUN, cards("AD 2D 3D 4D"))
+    assert check.lay_off(ace_low, card("5D")).cards == cards("AD 2D 3D 4D 5D")
+    sets = check.make(MeldKind.SET, cards("8H 8S JK"))
+    assert check.lay_off(sets, card("8C")).cards == cards("8H 8S JK 8C")
+    assert check.lay_off(sets, card("9C")) is None
+
+
+def test_joker_swap_only_for_the_card_it_stands_for():
+    check = checker("shanghai-isra")
+    run = check.make(MeldKind.RUN, cards("5D 6D JK 8D"))
+    assert check.swap(run, card("7D")).cards == cards("5D 6D 7D 8D")
+    assert check.swap(run, card("7H")) is None
+    assert check.swap(run, card("9D")) is None
+
+
+# --- a stacked round ----------------------------------------------------------------------------
+def stacked(name, hands, upcard, stock=(), players=4, dealer=0, cut=False):
+    """Round 1 of ``name`` dealt exactly ``hands`` (seat 0 first), the flip card ``upcard``,
+    and a stock whose first cards (from the top) are ``stock``."""
+    rules = load_ruleset(name)
+    state = new_game(rules, players, seed=0)
+    state.dealer = dealer
+    for i, _ in enumerate(rules.rummy.chance_events):
+        state.apply(CutOutcome(i, cut))
+    dealt = tuple(cards(h) for h in hands)
+    size = len(dealt[0])
+    state.setup = type(state.setup)(**{**state.setup.__dict__,
+                                       "hand_sizes": (size,) * len(state.setup.hand_sizes)})
+    rest = Counter(make_deck(state.setup.decks, state.setup.jokers, rules.deck.ranks))
+    used = [c for h in dealt for c in h] + [card(upcard)] + list(cards(" ".join(stock)))
+    rest.subtract(used)
+    order = list(cards(" ".join(stock))) + [c for c, n in sorted(rest.items()) for _ in range(n)]
+    state.apply(Deal(dealt, card(upcard), tuple(order)))
+    return state
+
+
+def draw(state):
+    """The player in turn declines the discard; every window seat passes; the stock card."""
+    state.apply(DRAW)
+    while state.turn != CHANCE:
+        state.apply(PASS)
+    state.apply(state.chance_action())
+
+
+ISRA_HANDS = ["8H 8S 8D 9C 9D 9H 2C 3C 4C KD KS", "2H 3H 4H 5H 7S 7S 7C JK QD QS QC",
+              "5C 6C 7D 8C TS TH TD 2S 2D AS AH", "3S 4S 6S 9S JS KC 4D 5D 6D 6H JH"]
+
+
+def test_buy_priority_isra_clockwise_from_the_player_in_turn():
+    state = stacked("shanghai-isra", ISRA_HANDS, "7H", stock=["AC", "QH", "JC", "3D"])
+    assert state.turn == 1  # left of the dealer
+    state.apply(DRAW)  # seat 1 passes on the flip card: the window opens at seat 2
+    assert state.phase == "window" and state.turn == 2
+    state.apply(PASS)
+    assert state.turn == 3
+    state.apply(BUY)
+    buy = state.events[-1]
+    # two penalty cards from the top of the stock, then seat 1 draws its card
+    assert buy == {"event": "buy", "round": 1, "seat": 3, "card": "7H", "penalty": ["AC", "QH"]}
+    assert state.turn == CHANCE
+    state.apply(state.chance_action())
+    assert state.events[-1] == {"event": "draw", "round": 1, "seat": 1, "from": "stock", "card": "JC"}
+    assert len(state.hands[3]) == 14 and state.buys[3] == 1
+
+
+def test_buy_priority_seed001_closest_to_the_dealers_left():
+    # dealer 2: the player in turn is seat 3 and the dealer's left is seat 3, so the
+    # window runs 0, 1 (2 is the dealer, who discarded nothing: it may buy the flip card too)
+    state = stacked("shanghai", ISRA_HANDS, "7H", dealer=2)
+    assert state.turn == 3
+    state.apply(DRAW)
+    assert state.window == [0, 1, 2]
+    assert state.turn == 0
+    state.apply(BUY)  # seat 0 buys: one buy per discard, no one else is asked
+    assert state.events[-1]["seat"] == 0 and len(state.events[-1]["penalty"]) == 1  # "an extra card"
+    assert state.turn == CHANCE
+
+
+def test_the_player_in_turn_takes_the_discard_free():
+    state = stacked("shanghai-isra", ISRA_HANDS, "7H")
+    state.apply(TAKE)
+    assert state.events[-1] == {"event": "draw", "round": 1, "seat": 1, "from": "discard", "card": "7H"}
+    assert state.buys == [0, 0, 0, 0] and len(state.hands[1]) == 12
+
+
+def test_two_buys_a_round_then_shopped_out():
+    state = stacked("shanghai-isra", ISRA_HANDS, "7H")
+    state.buys[2] = 2
+    state.apply(DRAW)
+    assert state.turn == 3  # seat 2 is shopped out: it is not even asked
+    state.turn = 2
+    state._legal = (-1, [])
+    with pytest.raises(IllegalActionError, match="you have made your 2 buys this round"):
+        state.apply(BUY)
+
+
+def test_going_down_needs_exactly_the_contract():
+    state = stacked("shanghai-isra", ISRA_HANDS, "7H", stock=["KH"])
+    draw(state)  # seat 1 draws KH: it holds sets of 7s and queens (SET SET)
+    with pytest.raises(IllegalActionError, match="exactly set of 3, set of 3"):
+        state.apply(GoDown((cards("7S 7S 7C"),)))
+    with pytest.raises(IllegalActionError, match="is not a meld"):
+        state.apply(GoDown((cards("7S 7S QD"), cards("QS QC JK"))))
+    with pytest.raises(IllegalActionError, match="you put down 3 meld"):
+        state.apply(GoDown((cards("7S 7S 7C"), cards("QD QS QC"), cards("2H 3H 4H 5H"))))
+    options = [sorted(map(sorted, a.melds)) for a in state.legal_actions() if isinstance(a, GoDown)]
+    assert sorted(map(sorted, (cards("7S 7S 7C"), cards("QD QS QC")))) in options
+    state.apply(GoDown((cards("7S 7S 7C"), cards("QD QS QC"))))
+    meld = state.events[-1]
+    assert meld["melds"] == [{"id": 1, "kind": "set", "cards": ["7S", "7S", "7C"]},
+                             {"id": 2, "kind": "set", "cards": ["QD", "QS", "QC"]}]
+    with pytest.raises(IllegalActionError, match="already down"):
+        state.apply(GoDown((cards("2H 3H 4H"), cards("5H KH JK"))))
+
+
+def test_pagat_initial_meld_rules():
+    check = checker("shanghai-pagat")
+    contract = load_ruleset("shanghai-pagat").rummy.contracts
+    two_sets = [check.make(MeldKind.SET, cards("8H 8S 8D")), check.make(MeldKind.SET, cards("8C 8H 8S"))]
+    assert "two sets of the same rank" in check.contract_problem(two_sets, contract[0].melds)
+    runs = [check.make(MeldKind.RUN, cards("6S 7S 8S 9S")), check.make(MeldKind.RUN, cards("TS JS QS KS"))]
+    assert "join end to end" in check.contract_problem(runs, contract[2].melds)
+    apart = [check.make(MeldKind.RUN, cards("6S 7S 8S 9S")), check.make(MeldKind.RUN, cards("JS QS KS AS"))]
+    assert check.contract_problem(apart, contract[2].melds) is None
+
+
+def test_lay_off_only_once_down_then_on_any_meld():
+    state = stacked("shanghai-isra", ISRA_HANDS, "7H", stock=["KH", "4C", "8C"])
+    draw(state)
+    state.apply(GoDown((cards("7S 7S 7C"), cards("QD QS QC"))))
+    state.apply(Discard(card("KH")))
+    draw(state)  # seat 2 draws 4C; it is not down
+    with pytest.raises(IllegalActionError, match="only once you are down"):
+        state.apply(LayOff(1, (card("7D"),)))
+    assert not any(isinstance(a, LayOff) for a in state.legal_actions())
+
+
+def test_joker_swap_isra_freed_joker_must_be_played_this_turn():
+    hands = ["8H 8S 8D 9C 9D 9H 2C 3C 4C KD KS", "5D 6D JK 8D 7S 7S 7C QD QS QC 2H",
+             "5C 6C 7D 8C TS TH TD 2S 3D AS AH", "3S 4S 6S 9S JS KC 4D 5H 6C 6H JH"]
+    state = stacked("shanghai-isra", hands, "7H", stock=["KH", "4H", "AD"])
+    draw(state)  # seat 1
+    state.apply(GoDown((cards("7S 7S 7C"), cards("QD QS QC"))))
+    state.apply(Discard(card("KH")))
+    draw(state)  # seat 2 draws 4H
+    state.apply(Discard(card("4H")))
+    draw(state)  # seat 3 draws AD
+    state.apply(Discard(card("AD")))
+    draw(state)  # seat 0
+    state.apply(Discard(card("KD")))
+    # seat 1 is down; to test the swap put a run with a joker on the table for it
+    from cardrules.interpreter.melds import Meld
+
+    state.melds[3] = Meld(MeldKind.RUN, cards("4S JK 6S 7S"), suit=0, start=4)
+    state.owners[3] = 3
+    state.hands[1].append(card("5S"))
+    draw(state)
+    with pytest.raises(IllegalActionError, match="runs only"):
+        state.apply(Swap(1, card("7D")))
+    state.apply(Swap(3, card("5S")))
+    assert state.events[-1] == {"event": "swap", "round": 1, "seat": 1, "meld": 3, "card": "5S"}
+    assert state.melds[3].cards == cards("4S 5S 6S 7S") and state.joker_debt == 1
+    with pytest.raises(IllegalActionError, match="lay off the joker you freed"):
+        state.apply(Discard(card("2H")))
+    assert not any(isinstance(a, Discard) for a in state.legal_actions())
+    state.apply(LayOff(1, (JOKER,)))
+    assert state.joker_debt == 0 and state.melds[1].cards == cards("7S 7S 7C JK")
+
+
+def queens_on_the_table(state, seat=1):
+    """Seat ``seat`` is down and a set of queens (owned by seat 0) is on the table."""
+    from cardrules.interpreter.melds import Meld
+
+    state.down[seat] = True
+    state.melds[1] = Meld(MeldKind.SET, cards("QC QC QD"), rank=10)
+    state.owners[1] = 0
+
+
+def test_isra_goes_out_only_onto_the_table():
+    # "A person must go all the way out by playing all their cards onto the table"
+    state = stacked("shanghai-isra", ["7S 7C", "QD QS", "2H 3H", "4S 5S"], "7H", stock=["7D"])
+    queens_on_the_table(state)
+    draw(state)  # seat 1 holds QD QS 7D
+    state.apply(LayOff(1, (card("QD"),)))
+    # laying off the other queen would leave the 7D, which can be neither played nor
+    # discarded to go out: the turn could never end, so the lay-off is refused
+    with pytest.raises(IllegalActionError, match="never by a discard"):
+        state.apply(LayOff(1, (card("QS"),)))
+    state.apply(Discard(card("7D")))  # "You discard the non-player, keep the player"
+    assert state.hands[1] == [card("QS")]
+
+    state = stacked("shanghai-isra", ["7S 7C", "QD QS", "2H 3H", "4S 5S"], "7H", stock=["QH"])
+    queens_on_the_table(state)
+    draw(state)  # QD QS QH: all players
+    state.apply(LayOff(1, (card("QD"),)))
+    state.apply(LayOff(1, (card("QS"),)))
+    with pytest.raises(IllegalActionError, match="may not go out by discarding"):
+        state.apply(Discard(card("QH")))
+    state.apply(LayOff(1, (card("QH"),)))
+    assert state.events[-2] == {"event": "out", "round": 1, "seat": 1}
+
+
+def test_going_out_by_laying_off_every_card_scores_zero():
+    state = stacked("shanghai-isra", ["AS KH", "QD QS", "2H 3H", "4S JK"], "7H", stock=["QH"])
+    queens_on_the_table(state)
+    draw(state)  # QD QS QH
+    for c in ("QD", "QS", "QH"):
+        state.apply(LayOff(1, (card(c),)))
+    assert state.events[-2] == {"event": "out", "round": 1, "seat": 1}
+    score = state.events[-1]
+    # ISRA values: ace 20 + king 10; 5 + 5; 5 + joker 50
+    assert score["points"] == [30, 0, 10, 55]
+
+
+def test_seed001_may_go_out_with_a_last_discard():
+    state = stacked("shanghai", ["AS KH", "QD 9S", "2H 3H", "4S JK"], "7H", stock=["QH"])
+    queens_on_the_table(state)
+    draw(state)
+    state.apply(LayOff(1, (card("QD"),)))
+    state.apply(LayOff(1, (card("QH"),)))
+    state.apply(Discard(card("9S")))
+    assert state.events[-2] == {"event": "out", "round": 1, "seat": 1}
+    # seed 001: number cards 5, face cards 10, ace 15, joker 15
+    assert state.events[-1]["points"] == [25, 0, 10, 20]
+
+
+def test_isra_left_over_hand_scores_85():
+    # the issue's example: "a hand of ace, king, joker and seven left over scores 85"
+    table = load_ruleset("shanghai-isra").rummy.card_points
+    assert card_points(cards("AS KH JK 7D"), table) == 85
+
+
+def test_the_cut_puts_50_on_every_other_score():
+    state = stacked("shanghai-isra", ["AS KH", "QD QS", "2H 3H", "4S JK"], "7H", stock=["QH"], cut=True,
+                    dealer=0)
+    assert state.events[1] == {"event": "cut", "round": 1, "seat": 3, "success": True}
+    queens_on_the_table(state)
+    draw(state)
+    for c in ("QD", "QS", "QH"):
+        state.apply(LayOff(1, (card(c),)))
+    # the cutter (seat 3, right of the dealer) scores its hand only; everyone else +50
+    assert state.events[-1]["points"] == [30 + 50, 0 + 50, 10 + 50, 55]
+
+
+def test_the_slam_down_and_out_in_one_turn_while_no_one_is_down():
+    state = stacked("shanghai-isra", ["AS KH", "7S 7C", "2H 3H", "4S JK"], "7H", stock=["7D"])
+    draw(state)  # seat 1: 7S 7C 7D, and (for the test) three jokers: every card a player
+    state.hands[1] += [JOKER, JOKER, JOKER]
+    state.apply(GoDown((cards("7S 7C 7D"), (JOKER, JOKER, JOKER))))
+    assert state.events[-3] == {"event": "out", "round": 1, "seat": 1}
+    assert state.events[-2] == {"event": "bonus", "round": 1, "name": "slam", "seat": 1}
+    # "a ton of points" (100, the ruleset's reading) on every other score, plus their hands
+    assert state.events[-1]["points"] == [30 + 100, 0, 10 + 100, 55 + 100]
+
+
+def test_seed001_blind_go_out_bonus():
+    state = stacked("shanghai", ["AS KH", "7S 7C", "2H 3H", "4S 5S"], "7H", stock=["7D"])
+    draw(state)
+    state.hands[1] += [card("8S"), card("8C"), card("8D")]
+    state.apply(GoDown((cards("7S 7C 7D"), cards("8S 8C 8D"))))
+    # "you earn a bonus of 25 points (50 if you haven't used a joker) ... subtracts"
+    assert state.events[-2] == {"event": "bonus", "round": 1, "name": "blind", "seat": 1}
+    assert state.events[-1]["points"][1] == -50
+
+
+def test_stock_draw_is_chance_and_replays_name_the_card():
+    state = stacked("shanghai-isra", ISRA_HANDS, "7H", stock=["KH", "2D"])
+    state.apply(DRAW)
+    while state.turn != CHANCE:
+        state.apply(PASS)
+    state.stock = [c for c in state.stock if c != card("7H")]  # every 7H is elsewhere
+    with pytest.raises(IllegalActionError, match="the stock holds no 7H"):
+        state.apply(StockCard(card("7H")))
+    state.apply(StockCard(card("2D")))  # a replay may name a card anywhere in the stock
+    assert state.events[-1]["card"] == "2D"
