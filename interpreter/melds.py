@@ -66,6 +66,7 @@ class MeldChecker:
         self.lo = 1 if self.ace_low else 2
         self.hi = 14 if self.ace_high else 13
         self._limits: dict[tuple[int, bool], tuple[int, int]] = {}
+        self._accepts: dict[Meld, frozenset[int]] = {}
 
     def limits(self, size: int, is_run: bool) -> tuple[int, int]:
         """(most jokers, least naturals) for a meld of ``size``."""
@@ -300,6 +301,19 @@ class MeldChecker:
             usable = sum(1 for n in by_rank.values() if n >= max(least_n, 1) and n + min(jokers, most_j) >= least)
             if usable < sets and not (jokers >= least and least_n == 0):
                 return False
+        runs = [s.min_size for s in specs if s.kind is MeldKind.RUN]
+        if runs:
+            size = min(runs)
+            most_j, least_n = self.limits(size, True)
+            need = max(least_n, 1, size - min(jokers, most_j))
+            best = 0
+            for suit in range(4):
+                values = {v for c, n in counts.items() if n > 0 and c != JOKER and c // 13 == suit
+                          for v in values_of(c, self.ace_low, self.ace_high)}
+                for start in range(self.lo, self.hi - size + 2):
+                    best = max(best, sum(1 for v in range(start, start + size) if v in values))
+            if best < need:
+                return False
         return True
 
     def _candidates(self, spec: MeldSpec, counts: Counter) -> Iterator[Meld]:
@@ -320,27 +334,65 @@ class MeldChecker:
                 yield Meld(MeldKind.SET, (JOKER,) * size, rank=-1)
             return
         most, least = self.limits(size, True)
+        allowed = min(jokers, most)
+        # presence of each run value (1..14) per suit, and prefix sums: the naturals a
+        # window holds are counted in O(1), and only promising windows are built
+        present = [[0] * 16 for _ in range(4)]
+        for c, n in counts.items():
+            if c != JOKER and n > 0:
+                suit, r = divmod(c, 13)
+                present[suit][r + 2] = 1
+                if r == 12:
+                    present[suit][1] = 1
         for suit in range(4):
-            if not any(counts.get(suit * 13 + r, 0) for r in range(13)):
+            row = present[suit]
+            if not any(row):
                 continue
+            prefix = [0]
+            for v in range(16):
+                prefix.append(prefix[-1] + row[v])
             for start in range(self.lo, self.hi - size + 2):
-                cards = []
-                used = 0
-                for value in range(start, start + size):
-                    c = card_for(suit, value)
-                    if counts.get(c, 0) > 0:
-                        cards.append(c)
-                    else:
-                        cards.append(JOKER)
-                        used += 1
-                if used > min(jokers, most) or size - used < max(least, 1):
+                have = prefix[start + size] - prefix[start]
+                used = size - have
+                if used > allowed or have < max(least, 1):
                     continue
+                cards = tuple(card_for(suit, v) if row[v] else JOKER for v in range(start, start + size))
                 if not self.rules.jokers_adjacent and any(a == b == JOKER for a, b in zip(cards, cards[1:])):
                     continue
-                # a natural card used twice (A as 1 and 14 cannot both be in one run of < 14)
-                if any(counts.get(c, 0) < n for c, n in Counter(x for x in cards if x != JOKER).items()):
-                    continue
-                yield Meld(MeldKind.RUN, tuple(cards), suit, start)
+                if start == 1 and start + size - 1 == 14:
+                    ace = card_for(suit, 14)  # both ends are the ace: it must be held twice
+                    if counts.get(ace, 0) < 2:
+                        continue
+                yield Meld(MeldKind.RUN, cards, suit, start)
+
+    def accepts(self, meld: Meld) -> frozenset[int]:
+        """The natural cards that can be laid off on ``meld`` (cached per meld)."""
+        got = self._accepts.get(meld)
+        if got is None:
+            if len(self._accepts) > 4096:
+                self._accepts.clear()
+            fits = frozenset(c for c in self._lay_off_candidates(meld) if self.lay_off(meld, c) is not None)
+            got = self._accepts[meld] = fits
+        return got
+
+    def _lay_off_candidates(self, meld: Meld) -> list[int]:
+        if meld.kind is MeldKind.SET:
+            return [s * 13 + meld.rank for s in range(4)] if meld.rank >= 0 else list(range(52))
+        values = (meld.start - 1, meld.start + len(meld.cards))
+        out = []
+        for v in values:
+            if self.rules.wrap:
+                v = (v - 2) % 13 + 2
+            if 1 <= v <= 14:
+                out.append(card_for(meld.suit, v))
+        return out
+
+    def fits(self, meld: Meld, c: int) -> bool:
+        """Whether ``c`` can be laid off on ``meld`` (a joker: at either end)."""
+        if c == JOKER:
+            return self.lay_off(meld, c) is not None or (
+                meld.kind is MeldKind.RUN and self.lay_off(meld, c, True) is not None)
+        return c in self.accepts(meld)
 
 
 def describe_contract(contract: Sequence[MeldSpec]) -> str:

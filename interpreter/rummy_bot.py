@@ -48,27 +48,41 @@ class RummyStrategy:
 
     def _keep_score(self, state: Any, hand: list[int], c: int) -> float:
         """How much ``c`` helps toward the contract (higher: keep it)."""
-        if c == JOKER:
-            return 100.0
+        return self._scorer(state, hand)(c)
+
+    def _scorer(self, state: Any, hand: list[int]) -> Any:
+        """A function card -> keep score for this hand, with the hand's rank and suit
+        counts computed once (a discard decision scores every card)."""
         need_sets, need_runs = self._needs(state)
-        score = 0.0
-        rank, suit = c % 13, c // 13
-        if need_sets:
-            same = sum(1 for x in hand if x != JOKER and x % 13 == rank) - 1
-            score += 3.0 * min(same, 2)
-        if need_runs:
-            for x in hand:
-                if x == JOKER or x == c or x // 13 != suit:
-                    continue
-                gap = min(abs(x % 13 - rank), 13 - abs(x % 13 - rank)) if 12 in (rank, x % 13) else abs(x % 13 - rank)
-                if gap == 1:
-                    score += 2.0  # open-ended neighbours are worth more than a gap
-                elif gap == 2:
-                    score += 1.0
+        ranks = [0] * 13
+        by_suit: list[list[int]] = [[], [], [], []]
+        for x in hand:
+            if x != JOKER:
+                ranks[x % 13] += 1
+                by_suit[x // 13].append(x % 13)
+
+        def score(c: int) -> float:
+            if c == JOKER:
+                return 100.0
+            rank, suit = c % 13, c // 13
+            total = 0.0
+            if need_sets:
+                total += 3.0 * min(ranks[rank] - 1, 2)
+            if need_runs:
+                for r in by_suit[suit]:
+                    gap = abs(r - rank)
+                    if 12 in (rank, r):  # the ace sits next to the king and the two
+                        gap = min(gap, 13 - gap)
+                    if gap == 1:
+                        total += 2.0  # open-ended neighbours are worth more than a gap
+                    elif gap == 2:
+                        total += 1.0
+            return total
+
         return score
 
     def _fits_table(self, state: Any, c: int) -> bool:
-        return any(state.checker.lay_off(m, c) is not None for m in state.melds.values())
+        return any(state.checker.fits(m, c) for m in state.melds.values())
 
     def _wants(self, state: Any, seat: int, c: int, *, buying: bool) -> bool:
         hand = state.hands[seat]
@@ -103,10 +117,11 @@ class RummyStrategy:
         table = state.rummy.card_points
         nxt = (seat + 1) % state.players
         feeds = state.down[nxt]
+        scorer = self._scorer(state, hand)
 
         def discard_key(a: Discard) -> tuple[float, int, int]:
             c = a.card
-            keep = 0.0 if state.down[seat] else self._keep_score(state, hand, c)
+            keep = 0.0 if state.down[seat] else scorer(c)
             feeding = 1 if feeds and self._fits_table(state, c) else 0
             return (keep + 5.0 * feeding, -card_points([c], table), a.call)
 

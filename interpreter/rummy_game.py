@@ -129,7 +129,7 @@ class RummyState(GameState):
         if not self.rummy.fitting_discard_call.allowed or self.protected or not self.pile:
             return []
         top = self.pile[-1]
-        return [m for m, meld in self.melds.items() if self.checker.lay_off(meld, top) is not None]
+        return [m for m, meld in self.melds.items() if self.checker.fits(meld, top)]
 
     def _round_value(self, compiled: Any) -> int:
         env = self.setup.env
@@ -153,7 +153,10 @@ class RummyState(GameState):
             for meld_id, meld in self.melds.items():
                 if lay_off.on == "own-melds" and self.owners[meld_id] != seat:
                     continue
+                accepted = self.checker.accepts(meld)
                 for c in distinct:
+                    if c != JOKER and c not in accepted:
+                        continue
                     for low in ((False, True) if c == JOKER and meld.kind is MeldKind.RUN else (None,)):
                         placed = self.checker.lay_off(meld, c, low)
                         if placed is not None and self._leaves_legal_hand(
@@ -194,8 +197,7 @@ class RummyState(GameState):
             if not lay_off.allowed or (not lay_off.same_turn_as_going_down and not self.down[seat]):
                 return False
             table = self.melds if table_after is None else table_after
-            return any(self.checker.lay_off(m, remaining[0], low) is not None
-                       for m in table.values() for low in (False, True))
+            return any(self.checker.fits(m, remaining[0]) for m in table.values())
         return True
 
     def _swap_leaves_legal_hand(self, seat: int) -> bool:
@@ -311,7 +313,7 @@ class RummyState(GameState):
         raise IllegalActionError(f"now go down, lay off, swap or discard, not '{action}'")
 
     def _fits_table(self, c: int) -> bool:
-        return any(self.checker.lay_off(m, c) is not None for m in self.melds.values())
+        return any(self.checker.fits(m, c) for m in self.melds.values())
 
     def _take_from_hand(self, seat: int, cards: Any) -> None:
         need = Counter(cards)
