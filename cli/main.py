@@ -138,4 +138,13 @@ def show(ruleset: str, fmt: str) -> None:
         click.echo(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100), nl=False)
 
 
+@main.command()
+@click.argument("ruleset")
+def explain(ruleset: str) -> None:
+    """Print RULESET's rules in words (Markdown), generated from the resolved ruleset."""
+    from ..interpreter.explain import explain as explain_rules
+
+    click.echo(explain_rules(open_ruleset(ruleset)), nl=False)
+
+
 from . import games  # noqa: E402,F401 - registers play, replay and simulate

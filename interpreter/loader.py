@@ -236,6 +236,8 @@ def read_source(path: Path, name: str | None = None) -> Source:
 # Tables whose keys group things (a card_points key like "T J Q K" names four ranks): a
 # child's table replaces the parent's whole, or a rank could end up priced twice.
 REPLACED_WHOLE = frozenset({"card_points"})
+# Lists that document rather than rule: a child's notes follow its parent's.
+APPENDED = frozenset({"notes"})
 
 
 def _merge(parent: Any, child: Any) -> Any:
@@ -245,6 +247,8 @@ def _merge(parent: Any, child: Any) -> Any:
         for key, value in child.items():
             if value is None:
                 out.pop(key, None)
+            elif key in APPENDED and isinstance(out.get(key), list) and isinstance(value, list):
+                out[key] = out[key] + value
             elif key in out and key not in REPLACED_WHOLE:
                 out[key] = _merge(out[key], value)
             else:
@@ -258,6 +262,14 @@ def _merge_positions(data: Any, path: JsonPath, child: dict[JsonPath, Pos], pare
     pos = child.get(path) or parent.get(path)
     if pos is not None:
         out[path] = pos
+    if path and path[-1] in APPENDED and path in child and path in parent and isinstance(data, list):
+        inherited = sum(1 for p in parent if len(p) == len(path) + 1 and p[:-1] == path)
+        for i in range(len(data)):
+            here = (path + (i,), child, i - inherited) if i >= inherited else (path + (i,), parent, i)
+            pos = here[1].get(path + (here[2],))
+            if pos is not None:
+                out[here[0]] = pos
+        return
     whole = isinstance(data, list) or (bool(path) and path[-1] in REPLACED_WHOLE)
     if whole:
         # a list (or a whole-replaced table) comes from one file: never mix in the other's items

@@ -118,3 +118,28 @@ def test_the_hash_changes_with_the_rules():
 def test_cycle_is_an_error():
     with pytest.raises(RulesetError, match="cycle"):
         load_ruleset(DATA / "bad" / "cycle-a.yaml")
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_explain_docs_are_current(run_cli, name):
+    """docs/rulesets/NAME.md is `cardrules explain NAME`; regenerate with
+    `for n in $(cardrules list | cut -d' ' -f1); do cardrules explain $n > docs/rulesets/$n.md; done`."""
+    from helpers import REPO
+
+    result = run_cli("explain", name)
+    assert result.exit_code == 0
+    assert result.output == (REPO / "docs" / "rulesets" / f"{name}.md").read_text()
+
+
+def test_explain_has_a_worked_scoring_example_and_the_schedule(run_cli):
+    text = run_cli("explain", "oh-hell").output
+    assert "| bid 3, took 5 | 5 |" in text and "| bid 2, took 2 | 12 |" in text and "| bid 4, took 3 | 3 |" in text
+    assert "| 1 | 10 | 10 | 10 | 8 | 7 |" in text
+    rummy = run_cli("explain", "shanghai-isra").output
+    assert "a hand of AS KS JK 7S left over scores 85" in rummy
+    assert "| 4 | SET SET SET (the lightning round) (set of 3, set of 3, set of 3) | no-discard |" in rummy
+
+
+def test_child_notes_follow_the_parents():
+    notes = load_ruleset("shanghai-isra-junior").notes
+    assert notes[0].startswith("'All 162 cards") and notes[-1].startswith("'Only the first three hands")
