@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -11,16 +12,19 @@ from typing import Any, Sequence
 
 import click
 
-from ..interpreter.bots import KINDS, make_policy
+from ..interpreter.bots import KINDS
 from ..interpreter.errors import IllegalActionError, RecordError
 from ..interpreter.record import replay as replay_record
 from ..interpreter.record import save_record
 from ..interpreter.ruleset import Family, Ruleset
-from ..interpreter.runner import play_out
 from ..interpreter.simulate import run_games, statistics
-from ..interpreter.state import GameState, new_game
+from ..interpreter.actions import Pass
+from ..interpreter.state import CHANCE, GameState, new_game
+from ..interpreter.textio import parse_input
 from .main import EXIT_INVALID, EXIT_OK, EXIT_USAGE, fail, main, open_ruleset
 from .render import Renderer
+from .session import (SaveError, SaveWriter, bot_policies, default_save_dir, new_header, read_save,
+                      restore)
 
 SEAT_KINDS = ("human",) + tuple(KINDS)
 
@@ -53,21 +57,23 @@ def seat_names(seats: Sequence[str]) -> list[str]:
 class HumanSeat:
     """A person at the terminal: a plain prompt that explains refusals and asks again."""
 
-    def __init__(self, renderer: Renderer, record: Path | None):
+    def __init__(self, renderer: Renderer, hot_seat: bool):
         self.renderer = renderer
-        self.record = record
+        self.hot_seat = hot_seat  # several people share the screen
 
     def act(self, state: GameState, seat: int) -> Any:
+        if self.hot_seat and self.renderer.last_human != seat:
+            click.clear()
+            click.prompt(f"Pass the screen to {self.renderer.names[seat]} and press Enter", default="",
+                         show_default=False, prompt_suffix=" ")
+        self.renderer.last_human = seat
         self.renderer.show_table(state, seat)
         while True:
-            try:
-                line = click.prompt(self.renderer.prompt_text(state, seat), prompt_suffix=" > ",
-                                    default="", show_default=False)
-            except (EOFError, click.Abort):
-                raise _Quit() from None
+            line = click.prompt(self.renderer.prompt_text(state, seat), prompt_suffix=" > ",
+                                default="", show_default=False)
             word = line.strip().lower()
-            if word in ("quit", "exit", "q"):
-                raise _Quit()
+            if word in ("quit", "exit", "q", "save"):
+                raise Quit()
             if word in ("help", "?"):
                 self.renderer.show_help(state)
                 continue
@@ -81,15 +87,73 @@ class HumanSeat:
                 self.renderer.show_rules(state)
                 continue
             try:
-                action = state.parse_input(line)
+                action = parse_input(state, line)
                 state.verify(action)
                 return action
             except IllegalActionError as exc:
                 click.echo(f"  {exc}")
 
 
-class _Quit(Exception):
-    pass
+class Quit(Exception):
+    """The person at the table stopped the game (quit, end of input, Ctrl-C, hang-up)."""
+
+
+def _hang_up(signum: int, frame: Any) -> None:
+    raise Quit()
+
+
+def run_table(state: GameState, policies: Sequence[Any], kinds: Sequence[str], renderer: Renderer,
+              writer: SaveWriter | None, pause: float) -> None:
+    """Play to the end, saving each seat action and showing events as they happen."""
+    seen = len(state.events)
+    while not state.is_over:
+        if state.turn == CHANCE:
+            state.apply(state.chance_action())
+        else:
+            seat = state.turn
+            action = policies[seat].act(state, seat)
+            state.apply(action)
+            if writer is not None:
+                writer.action(str(action))
+            if pause and kinds[seat] != "human" and not isinstance(action, Pass):
+                time.sleep(pause)
+        while seen < len(state.events):
+            renderer.event(state, state.events[seen])
+            seen += 1
+
+
+def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], renderer: Renderer,
+                 save: Path | None, header: dict[str, Any] | None, record: Path | None, pause: float) -> None:
+    humans = kinds.count("human")
+    for i, kind in enumerate(kinds):
+        if kind == "human":
+            policies[i] = HumanSeat(renderer, hot_seat=humans > 1)
+    writer = SaveWriter(save, header) if save is not None else None
+    if save is not None and humans:
+        click.echo(f"(saving as you play to {save})")
+    previous = signal.signal(signal.SIGHUP, _hang_up) if hasattr(signal, "SIGHUP") else None
+    try:
+        run_table(state, policies, kinds, renderer, writer, pause)
+    except (Quit, click.Abort, EOFError, KeyboardInterrupt):
+        click.echo("")
+        if record:
+            save_record(state, record)
+        if save is not None:
+            click.echo(f"Game saved. Resume it with: cardrules resume {save}")
+        else:
+            click.echo("stopped" + (f"; the game so far is in {record}" if record else ""))
+        sys.exit(EXIT_OK)
+    finally:
+        if writer is not None:
+            writer.close()
+        if previous is not None:
+            signal.signal(signal.SIGHUP, previous)
+    if record:
+        save_record(state, record)
+        if not renderer.quiet:
+            click.echo(f"record written to {record}")
+    if renderer.quiet:
+        renderer.final(state)
 
 
 @main.command()
@@ -99,11 +163,15 @@ class _Quit(Exception):
 @click.option("--seed", type=int, help="Seed for the deal (default: a random one, printed).")
 @click.option("--record", "record", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game record (JSON Lines) to this file.")
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
+              help="Save the game after every action to this file (default for games with people: "
+                   "~/.local/share/cardrules/saves/RULESET-SEED.jsonl).")
 @click.option("--mode", help="Play one of the ruleset's modes (a subset of its rounds).")
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain letters for suits.")
+@click.option("--fast", is_flag=True, help="No pause after the bots' moves.")
 @click.option("--quiet", is_flag=True, help="Only the final result.")
-def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None, mode: str | None,
-         ascii_only: bool, quiet: bool) -> None:
+def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None, save: Path | None,
+         mode: str | None, ascii_only: bool, fast: bool, quiet: bool) -> None:
     """Play RULESET: people at the terminal against bots, or bots alone."""
     rules = open_ruleset(ruleset)
     if mode is not None and mode not in rules.modes:
@@ -115,26 +183,48 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
     names = seat_names(kinds)
     ref = ruleset if Path(ruleset).is_file() else None
     state = new_game(rules, len(kinds), seed, names, mode, ref)
-    renderer = Renderer(names, ascii_only=ascii_only, quiet=quiet)
-    policies: list[Any] = [HumanSeat(renderer, record) if k == "human" else make_policy(k, seed, i)
-                           for i, k in enumerate(kinds)]
+    humans = "human" in kinds
+    if save is None and humans:
+        save = default_save_dir() / f"{rules.name}-{seed}.jsonl"
+    renderer = Renderer(names, ascii_only=ascii_only, quiet=quiet, narrate=humans)
+    policies: list[Any] = bot_policies(kinds, seed)
     if not quiet:
         click.echo(f"{rules.title} ({rules.name}), {len(kinds)} players, seed {seed}")
+    header = new_header(rules, ref, seed, mode, kinds, names)
+    play_session(state, kinds, policies, renderer, save, header, record, 0.0 if fast or not humans else 0.3)
+
+
+@main.command()
+@click.argument("save", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--record", "record", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the game record (JSON Lines) to this file.")
+@click.option("--ascii", "ascii_only", is_flag=True, help="Plain letters for suits.")
+@click.option("--fast", is_flag=True, help="No pause after the bots' moves.")
+def resume(save: Path, record: Path | None, ascii_only: bool, fast: bool) -> None:
+    """Continue a saved game exactly where it stopped."""
     try:
-        play_out(state, policies, on_event=lambda e: renderer.event(state, e))
-    except _Quit:
-        if record:
-            save_record(state, record)
-            click.echo(f"stopped; the game so far is in {record}")
-        else:
-            click.echo("stopped")
-        sys.exit(EXIT_OK)
-    if record:
-        save_record(state, record)
-        if not quiet:
-            click.echo(f"record written to {record}")
-    if quiet:
-        renderer.final(state)
+        saved = read_save(save)
+        state, rules, policies = restore(saved, bot_policies)
+    except SaveError as exc:
+        fail(str(exc))
+    kinds, names = saved.header["seats"], saved.header["names"]
+    if saved.dropped_torn_line:
+        click.echo("(the last action was being saved when the game stopped; it was not kept)")
+    if state.is_over:
+        click.echo("That game is over.")
+        Renderer(names, ascii_only=ascii_only).final(state)
+        return
+    click.echo(f"{rules.title} ({rules.name}), seed {saved.header['seed']}: resuming at round {state.round} "
+               f"after {len(saved.moves)} moves")
+    renderer = Renderer(names, ascii_only=ascii_only, narrate="human" in kinds)
+    renderer.catch_up(state)
+    if saved.dropped_torn_line:  # rewrite the file without the torn line
+        SaveWriter(save, saved.header).close()
+        with save.open("a", encoding="utf-8") as out:
+            for move in saved.moves:
+                out.write(json.dumps(move) + "\n")
+    play_session(state, kinds, policies, renderer, save, None, record,
+                 0.0 if fast or "human" not in kinds else 0.3)
 
 
 @main.command()

@@ -12,18 +12,36 @@ from ..interpreter.state import GameState
 
 
 def show_card(name: str, ascii_only: bool) -> str:
-    return pretty(card(name), ascii_only=ascii_only)
+    """A card for people: ``10♥`` in red where the terminal shows colour (click drops the
+    colour codes when output is not a terminal), ``10H`` with --ascii."""
+    text = pretty(card(name), ascii_only=ascii_only)
+    if not ascii_only and name[-1] in "HD":
+        return click.style(text, fg="red")
+    return text
 
 
 class Renderer:
-    def __init__(self, names: Sequence[str], *, ascii_only: bool = False, quiet: bool = False):
+    def __init__(self, names: Sequence[str], *, ascii_only: bool = False, quiet: bool = False,
+                 narrate: bool = False):
         self.names = list(names)
         self.ascii = ascii_only
         self.quiet = quiet
+        self.narrate = narrate and not quiet  # say every move (when people play)
+        self.last_human: int | None = None
         self.width = max(8, max(len(n) for n in names))
         self._round: dict[str, Any] = {}
 
     # --- the event stream ---------------------------------------------------------------
+    def catch_up(self, state: GameState) -> None:
+        """Read the events of a resumed game silently, to know the round so far."""
+        quiet, narrate = self.quiet, self.narrate
+        self.quiet, self.narrate = True, False
+        try:
+            for event in state.events:
+                self.event(state, event)
+        finally:
+            self.quiet, self.narrate = quiet, narrate
+
     def event(self, state: GameState, event: dict[str, Any]) -> None:
         kind = event["event"]
         handler = getattr(self, f"on_{kind}", None)
@@ -37,14 +55,52 @@ class Renderer:
     def on_trump(self, state: GameState, event: dict[str, Any]) -> None:
         self._round["trump"] = event["suit"]
 
+    def say(self, text: str) -> None:
+        if self.narrate:
+            click.echo(f"  {text}")
+
+    def cards(self, names: Sequence[str]) -> str:
+        return " ".join(show_card(n, self.ascii) for n in names)
+
     def on_bid(self, state: GameState, event: dict[str, Any]) -> None:
         self._round["bids"][event["seat"]] = event["bid"]
+        self.say(f"{self.names[event['seat']]} bids {event['bid']}")
+
+    def on_play(self, state: GameState, event: dict[str, Any]) -> None:
+        self.say(f"{self.names[event['seat']]} plays {show_card(event['card'], self.ascii)}")
 
     def on_trick(self, state: GameState, event: dict[str, Any]) -> None:
         self._round["taken"][event["winner"]] += 1
+        self.say(f"{self.names[event['winner']]} wins trick {event['trick']}")
+
+    def on_draw(self, state: GameState, event: dict[str, Any]) -> None:
+        if event["from"] == "discard":
+            self.say(f"{self.names[event['seat']]} takes {show_card(event['card'], self.ascii)}")
+        else:
+            self.say(f"{self.names[event['seat']]} draws from the stock")
+
+    def on_meld(self, state: GameState, event: dict[str, Any]) -> None:
+        melds = "; ".join(f"[{m['id']}] {self.cards(m['cards'])}" for m in event["melds"])
+        self.say(f"{self.names[event['seat']]} goes down: {melds}")
+
+    def on_layoff(self, state: GameState, event: dict[str, Any]) -> None:
+        self.say(f"{self.names[event['seat']]} lays off {self.cards(event['cards'])} on [{event['meld']}]")
+
+    def on_swap(self, state: GameState, event: dict[str, Any]) -> None:
+        self.say(f"{self.names[event['seat']]} swaps {show_card(event['card'], self.ascii)} for the joker "
+                 f"in [{event['meld']}]")
+
+    def on_discard(self, state: GameState, event: dict[str, Any]) -> None:
+        call = " and calls it" if event.get("shanghai") else ""
+        self.say(f"{self.names[event['seat']]} discards {show_card(event['card'], self.ascii)}{call}")
+
+    def on_shanghai(self, state: GameState, event: dict[str, Any]) -> None:
+        self.say(f"{self.names[event['seat']]} calls {show_card(event['card'], self.ascii)} onto "
+                 f"[{event['meld']}] and gives a card away")
 
     def on_out(self, state: GameState, event: dict[str, Any]) -> None:
         self._round["out"] = event["seat"]
+        self.say(f"{self.names[event['seat']]} goes out")
 
     def on_exhausted(self, state: GameState, event: dict[str, Any]) -> None:
         self._round["exhausted"] = event["reason"]
@@ -59,6 +115,8 @@ class Renderer:
     def on_buy(self, state: GameState, event: dict[str, Any]) -> None:
         buys = self._round.setdefault("buys", [0] * len(self.names))
         buys[event["seat"]] += 1
+        self.say(f"{self.names[event['seat']]} buys {show_card(event['card'], self.ascii)} "
+                 f"(+{len(event['penalty'])} from the stock)")
 
     def on_score(self, state: GameState, event: dict[str, Any]) -> None:
         if self.quiet:

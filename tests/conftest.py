@@ -8,6 +8,12 @@ from click.testing import CliRunner
 from cardrules.cli.main import main
 
 
+@pytest.fixture(autouse=True)
+def _saves_in_tmp(tmp_path, monkeypatch):
+    """Games with people save by default under XDG_DATA_HOME: keep that out of $HOME."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+
+
 @pytest.fixture
 def run_cli():
     """Run `cardrules ARGS...` as a user would; returns the click Result."""

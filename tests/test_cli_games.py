@@ -152,11 +152,83 @@ def test_a_human_seat_gets_reasons_and_can_finish(run_cli):
 def test_a_human_can_quit_and_keep_the_record(run_cli, tmp_path):
     record = tmp_path / "partial.jsonl"
     result = run_cli("play", "oh-shit", "--seats", "human,bot,bot", "--seed", "4", "--record", str(record),
-                     input="quit\n")
-    assert result.exit_code == 0 and "stopped" in result.output
+                     "--fast", input="quit\n")
+    assert result.exit_code == 0 and "Game saved. Resume it with: cardrules resume" in result.output
     assert json.loads(record.read_text().splitlines()[0])["event"] == "game"
-    result = run_cli("play", "oh-shit", "--seats", "human,bot,bot", "--seed", "4", input="")  # EOF
-    assert result.exit_code == 0 and "Traceback" not in result.output
+    result = run_cli("play", "oh-shit", "--seats", "human,bot,bot", "--seed", "4", "--fast", input="")  # EOF
+    assert result.exit_code == 0 and "Traceback" not in result.output and "Game saved" in result.output
+
+
+def play_then_quit(run_cli, save, moves, *extra):
+    return run_cli("play", *extra, "--save", str(save), "--fast", "--ascii", input="\n".join(moves + ["quit"]) + "\n")
+
+
+def test_quit_resume_and_finish_gives_the_same_game_as_playing_straight_through(run_cli, tmp_path):
+    from cardrules.interpreter.cards import NAMES
+
+    cycle = [str(b) for b in range(11)] + list(NAMES[:52])
+    answers = cycle * 130
+    straight = tmp_path / "straight.jsonl"
+    result = run_cli("play", "oh-hell", "--seats", "human,bot,random", "--seed", "8", "--fast", "--ascii",
+                     "--save", str(tmp_path / "s0.jsonl"), "--record", str(straight), input="\n".join(answers) + "\n")
+    assert result.exit_code == 0 and "Game over." in result.output
+    # the same game, quitting twice on the way
+    save = tmp_path / "s1.jsonl"
+    first = play_then_quit(run_cli, save, answers[:40], "oh-hell", "--seats", "human,bot,random", "--seed", "8")
+    assert "Game saved. Resume it with: cardrules resume" in first.output
+    second = run_cli("resume", str(save), "--fast", "--ascii", input="\n".join(answers[:300] + ["quit"]) + "\n")
+    assert "resuming at round" in second.output and "Game saved" in second.output
+    resumed = tmp_path / "resumed.jsonl"
+    third = run_cli("resume", str(save), "--fast", "--ascii", "--record", str(resumed),
+                    input="\n".join(answers) + "\n")
+    assert third.exit_code == 0 and "Game over." in third.output
+    assert resumed.read_text() == straight.read_text()
+
+
+def test_a_torn_last_line_loses_only_that_action(run_cli, tmp_path):
+    save = tmp_path / "torn.jsonl"
+    play_then_quit(run_cli, save, ["2", "1", "0"], "oh-shit", "--seats", "human,bot,bot", "--seed", "3")
+    text = save.read_text()
+    save.write_text(text + '"play Q')  # killed while writing the next action
+    result = run_cli("resume", str(save), "--fast", input="quit\n")
+    assert result.exit_code == 0 and "was not kept" in result.output
+    assert save.read_text() == text
+
+
+@pytest.mark.parametrize("content, message", [
+    ("", "is empty"),
+    ("not json\n", "is not a cardrules save"),
+    ('{"event": "game", "format": 1}\n', "use `cardrules replay`"),
+    ('{"format": "cardrules-save", "version": 99}\n', "version 99"),
+    ('{"format": "cardrules-save", "version": 1, "ruleset": "oh-shit", "seed": 1, "seats": ["human", "bot", "bot"], '
+     '"names": ["you", "bot-1", "bot-2"], "ruleset_sha256": "x"}\n', "has changed since this game was saved"),
+])
+def test_damaged_or_foreign_saves_get_a_clear_error(run_cli, tmp_path, content, message):
+    save = tmp_path / "bad.jsonl"
+    save.write_text(content)
+    result = run_cli("resume", str(save))
+    assert result.exit_code == 1 and message in result.output and "Traceback" not in result.output
+
+
+def test_a_save_with_an_illegal_move_names_it(run_cli, tmp_path):
+    save = tmp_path / "cheat.jsonl"
+    play_then_quit(run_cli, save, [], "oh-shit", "--seats", "human,bot,bot", "--seed", "3")
+    with save.open("a") as out:
+        out.write('"bid 42"\n')
+    result = run_cli("resume", str(save))
+    assert result.exit_code == 1 and "move 3 ('bid 42') by you does not replay" in result.output
+
+
+def test_rummy_save_and_resume(run_cli, tmp_path):
+    from cardrules.interpreter.cards import NAMES
+
+    cycle = ["pass", "draw"] + ["discard " + n for n in NAMES]
+    save = tmp_path / "rummy.jsonl"
+    first = play_then_quit(run_cli, save, cycle * 3, "shanghai-isra-junior", "--seats", "human,bot,bot,bot",
+                           "--seed", "2")
+    assert "Game saved" in first.output
+    done = run_cli("resume", str(save), "--fast", "--ascii", input="\n".join(cycle * 400) + "\n")
+    assert done.exit_code == 0 and "Game over." in done.output
 
 
 def test_simulate_json_is_the_same_whatever_the_jobs(run_cli):

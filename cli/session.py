@@ -1,0 +1,154 @@
+"""Saved games: a game in progress written after every action, and resumed exactly.
+
+A save file is JSON Lines: a header (ruleset, its hash, seed, mode, seat kinds and
+names), then one line per seat action, written as a player would type it ("bid 3",
+"play QS", "layoff 2 9D", ...).  Each line is appended and flushed to disk as the
+action is taken, so a process killed at any moment loses at most the action in
+flight; a torn last line is dropped when the file is read.  Chance (the deal, stock
+cards) is not saved: it comes from the seed.  Resuming replays every saved action
+through the rules (which also checks the file) and lets each bot re-make its moves
+so that its random state is exactly where it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Sequence
+
+from ..interpreter.bots import make_policy
+from ..interpreter.errors import CardrulesError, IllegalActionError, RulesetError
+from ..interpreter.loader import locate
+from ..interpreter.ruleset import Ruleset, load_ruleset
+from ..interpreter.state import CHANCE, GameState, new_game
+
+SAVE_FORMAT = "cardrules-save"
+SAVE_VERSION = 1
+MAX_SAVE_BYTES = 16 << 20
+
+
+class SaveError(CardrulesError):
+    """A save file that cannot be resumed, with the reason."""
+
+
+def default_save_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "cardrules" / "saves"
+
+
+@dataclass
+class SavedGame:
+    header: dict[str, Any]
+    moves: list[str]
+    dropped_torn_line: bool = False
+
+
+class SaveWriter:
+    """Appends each action to the save file as it happens."""
+
+    def __init__(self, path: Path, header: dict[str, Any] | None):
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if header is not None:  # a new save: write the header atomically
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_text(json.dumps(header) + "\n", encoding="utf-8")
+            tmp.replace(path)
+        self.out: IO[str] = path.open("a", encoding="utf-8")
+
+    def action(self, move: str) -> None:
+        self.out.write(json.dumps(move) + "\n")
+        self.out.flush()
+        os.fsync(self.out.fileno())
+
+    def close(self) -> None:
+        self.out.close()
+
+
+def new_header(rules: Ruleset, ref: str | None, seed: int, mode: str | None, seats: Sequence[str],
+               names: Sequence[str]) -> dict[str, Any]:
+    return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "ruleset": rules.name,
+            "ruleset_path": str(Path(ref).resolve()) if ref else None, "ruleset_sha256": rules.sha256,
+            "seed": seed, "mode": mode, "seats": list(seats), "names": list(names)}
+
+
+def read_save(path: Path) -> SavedGame:
+    try:
+        if path.stat().st_size > MAX_SAVE_BYTES:
+            raise SaveError(f"{path} is too large to be a cardrules save")
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise SaveError(f"{path} is not a cardrules save (not UTF-8 text)") from None
+    except OSError as exc:
+        raise SaveError(f"cannot read {path}: {exc.strerror or exc}") from None
+    lines = text.split("\n")
+    torn = False
+    if lines and lines[-1] != "":
+        torn = True  # the last write did not finish: drop it
+        lines = lines[:-1]
+    lines = [line for line in lines if line.strip()]
+    if not lines:
+        raise SaveError(f"{path} is empty")
+    try:
+        header = json.loads(lines[0])
+    except json.JSONDecodeError:
+        raise SaveError(f"{path} is not a cardrules save (its first line is not JSON)") from None
+    if not isinstance(header, dict) or header.get("format") != SAVE_FORMAT:
+        raise SaveError(f"{path} is not a cardrules save" +
+                        (" (it looks like a game record: use `cardrules replay`)"
+                         if isinstance(header, dict) and header.get("event") == "game" else ""))
+    if header.get("version") != SAVE_VERSION:
+        raise SaveError(f"{path} is a save of version {header.get('version')!r}; this cardrules reads {SAVE_VERSION}")
+    moves = []
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            move = json.loads(line)
+        except json.JSONDecodeError:
+            raise SaveError(f"{path}:{number}: damaged line (not JSON)") from None
+        if not isinstance(move, str) or len(move) > 500:
+            raise SaveError(f"{path}:{number}: damaged line (not a move)")
+        moves.append(move)
+    for key, kind in (("seed", int), ("seats", list), ("names", list), ("ruleset", str)):
+        if not isinstance(header.get(key), kind):
+            raise SaveError(f"{path}: the header's \"{key}\" is missing or malformed")
+    return SavedGame(header, moves, torn)
+
+
+def restore(saved: SavedGame, policies_for: Any) -> tuple[GameState, Ruleset, list[Any]]:
+    """Rebuild the game from ``saved``; ``policies_for(kinds, seed)`` makes the seats."""
+    header = saved.header
+    ref = header.get("ruleset_path") or header["ruleset"]
+    try:
+        path = Path(ref) if header.get("ruleset_path") else locate(ref)
+        rules = load_ruleset(path)
+    except (RulesetError, FileNotFoundError) as exc:
+        raise SaveError(f"cannot load the ruleset '{ref}': {exc}") from None
+    if rules.sha256 != header.get("ruleset_sha256"):
+        raise SaveError(f"the ruleset '{ref}' has changed since this game was saved; it cannot be resumed "
+                        "exactly")
+    seats, names = header["seats"], header["names"]
+    if len(seats) != len(names) or not all(isinstance(s, str) for s in seats + names):
+        raise SaveError("the save's seats and names do not match")
+    try:
+        state = new_game(rules, len(seats), header["seed"], names, header.get("mode"), header.get("ruleset_path"))
+    except (CardrulesError, ValueError) as exc:
+        raise SaveError(f"cannot set up the saved game: {exc}") from None
+    policies = policies_for(seats, header["seed"])
+    for number, move in enumerate(saved.moves, start=1):
+        while state.turn == CHANCE:
+            state.apply(state.chance_action())
+        if state.is_over:
+            raise SaveError(f"move {number} ('{move}') comes after the end of the game")
+        seat = state.turn
+        if seats[seat] != "human":
+            policies[seat].act(state, seat)  # a bot re-makes its move: its RNG ends where it was
+        try:
+            state.apply(state.parse_input(move))
+        except IllegalActionError as exc:
+            raise SaveError(f"move {number} ('{move}') by {names[seat]} does not replay: {exc}") from None
+    return state, rules, policies
+
+
+def bot_policies(kinds: Sequence[str], seed: int) -> list[Any]:
+    return [None if kind == "human" else make_policy(kind, seed, i) for i, kind in enumerate(kinds)]
