@@ -53,6 +53,7 @@ class TrickTakingState(GameState):
         self.constrained_bids = 0  # bids where a restriction removed a candidate
         self._candidates: list[int] = []
         self._candidate_actions: list[Any] = []  # the Bid action of each candidate, same order
+        self._candidate_action: dict[int, Any] = {}
         self._candidate_cache: dict[int, tuple[list[int], list[Any]]] = {}
         self._bid_env: dict[str, Any] = {}
         self._made: list[int] = []  # bids made this round, in bidding order
@@ -101,7 +102,7 @@ class TrickTakingState(GameState):
             if bids is self._candidates:  # no restriction removed a bid: reuse the round's actions
                 actions = self._candidate_actions[:]
             else:
-                actions = [BIDS[b] if 0 <= b < len(BIDS) else Bid(b) for b in bids]
+                actions = list(map(self._candidate_action.__getitem__, bids))
             if not actions:
                 raise EvaluationError(f"the bidding restrictions leave seat {turn} no legal bid "
                                       f"in round {self.round}")
@@ -213,6 +214,7 @@ class TrickTakingState(GameState):
             cached = self._candidate_cache[self.round_index] = (
                 candidates, [BIDS[b] if 0 <= b < len(BIDS) else Bid(b) for b in candidates])
         self._candidates, self._candidate_actions = cached
+        self._candidate_action = dict(zip(*cached))  # bid -> its action, to map filtered bids in C
         self._bid_env.clear()
         self._bid_env.update(env)
         self._made = []
