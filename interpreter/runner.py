@@ -17,6 +17,15 @@ def play_out(state: GameState, policies: Sequence[Policy],
     apply = state.apply
     chance_action = state.chance_action
     acts = [policy.act for policy in policies]
+    if on_event is None:  # the simulation case: nothing to report between moves
+        while True:
+            turn = state.turn  # read once per move, not twice
+            if turn == CHANCE:
+                apply(chance_action())
+            elif turn == OVER:
+                return state
+            else:
+                apply(acts[turn](state, turn))
     seen = len(state.events)
     while state.turn != OVER:
         turn = state.turn
@@ -24,11 +33,10 @@ def play_out(state: GameState, policies: Sequence[Policy],
             apply(chance_action())
         else:
             apply(acts[turn](state, turn))
-        if on_event is not None:
-            events = state.events
-            while seen < len(events):
-                on_event(events[seen])
-                seen += 1
+        events = state.events
+        while seen < len(events):
+            on_event(events[seen])
+            seen += 1
     return state
 
 
