@@ -27,6 +27,16 @@ class TrickTakingState(GameState):
 
     family = Family.TRICK_TAKING
 
+    # Slots for this class's own attributes.  GameState keeps a __dict__ for its fields,
+    # but with all ~50 attributes in one instance dict CPython drops its compact
+    # shared-key layout (at most 30 keys), and every attribute access on the hot path
+    # becomes a generic dict look-up.
+    __slots__ = ("trump_rules", "bidding", "play_rules", "scoring", "ace_high", "unique_cards", "phase",
+                 "hands", "upcard", "trump", "bids", "bid_order", "taken", "trick", "trick_number",
+                 "leader", "suits", "power", "played", "constrained_bids", "_candidates",
+                 "_candidate_actions", "_candidate_action", "_candidate_cache", "_bid_env", "_made",
+                 "_legal_keys", "_follow_suit", "_must_trump", "_simultaneous")
+
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         tricks = self.rules.tricks
@@ -199,24 +209,23 @@ class TrickTakingState(GameState):
     def _deal(self, deal: Deal) -> None:
         self.hands = [list(h) for h in deal.hands]
         self.upcard = deal.upcard
-        self.bids = [None] * self.players
-        self.taken = [0] * self.players
+        players = self.players
+        self.bids = [None] * players
+        self.taken = [0] * players
         self.trick = []
         self.trick_number = 1
         self.played = []
         self._deal_event(deal)
         first = self.seat_from_dealer(self.rules.deal.first_to_act)
-        self.bid_order = [self.seat_after(first, k) for k in range(self.players)]
-        env = self.round_env()
+        self.bid_order = [(first + k) % players for k in range(players)]  # seat_after(first, k)
+        env = self._bid_env = self.round_env()  # a fresh dict each round, only the bids use it
         cached = self._candidate_cache.get(self.round_index)
         if cached is None:
             candidates = auction.candidate_bids(self.bidding, env)
-            cached = self._candidate_cache[self.round_index] = (
-                candidates, [BIDS[b] if 0 <= b < len(BIDS) else Bid(b) for b in candidates])
-        self._candidates, self._candidate_actions = cached
-        self._candidate_action = dict(zip(*cached))  # bid -> its action, to map filtered bids in C
-        self._bid_env.clear()
-        self._bid_env.update(env)
+            actions = [BIDS[b] if 0 <= b < len(BIDS) else Bid(b) for b in candidates]
+            # the candidates, their actions, and bid -> action to map filtered bids in C
+            cached = self._candidate_cache[self.round_index] = (candidates, actions, dict(zip(candidates, actions)))
+        self._candidates, self._candidate_actions, self._candidate_action = cached
         self._made = []
         if self.trump_rules.kind != "named-by-highest-bidder":
             self._set_trump(round_trump(self.trump_rules, self.rules_round, self.upcard), None)
@@ -237,7 +246,7 @@ class TrickTakingState(GameState):
             self.constrained_bids += 1
         self.bids[seat] = bid
         self._made.append(bid)
-        self.events.append({"event": "bid", "round": self.round, "seat": seat, "bid": bid})
+        self.events.append({"event": "bid", "round": self.round_index + 1, "seat": seat, "bid": bid})
         position = self.bid_order.index(seat)
         if position + 1 < self.players:
             self.turn = self.bid_order[position + 1]
@@ -284,12 +293,20 @@ class TrickTakingState(GameState):
     def _end_round(self) -> None:
         env = self.round_env()
         bids = [b if b is not None else 0 for b in self.bids]
-        env.update(bids=bids, taken=list(self.taken))
+        taken = self.taken
+        env["bids"] = bids
+        env["taken"] = list(taken)
         points = []
+        score = self.scoring.points
+        dealer = self.dealer
         for seat in range(self.players):
-            env.update(seat=seat, bid=bids[seat], tricks=self.taken[seat], is_dealer=seat == self.dealer)
+            # item assignment: no keyword dict is built per seat, as update(**kw) would
+            env["seat"] = seat
+            env["bid"] = bids[seat]
+            env["tricks"] = taken[seat]
+            env["is_dealer"] = seat == dealer
             try:
-                points.append(self.scoring.points(env))
+                points.append(score(env))
             except EvaluationError as exc:
                 raise EvaluationError(f"scoring seat {seat} in round {self.round}: {exc}") from None
         self.phase = DEAL
