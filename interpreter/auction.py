@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import EvaluationError, IllegalActionError
+from .expressions import DEFERRED, STATIC
 from .ruleset import Bidding
 
 
@@ -51,28 +52,42 @@ UNKNOWN_BID = _Unknown()
 
 
 def legal_bids(bidding: Bidding, env: dict[str, Any], candidates: list[int]) -> list[int]:
-    """The candidates every restriction allows.  Each rule is first tried with an
-    unknown bid: if it gives an answer without using the bid's value (the hook's
+    """The candidates every restriction allows (``candidates`` itself when all are).
+
+    Each rule is first evaluated without the bid, in two stages (see
+    :func:`~.expressions.stage`): if its value does not depend on the bid (the hook's
     ``is_last and ...`` is false for all but the last bidder) that answer holds for
-    every candidate.  Evaluation is pure, so this is exact, and it saves most work."""
+    every candidate; otherwise the residual program, in the bid alone, is tried on each
+    candidate.  Evaluation is pure, so this is exact.  Errors are reported as a plain
+    evaluation with an unknown bid (:data:`UNKNOWN_BID`) reports them: with the rule's
+    source when they arise before the bid is used, bare when a candidate causes them;
+    where staging cannot tell which (DEFERRED), that evaluation decides."""
     out = candidates
     for restriction in bidding.restrictions:
-        rule = restriction.rule.program
-        env["bid"] = UNKNOWN_BID
-        try:
-            ok = rule(env)
-        except _NeedsBid:
-            kept = []
-            for b in out:
-                env["bid"] = b
-                if rule(env):
-                    kept.append(b)
-            out = kept
+        compiled = restriction.rule
+        kind, value = compiled.staged("bid")(env)
+        if kind == STATIC:
+            if not value:
+                return []
             continue
-        except EvaluationError as exc:
-            raise EvaluationError(f"bidding restriction '{restriction.rule.source}': {exc}") from None
-        if not ok:
-            return []
+        if kind == DEFERRED:  # staging cannot tell: evaluate with the bid unknown, as always
+            env["bid"] = UNKNOWN_BID
+            try:
+                ok = compiled.program(env)
+            except _NeedsBid:
+                pass
+            except EvaluationError as exc:
+                raise EvaluationError(f"bidding restriction '{compiled.source}': {exc}") from None
+            else:
+                if not ok:
+                    return []
+                continue
+        kept = []
+        for b in out:
+            env["bid"] = b
+            if value(env):
+                kept.append(b)
+        out = kept
     return out
 
 

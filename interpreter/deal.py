@@ -17,14 +17,16 @@ def deal_cards(deck: Sequence[int], rng: random.Random, players: int, hand_size:
     ``first``; turn the next card up when ``upcard`` and a card is left."""
     cards = list(deck)
     rng.shuffle(cards)
-    hands: list[list[int]] = [[] for _ in range(players)]
-    for k in range(players):  # the shuffle is uniform, so a block per seat deals as fairly
-        hands[(first + k) % players] = cards[k * hand_size:(k + 1) * hand_size]
+    # The shuffle is uniform, so a block per seat deals as fairly: seat (first + k) gets
+    # block k, i.e. seat s gets block (s - first) mod players.  (Tuples built directly,
+    # not via per-seat lists: this runs once a round in every simulated game.)
+    blocks = [(seat - first) % players for seat in range(players)]
+    hands = tuple([tuple(cards[k * hand_size:(k + 1) * hand_size]) for k in blocks])
     at = players * hand_size
     turned = cards[at] if upcard and at < len(cards) else None
     if turned is not None:
         at += 1
-    return Deal(tuple(tuple(h) for h in hands), turned, tuple(cards[at:]))
+    return Deal(hands, turned, tuple(cards[at:]))
 
 
 def verify_deal(deal: Deal, deck: Sequence[int], players: int, hand_size: int, upcard: bool) -> None:

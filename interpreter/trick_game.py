@@ -27,6 +27,16 @@ class TrickTakingState(GameState):
 
     family = Family.TRICK_TAKING
 
+    # Slots for this class's own attributes.  GameState keeps a __dict__ for its fields,
+    # but with all ~50 attributes in one instance dict CPython drops its compact
+    # shared-key layout (at most 30 keys), and every attribute access on the hot path
+    # becomes a generic dict look-up.
+    __slots__ = ("trump_rules", "bidding", "play_rules", "scoring", "ace_high", "unique_cards", "phase",
+                 "hands", "upcard", "trump", "bids", "bid_order", "taken", "trick", "trick_number",
+                 "leader", "suits", "power", "played", "constrained_bids", "_candidates",
+                 "_candidate_actions", "_candidate_action", "_candidate_cache", "_bid_env", "_made",
+                 "_legal_keys", "_follow_suit", "_must_trump", "_simultaneous")
+
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         tricks = self.rules.tricks
@@ -52,41 +62,64 @@ class TrickTakingState(GameState):
         self.played: list[int] = []  # this round's cards, in order (public)
         self.constrained_bids = 0  # bids where a restriction removed a candidate
         self._candidates: list[int] = []
-        self._candidate_cache: dict[int, list[int]] = {}
+        self._candidate_actions: list[Any] = []  # the Bid action of each candidate, same order
+        self._candidate_action: dict[int, Any] = {}
+        self._candidate_cache: dict[int, tuple[list[int], list[Any]]] = {}
         self._bid_env: dict[str, Any] = {}
         self._made: list[int] = []  # bids made this round, in bidding order
+        # The plain keys (cards or bids) of the cached legal actions, so that apply() can
+        # check membership with C-level int comparisons instead of calling the
+        # dataclasses' Python __eq__ for every listed action before the chosen one.
+        self._legal_keys: list[Any] = []
+        # Rule flags read on every move, copied out of their frozen rule objects.
+        self._follow_suit = self.play_rules.follow_suit
+        self._must_trump = self.play_rules.must_trump
+        self._simultaneous = self.bidding.order == "simultaneous"
 
     # --- legal actions -------------------------------------------------------------------
     def legal_actions(self) -> list[Any]:
         legal = self._legal
         if legal[0] == self.moves:
             return legal[1]
-        if self.phase == PLAYING and self.turn >= 0:  # the hot path: inline for speed
-            hand = self.hands[self.turn]
+        turn = self.turn
+        if self.phase == PLAYING and turn >= 0:  # the hot path: inline for speed
+            hand = self.hands[turn]
             trick = self.trick
-            if trick and self.play_rules.follow_suit:
+            if trick and self._follow_suit:
                 suits = self.suits
                 led = suits[trick[0][1]]
-                actions: list[Any] = [PLAYS[c] for c in hand if suits[c] == led]
-                if not actions:
-                    actions = [PLAYS[c] for c in self._legal_cards(self.turn)]
+                cards = [c for c in hand if suits[c] == led]
+                if not cards:  # void in the suit led
+                    if self._must_trump:
+                        cards = self._legal_cards(turn)
+                    else:  # any card: as trickplay.legal_plays, without the call
+                        cards = hand[:] if self.unique_cards else list(dict.fromkeys(hand))
                 elif not self.unique_cards:
-                    actions = list(dict.fromkeys(actions))
+                    cards = list(dict.fromkeys(cards))
             else:
-                actions = [PLAYS[c] for c in (hand if self.unique_cards else dict.fromkeys(hand))]
-        elif self.turn == CHANCE:
+                cards = hand[:] if self.unique_cards else list(dict.fromkeys(hand))
+            # map() with the interned actions' __getitem__ builds the list in C
+            actions: list[Any] = list(map(PLAYS.__getitem__, cards))
+            self._legal_keys = cards
+        elif turn == CHANCE:
             actions = [self.chance_action()]
-        elif self.turn == OVER:
+            self._legal_keys = []
+        elif turn == OVER:
             actions = []
+            self._legal_keys = []
         elif self.phase == BIDDING:
-            env = self._env_for_bid(self.turn)
-            actions = [BIDS[b] if 0 <= b < len(BIDS) else Bid(b)
-                       for b in auction.legal_bids(self.bidding, env, self._candidates)]
+            bids = auction.legal_bids(self.bidding, self._env_for_bid(turn), self._candidates)
+            if bids is self._candidates:  # no restriction removed a bid: reuse the round's actions
+                actions = self._candidate_actions[:]
+            else:
+                actions = list(map(self._candidate_action.__getitem__, bids))
             if not actions:
-                raise EvaluationError(f"the bidding restrictions leave seat {self.turn} no legal bid "
+                raise EvaluationError(f"the bidding restrictions leave seat {turn} no legal bid "
                                       f"in round {self.round}")
+            self._legal_keys = bids
         else:
             actions = list(TRUMP_CHOICES)
+            self._legal_keys = []
         self._legal = (self.moves, actions)
         return actions
 
@@ -98,12 +131,15 @@ class TrickTakingState(GameState):
 
     def _env_for_bid(self, seat: int) -> dict[str, Any]:
         env = self._bid_env
-        simultaneous = self.bidding.order == "simultaneous"
+        simultaneous = self._simultaneous
         position = self.bid_order.index(seat)
-        env.update(seat=seat, position=position, is_dealer=seat == self.dealer,
-                   bids=[] if simultaneous else self._made,
-                   is_first=position == 0 and not simultaneous,
-                   is_last=position == self.players - 1 and not simultaneous)
+        # item assignment: no keyword dict is built per decision, as update(**kw) would
+        env["seat"] = seat
+        env["position"] = position
+        env["is_dealer"] = seat == self.dealer
+        env["bids"] = [] if simultaneous else self._made
+        env["is_first"] = position == 0 and not simultaneous
+        env["is_last"] = position == self.players - 1 and not simultaneous
         return env
 
     # --- verification -----------------------------------------------------------------------
@@ -140,18 +176,29 @@ class TrickTakingState(GameState):
 
     # --- applying --------------------------------------------------------------------------
     def apply(self, action: Any) -> None:
-        legal = self._legal
-        if type(action) is Play and legal[0] == self.moves and action in legal[1]:
-            # the hot path: a card from the legal list needs no further checks
-            self.decisions += 1
-            self._play(action.card)
-            self.moves += 1
-            return
+        """As :meth:`GameState.apply`; an action from the cached legal list (the case
+        of every bot) skips verification, found by its card or bid, not by ``==``."""
+        if self._legal[0] == self.moves:
+            kind = type(action)
+            if kind is Play:
+                if action.card in self._legal_keys:
+                    self.decisions += 1
+                    self._play(action.card)
+                    self.moves += 1
+                    return
+            elif kind is Bid and action.bid in self._legal_keys:
+                self.decisions += 1
+                self._bid(action.bid)
+                self.moves += 1
+                return
         super().apply(action)
 
     def _apply(self, action: Any) -> None:
-        if type(action) is Play:
+        kind = type(action)
+        if kind is Play:
             self._play(action.card)
+        elif kind is Deal:
+            self._deal(action)
         elif isinstance(action, Bid):
             self._bid(action.bid)
         elif isinstance(action, Deal):
@@ -162,21 +209,23 @@ class TrickTakingState(GameState):
     def _deal(self, deal: Deal) -> None:
         self.hands = [list(h) for h in deal.hands]
         self.upcard = deal.upcard
-        self.bids = [None] * self.players
-        self.taken = [0] * self.players
+        players = self.players
+        self.bids = [None] * players
+        self.taken = [0] * players
         self.trick = []
         self.trick_number = 1
         self.played = []
         self._deal_event(deal)
         first = self.seat_from_dealer(self.rules.deal.first_to_act)
-        self.bid_order = [self.seat_after(first, k) for k in range(self.players)]
-        env = self.round_env()
-        candidates = self._candidate_cache.get(self.round_index)
-        if candidates is None:
-            candidates = self._candidate_cache[self.round_index] = auction.candidate_bids(self.bidding, env)
-        self._candidates = candidates
-        self._bid_env.clear()
-        self._bid_env.update(env)
+        self.bid_order = [(first + k) % players for k in range(players)]  # seat_after(first, k)
+        env = self._bid_env = self.round_env()  # a fresh dict each round, only the bids use it
+        cached = self._candidate_cache.get(self.round_index)
+        if cached is None:
+            candidates = auction.candidate_bids(self.bidding, env)
+            actions = [BIDS[b] if 0 <= b < len(BIDS) else Bid(b) for b in candidates]
+            # the candidates, their actions, and bid -> action to map filtered bids in C
+            cached = self._candidate_cache[self.round_index] = (candidates, actions, dict(zip(candidates, actions)))
+        self._candidates, self._candidate_actions, self._candidate_action = cached
         self._made = []
         if self.trump_rules.kind != "named-by-highest-bidder":
             self._set_trump(round_trump(self.trump_rules, self.rules_round, self.upcard), None)
@@ -197,7 +246,7 @@ class TrickTakingState(GameState):
             self.constrained_bids += 1
         self.bids[seat] = bid
         self._made.append(bid)
-        self.events.append({"event": "bid", "round": self.round, "seat": seat, "bid": bid})
+        self.events.append({"event": "bid", "round": self.round_index + 1, "seat": seat, "bid": bid})
         position = self.bid_order.index(seat)
         if position + 1 < self.players:
             self.turn = self.bid_order[position + 1]
@@ -225,15 +274,16 @@ class TrickTakingState(GameState):
         trick.append((seat, card))
         self.played.append(card)
         number = self.trick_number
-        self.events.append({"event": "play", "round": self.round_index + 1, "trick": number,
+        round_number = self.round_index + 1
+        self.events.append({"event": "play", "round": round_number, "trick": number,
                             "seat": seat, "card": NAMES[card]})
-        if len(trick) < self.players:
-            self.turn = seat + 1 if seat + 1 < self.players else 0
+        players = self.players
+        if len(trick) < players:
+            self.turn = seat + 1 if seat + 1 < players else 0
             return
         winner = trickplay.trick_winner(trick, self.suits, self.power, self.trump)
         self.taken[winner] += 1
-        self.events.append({"event": "trick", "round": self.round_index + 1, "trick": number,
-                            "winner": winner})
+        self.events.append({"event": "trick", "round": round_number, "trick": number, "winner": winner})
         self.trick = []
         self.trick_number = number + 1
         self.leader = self.turn = winner
@@ -243,12 +293,20 @@ class TrickTakingState(GameState):
     def _end_round(self) -> None:
         env = self.round_env()
         bids = [b if b is not None else 0 for b in self.bids]
-        env.update(bids=bids, taken=list(self.taken))
+        taken = self.taken
+        env["bids"] = bids
+        env["taken"] = list(taken)
         points = []
+        score = self.scoring.points
+        dealer = self.dealer
         for seat in range(self.players):
-            env.update(seat=seat, bid=bids[seat], tricks=self.taken[seat], is_dealer=seat == self.dealer)
+            # item assignment: no keyword dict is built per seat, as update(**kw) would
+            env["seat"] = seat
+            env["bid"] = bids[seat]
+            env["tricks"] = taken[seat]
+            env["is_dealer"] = seat == dealer
             try:
-                points.append(self.scoring.points(env))
+                points.append(score(env))
             except EvaluationError as exc:
                 raise EvaluationError(f"scoring seat {seat} in round {self.round}: {exc}") from None
         self.phase = DEAL
