@@ -31,12 +31,9 @@ class RandomBot:
 
     def act(self, state: GameState, seat: int) -> Any:
         actions = state.legal_actions()
-        n = len(actions)
-        if n > 0:
-            # randrange(n) for an int n > 0 is exactly rng._randbelow(n), the same draw,
-            # without randrange's argument checks, which cost as much as the draw itself.
-            return actions[self.rng._randbelow(n)]
-        return actions[self.rng.randrange(n)]  # no action: randrange's ValueError, as ever
+        # the public randrange, as the hand-written benchmark yardstick uses: the speed
+        # comparison stays like for like
+        return actions[self.rng.randrange(len(actions))]
 
 
 class HeuristicBot:

@@ -247,7 +247,7 @@ class MeldChecker:
             remaining.remove(match)
         return self.initial_problem(melds)
 
-    def go_down_options(self, hand: Sequence[int], contract: Sequence[MeldSpec], limit: int = 24) -> list[tuple[Meld, ...]]:
+    def go_down_options(self, hand: Sequence[int], contract: Sequence[MeldSpec], limit: int = 12) -> list[tuple[Meld, ...]]:
         """Ways to meet ``contract`` from ``hand`` in canonical form (each meld of its least
         size, naturals before jokers), at most ``limit`` of them, found by a bounded search."""
         counts = Counter(hand)
@@ -306,15 +306,30 @@ class MeldChecker:
             size = min(runs)
             most_j, least_n = self.limits(size, True)
             need = max(least_n, 1, size - min(jokers, most_j))
-            best = 0
-            for suit in range(4):
-                values = {v for c, n in counts.items() if n > 0 and c != JOKER and c // 13 == suit
-                          for v in values_of(c, self.ace_low, self.ace_high)}
-                for start in range(self.lo, self.hi - size + 2):
-                    best = max(best, sum(1 for v in range(start, start + size) if v in values))
-            if best < need:
+            if not any(self._best_window(row, size) >= need for row in self._presence(counts)):
                 return False
         return True
+
+    @staticmethod
+    def _presence(counts: Counter) -> list[list[int]]:
+        """For each suit, 1 at each run value (1..14) the hand holds (the ace at both ends)."""
+        present = [[0] * 16 for _ in range(4)]
+        for c, n in counts.items():
+            if c != JOKER and n > 0:
+                suit, r = divmod(c, 13)
+                present[suit][r + 2] = 1
+                if r == 12:
+                    present[suit][1] = 1
+        return present
+
+    def _best_window(self, row: list[int], size: int) -> int:
+        """The most values of one suit any run window of ``size`` holds."""
+        have = sum(row[self.lo:self.lo + size])
+        best = have
+        for start in range(self.lo + 1, self.hi - size + 2):
+            have += row[start + size - 1] - row[start - 1]
+            best = max(best, have)
+        return best
 
     def _candidates(self, spec: MeldSpec, counts: Counter) -> Iterator[Meld]:
         size = spec.min_size
@@ -335,15 +350,9 @@ class MeldChecker:
             return
         most, least = self.limits(size, True)
         allowed = min(jokers, most)
-        # presence of each run value (1..14) per suit, and prefix sums: the naturals a
-        # window holds are counted in O(1), and only promising windows are built
-        present = [[0] * 16 for _ in range(4)]
-        for c, n in counts.items():
-            if c != JOKER and n > 0:
-                suit, r = divmod(c, 13)
-                present[suit][r + 2] = 1
-                if r == 12:
-                    present[suit][1] = 1
+        # presence of each run value per suit, and prefix sums: the naturals a window
+        # holds are counted in O(1), and only promising windows are built
+        present = self._presence(counts)
         for suit in range(4):
             row = present[suit]
             if not any(row):
