@@ -258,6 +258,24 @@ def replay(record: Path, ruleset: str | None, ignore_hash: bool, as_json: bool) 
                f"totals: {totals}; winner: {winners}")
 
 
+class Progress:
+    """A progress bar on stderr, only where stderr is a terminal (and not --quiet)."""
+
+    def __init__(self, total: int, label: str, quiet: bool):
+        self.bar = None
+        if not quiet and sys.stderr.isatty():
+            self.bar = click.progressbar(length=total, label=label, file=sys.stderr)
+            self.bar.__enter__()
+
+    def __call__(self, n: int) -> None:
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
 @main.command()
 @click.argument("ruleset")
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=100, show_default=True)
@@ -269,8 +287,9 @@ def replay(record: Path, ruleset: str | None, ignore_hash: bool, as_json: bool) 
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 @click.option("--record-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write every game's record into this folder.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
 def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, mode: str | None,
-             as_json: bool, record_dir: Path | None) -> None:
+             as_json: bool, record_dir: Path | None, quiet: bool) -> None:
     """Play many games of RULESET with bots and report what happens."""
     rules = open_ruleset(ruleset)
     kinds = parse_seats(seats, rules, default_human=False)
@@ -282,7 +301,11 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
         record_dir.mkdir(parents=True, exist_ok=True)
     ref = ruleset if Path(ruleset).is_file() else rules.name
     start = time.perf_counter()
-    results = run_games(ref, kinds, games, seed, jobs, mode, record_dir)
+    progress = Progress(games, rules.name, quiet)
+    try:
+        results = run_games(ref, kinds, games, seed, jobs, mode, record_dir, progress)
+    finally:
+        progress.close()
     elapsed = time.perf_counter() - start
     stats = statistics(results, kinds, rules.family)
     stats.update(ruleset=rules.name, seed=seed, seconds=round(elapsed, 3))
@@ -319,3 +342,56 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
         if events:
             click.echo("  events: " + ", ".join(f"{k.removeprefix('bonus_')} {v}" for k, v in sorted(events.items())))
     click.echo("  (win% counts a shared first place as a win for each tied seat)")
+
+
+@main.command(name="compare")
+@click.argument("ruleset_a")
+@click.argument("ruleset_b")
+@click.option("--games", type=click.IntRange(2, 1_000_000), default=200, show_default=True)
+@click.option("--seats", help="Comma-separated seat kinds (bot, random). Default: bots.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed + i under both rulesets.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def compare_command(ruleset_a: str, ruleset_b: str, games: int, seats: str | None, seed: int, jobs: int,
+                    as_json: bool, quiet: bool) -> None:
+    """What does a house rule do? Play the same deals under RULESET_A and RULESET_B.
+
+    Reports each figure under both, the difference B - A, and its 95% confidence
+    interval from the game-by-game (paired) differences.
+    """
+    from ..interpreter.compare import compare
+
+    rules_a, rules_b = open_ruleset(ruleset_a), open_ruleset(ruleset_b)
+    kinds = parse_seats(seats, rules_a, default_human=False)
+    if not rules_b.min_players <= len(kinds) <= rules_b.max_players:
+        fail(f"{rules_b.name} is for {rules_b.min_players} to {rules_b.max_players} players; the seats give "
+             f"{len(kinds)}", EXIT_USAGE)
+    if "human" in kinds:
+        fail("compare plays bots only (seat kinds: bot, random)", EXIT_USAGE)
+    refs = [r if Path(r).is_file() else rules.name for r, rules in ((ruleset_a, rules_a), (ruleset_b, rules_b))]
+    progress = Progress(2 * games, "comparing", quiet)
+    try:
+        results_a = run_games(refs[0], kinds, games, seed, jobs, progress=progress)
+        results_b = run_games(refs[1], kinds, games, seed, jobs, progress=progress)
+    finally:
+        progress.close()
+    same_deals = (rules_a.setup(len(kinds)).hand_sizes == rules_b.setup(len(kinds)).hand_sizes
+                  and rules_a.setup(len(kinds)).deck_size == rules_b.setup(len(kinds)).deck_size)
+    rows = compare(results_a, results_b, rules_a.family, rules_b.family)
+    if as_json:
+        click.echo(json.dumps({"a": rules_a.name, "b": rules_b.name, "games": games, "seats": kinds, "seed": seed,
+                               "same_deals": same_deals,
+                               "rows": [{**row.__dict__, "significant": row.significant} for row in rows]},
+                              indent=2))
+        return
+    click.echo(f"{rules_a.name} (A) against {rules_b.name} (B): {games} games each, seats {', '.join(kinds)}, "
+               f"seed {seed}; " + ("the same deals under both" if same_deals else
+                                   "different decks or schedules, so not the same deals"))
+    width = max(len(row.metric) for row in rows)
+    click.echo(f"  {'':{width}} {'A':>10} {'B':>10} {'B - A':>10}   95% interval")
+    for row in rows:
+        mark = "  *" if row.significant else ""
+        click.echo(f"  {row.metric:{width}} {row.a:10.3f} {row.b:10.3f} {row.difference:+10.3f}   "
+                   f"[{row.low:+.3f}, {row.high:+.3f}]{mark}")
+    click.echo("  (* the interval excludes 0: a difference these games show beyond chance)")

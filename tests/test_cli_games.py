@@ -277,3 +277,23 @@ def test_replay_catches_an_illegal_rummy_line(run_cli, tmp_path):
     n, draw = first_line(golden, "draw")
     tamper(golden, bad, n, f'"card": "{draw["card"]}"', '"card": "ZZ"')
     assert run_cli("replay", str(bad)).exit_code == 1
+
+
+def test_compare_plays_the_same_deals_under_both_rulesets(run_cli):
+    result = run_cli("compare", "oh-hell", "oh-hell-penalty", "--games", "30", "--seats", "bot,random,random",
+                     "--seed", "4", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["same_deals"] is True and report["games"] == 30
+    rows = {row["metric"]: row for row in report["rows"]}
+    # the same deals and bots that ignore the score sheet: play is identical, scores are not
+    assert rows["exact-bid rate"]["difference"] == 0 and rows["player decisions"]["difference"] == 0
+    mean = rows["mean total"]
+    assert mean["difference"] < 0 and mean["significant"] and mean["low"] <= mean["difference"] <= mean["high"]
+
+
+def test_compare_two_rummy_variants_and_refuse_bad_seats(run_cli):
+    result = run_cli("compare", "shanghai-isra", "shanghai-isra-junior", "--games", "3", "--seed", "1")
+    assert result.exit_code == 0 and "share of rounds someone went out" in result.output
+    result = run_cli("compare", "oh-hell", "shanghai-isra", "--seats", "bot,bot,bot")
+    assert result.exit_code == 2 and "shanghai-isra is for 4 to 6 players" in result.output
