@@ -329,8 +329,13 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
         if "went_out_rate" in entry:
             line += f" {100 * entry['went_out_rate']:8.1f}% {entry['mean_penalty_per_round']:14.1f}"
         click.echo(line)
+    click.echo(f"  game length: {stats['mean_rounds_per_game']:.1f} rounds, "
+               f"{stats['mean_decisions_per_game']:.0f} player decisions")
     if rules.family is Family.TRICK_TAKING:
         click.echo(f"  bids constrained by a restriction: {100 * stats['constrained_bid_rate']:.1f}% of bids")
+        by_size = stats["points_per_round_by_hand_size"]
+        click.echo("  points a seat scores per round, by hand size: "
+                   + ", ".join(f"{size}: {points:.2f}" for size, points in by_size.items()))
     else:
         rummy = stats["rummy"]
         click.echo(f"  rounds: {rummy['rounds']}; someone went out in {100 * rummy['gone_out_rate']:.1f}%; "

@@ -31,6 +31,7 @@ class GameSummary:
     exact_bids: list[int] = field(default_factory=list)  # per seat: rounds bid exactly (tricks)
     bids: list[int] = field(default_factory=list)  # per seat: bids made (tricks)
     constrained_bids: int = 0
+    by_hand_size: dict[int, list[int]] = field(default_factory=dict)  # size -> [points, seat-rounds]
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -43,10 +44,11 @@ def summarize(state: Any) -> GameSummary:
         made = [0] * players
         bids: dict[int, int] = {}
         taken = [0] * players
+        size = 0
         for event in state.events:
             kind = event["event"]
             if kind == "deal":
-                bids, taken = {}, [0] * players
+                bids, taken, size = {}, [0] * players, event["hand_size"]
             elif kind == "bid":
                 bids[event["seat"]] = event["bid"]
             elif kind == "trick":
@@ -55,6 +57,9 @@ def summarize(state: Any) -> GameSummary:
                 for seat in range(players):
                     made[seat] += 1
                     exact[seat] += bids.get(seat) == taken[seat]
+                cell = summary.by_hand_size.setdefault(size, [0, 0])
+                cell[0] += sum(event["points"])
+                cell[1] += players
         summary.exact_bids, summary.bids = exact, made
         summary.constrained_bids = state.constrained_bids
     else:
@@ -120,6 +125,8 @@ def statistics(results: Sequence[GameSummary], seats: Sequence[str], family: Fam
         "games": n,
         "decisions": sum(r.decisions for r in results),
         "rounds": sum(r.rounds for r in results),
+        "mean_decisions_per_game": sum(r.decisions for r in results) / n,
+        "mean_rounds_per_game": sum(r.rounds for r in results) / n,
         "seats": [],
     }
     for seat in range(players):
@@ -139,6 +146,14 @@ def statistics(results: Sequence[GameSummary], seats: Sequence[str], family: Fam
     if family is Family.TRICK_TAKING:
         bids = sum(sum(r.bids) for r in results)
         out["constrained_bid_rate"] = sum(r.constrained_bids for r in results) / bids if bids else 0.0
+        cells: dict[int, list[int]] = {}
+        for r in results:
+            for size, (points, count) in r.by_hand_size.items():
+                cell = cells.setdefault(size, [0, 0])
+                cell[0] += points
+                cell[1] += count
+        out["points_per_round_by_hand_size"] = {str(size): points / count
+                                                for size, (points, count) in sorted(cells.items())}
     else:
         rounds = sum(r.extra.get("rounds", 0) for r in results) or 1
         for seat, entry in enumerate(out["seats"]):

@@ -1,0 +1,129 @@
+"""A person at a real (pseudo-)terminal: illegal moves, legal ones, quit, resume and
+finish.  Runs `python -m cardrules` in a pty, as a terminal would."""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+class Terminal:
+    def __init__(self, args, env):
+        self.master, slave = os.openpty()
+        self.proc = subprocess.Popen([sys.executable, "-m", "cardrules", *args], stdin=slave, stdout=slave,
+                                     stderr=slave, env=env, close_fds=True)
+        os.close(slave)
+        self.seen = ""
+
+    def read_until(self, pattern, timeout=30.0):
+        deadline = time.monotonic() + timeout
+        regex = re.compile(pattern)
+        while True:
+            match = regex.search(self.seen)
+            if match:
+                before = self.seen[: match.end()]
+                self.seen = self.seen[match.end():]
+                return before
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"timed out waiting for {pattern!r}; last output:\n{self.seen[-2000:]}")
+            ready, _, _ = select.select([self.master], [], [], remaining)
+            if ready:
+                try:
+                    chunk = os.read(self.master, 65536).decode("utf-8", "replace")
+                except OSError:  # the program ended and closed the terminal
+                    chunk = ""
+                if not chunk and self.proc.poll() is not None:
+                    raise AssertionError(f"program ended waiting for {pattern!r}:\n{self.seen[-2000:]}")
+                self.seen += ANSI.sub("", chunk).replace("\r", "")
+
+    def send(self, line):
+        os.write(self.master, (line + "\n").encode())
+
+    def close(self):
+        try:
+            self.proc.wait(timeout=20)
+        finally:
+            os.close(self.master)
+        return self.proc.returncode
+
+
+@pytest.fixture
+def env(tmp_path):
+    return {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg"), "TERM": "xterm", "COLUMNS": "100"}
+
+
+PROMPT = r"> $|> (?=\S)|> \Z"
+
+
+def answer_until_over(term, limit=400):
+    """Play the human seat: a legal bid from the prompt's list, then the hand's cards
+    in order until one is accepted."""
+    for _ in range(limit):
+        text = term.read_until(r"(your bid \(([0-9, ]+)\) > |your card > |Game over\.[^\n]*\n)")
+        if "Game over." in text:
+            return text
+        bids = re.search(r"your bid \(([0-9, ]+)\) > $", text)
+        if bids:
+            term.send(bids.group(1).split(",")[0].strip())
+            continue
+        hand = re.findall(r"Your hand: ([^\n]*)\n", text)[-1].split()
+        for card in hand:
+            term.send(card)
+            reply = term.read_until(r"(your card > |your bid \([0-9, ]+\) > |Your hand: [^\n]*\n|Game over\.[^\n]*\n)")
+            if "you must follow" in reply or "you do not hold" in reply:
+                continue
+            term.seen = reply + term.seen  # not a refusal: let the outer loop read it again
+            break
+    raise AssertionError("the game did not end")
+
+
+def test_play_illegal_then_legal_quit_resume_and_finish(tmp_path, env):
+    save = tmp_path / "game.jsonl"
+    term = Terminal(["play", "oh-hell-exact-only", "--seats", "human,bot,bot", "--seed", "4", "--fast",
+                     "--ascii", "--save", str(save)], env)
+    prompt = term.read_until(r"your bid \(([0-9, ]+)\) > ")
+    assert "Your hand:" in prompt and "Trump:" in prompt
+    term.send("bid 99")
+    assert "you may not bid 99: bids run from 0 to 10" in term.read_until(r"bids run from 0 to 10")
+    term.send("banana")
+    assert "is not a card" in term.read_until(r"is not a card[^\n]*\n")
+    term.send("help")
+    term.read_until(r"Also: hand, score, rules, help, quit\.")
+    legal = re.search(r"your bid \(([0-9, ]+)\) > ", term.read_until(r"your bid \([0-9, ]+\) > ")).group(1)
+    term.send(legal.split(",")[0])
+    term.read_until(r"your card > ")
+    term.send("ZZ")
+    term.read_until(r"is not a card")
+    term.send("quit")
+    assert "Game saved. Resume it with: cardrules resume" in term.read_until(r"cardrules resume [^\n]*\n")
+    assert term.close() == 0
+
+    term = Terminal(["resume", str(save), "--fast", "--ascii"], env)
+    assert "resuming at round 1" in term.read_until(r"resuming at round \d+[^\n]*\n")
+    final = answer_until_over(term)
+    assert "Game over." in final
+    assert term.close() == 0
+
+
+def test_ctrl_c_saves_the_game(tmp_path, env):
+    import signal
+
+    save = tmp_path / "game.jsonl"
+    term = Terminal(["play", "oh-shit", "--seats", "human,bot,bot", "--seed", "2", "--fast", "--ascii",
+                     "--save", str(save)], env)
+    term.read_until(r"your bid \([0-9, ]+\) > ")
+    term.proc.send_signal(signal.SIGINT)
+    assert "Game saved. Resume it with" in term.read_until(r"Resume it with[^\n]*\n")
+    assert term.close() == 0
+    assert save.read_text().startswith('{"format": "cardrules-save"')
