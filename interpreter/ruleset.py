@@ -285,7 +285,7 @@ class Ruleset:
     rummy: Rummy | None
     sha256: str
     document: Document = field(repr=False, compare=False)
-    _setups: dict[int, Setup] = field(default_factory=dict, repr=False, compare=False)
+    _setups: dict[tuple[int, str | None], Setup] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def data(self) -> dict[str, Any]:
@@ -295,10 +295,9 @@ class Ruleset:
     def setup(self, players: int, mode: str | None = None) -> Setup:
         """Evaluate the game-level expressions for ``players`` (cached)."""
         key = (players, mode or self.mode)
-        cached = self._setups.get(key)  # type: ignore[call-overload]
+        cached = self._setups.get(key)
         if cached is None:
-            cached = _compute_setup(self, players, mode or self.mode)
-            self._setups[key] = cached  # type: ignore[index]
+            cached = self._setups[key] = _compute_setup(self, players, mode or self.mode)
         return cached
 
 

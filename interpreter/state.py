@@ -26,7 +26,7 @@ from abc import ABC, abstractmethod
 from typing import Any, Callable, ClassVar, Sequence
 
 from .actions import Deal
-from .cards import make_deck
+from .cards import NAMES, make_deck
 from .deal import deal_cards, verify_deal
 from .errors import IllegalActionError
 from .ruleset import Family, Ruleset, Setup
@@ -136,8 +136,6 @@ class GameState(ABC):
         return self.rules.deal.upcard and self.hand_size * self.players < len(self.deck)
 
     def _deal_event(self, deal: Deal) -> None:
-        from .cards import NAMES
-
         self.events.append({
             "event": "deal", "round": self.round, "dealer": self.dealer, "hand_size": self.hand_size,
             "hands": [[NAMES[c] for c in hand] for hand in deal.hands],
