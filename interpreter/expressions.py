@@ -252,7 +252,12 @@ def parse(source: str) -> Node:
         raise ExpressionError(f"cannot parse expression: {exc}", 0) from None
     if isinstance(tree, lark.Tree):
         _check_depth(tree)
-    return _ToAst().transform(tree) if isinstance(tree, lark.Tree) else _ToAst().transform(lark.Tree("start", [tree]))
+    try:
+        return _ToAst().transform(tree)
+    except lark.exceptions.VisitError as exc:  # lark wraps what a transformer method raises
+        if isinstance(exc.orig_exc, ExpressionError):
+            raise exc.orig_exc from None
+        raise
 
 
 def _check_depth(tree: lark.Tree) -> None:

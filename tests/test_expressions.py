@@ -107,6 +107,11 @@ def test_nesting_and_length_are_limited():
         parse("1 + " * 1000 + "1")
 
 
+def test_a_huge_literal_is_an_error_not_a_crash():
+    errors = check_source("bid + 12345678901234567890", {"bid": Type.INT})
+    assert errors[0].message == "integer literal is too large" and errors[0].start == 6
+
+
 def test_keywords_are_not_names():
     assert check_source("if", {})[0].message.startswith("expression ends too early")
     assert check_source("true and false", {}) == []
