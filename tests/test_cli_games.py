@@ -140,7 +140,7 @@ def test_a_human_seat_gets_reasons_and_can_finish(run_cli):
     # every prompt eats lines until one is legal: a bid in the bidding, a card in play
     cycle = [str(b) for b in range(11)] + list(NAMES[:52])
     answers = ["banana", "help", "bid 99"] + cycle * 130
-    result = run_cli("play", "oh-hell-exact-only", "--seats", "human,bot,bot", "--seed", "4", "--ascii",
+    result = run_cli("play", "oh-hell-exact-only", "--seats", "human,bot,bot", "--seed", "4", "--ascii", "--fast",
                      input="\n".join(answers) + "\n")
     assert "is not a card" in result.output or "not a bid" in result.output
     assert "you may not bid 99: bids run from 0 to 10" in result.output
