@@ -353,3 +353,16 @@ def test_stock_draw_is_chance_and_replays_name_the_card():
         state.apply(StockCard(card("7H")))
     state.apply(StockCard(card("2D")))  # a replay may name a card anywhere in the stock
     assert state.events[-1]["card"] == "2D"
+
+
+def test_runs_may_turn_the_corner_where_a_ruleset_says_so(tmp_path):
+    path = tmp_path / "wrap.yaml"
+    path.write_text("extends: shanghai-isra\nname: wrap\nmelds:\n  run: {wrap: true}\n")
+    rules = load_ruleset(path)
+    check = MeldChecker(rules.rummy.melds, rules.setup(4).env)
+    assert check.why_not_run(cards("KS AS 2S 3S")) is None
+    assert check.why_not_run(cards("QS KS AS 2S 3S")) is None
+    run = check.make(MeldKind.RUN, cards("KS AS 2S 3S"))
+    assert check.lay_off(run, card("4S")).cards == cards("KS AS 2S 3S 4S")
+    assert check.lay_off(run, card("QS")).cards == cards("QS KS AS 2S 3S")
+    assert checker("shanghai-isra").why_not_run(cards("KS AS 2S 3S")) is not None
