@@ -71,7 +71,9 @@ class MeldChecker:
         self.lo = 1 if self.ace_low else 2
         self.hi = 14 if self.ace_high else 13
         self._limits: dict[tuple[int, bool], tuple[int, int]] = {}
-        self._accepts: dict[Meld, frozenset[int]] = {}
+        self._accepts: dict[int, tuple[Meld, frozenset[int]]] = {}
+        self._joker_ends: dict[int, tuple[Meld, tuple[bool | None, ...]]] = {}
+        self._swappable: dict[int, tuple[Meld, frozenset[int]]] = {}
         self._specs: dict[tuple[MeldSpec, ...], tuple[tuple[MeldSpec, ...], int]] = {}
         self._window_cache: dict[int, list[tuple[int, int]]] = {}
 
@@ -417,15 +419,52 @@ class MeldChecker:
                 cards = tuple(card_for(suit, v) if mask >> v & 1 else JOKER for v in range(start, start + size))
                 yield (cards, MeldKind.RUN, cards, suit, start, -1)
 
+    # Per-meld answers are cached by the meld object itself: a meld on the table is one
+    # object until a play replaces it, so the same object is asked about for turn after
+    # turn.  The key is id(meld) (hashing a Meld hashes all its fields, every call) and the
+    # entry keeps the meld, so the id cannot be reused while the entry lives; an entry is
+    # used only if it holds this very object.  A meld equal to a cached one but another
+    # object is merely computed again.
+    def _cached(self, cache: dict[int, tuple[Meld, Any]], meld: Meld, compute: Callable[[Meld], Any]) -> Any:
+        got = cache.get(id(meld))
+        if got is not None and got[0] is meld:
+            return got[1]
+        if len(cache) > 4096:
+            cache.clear()
+        value = compute(meld)
+        cache[id(meld)] = (meld, value)
+        return value
+
     def accepts(self, meld: Meld) -> frozenset[int]:
         """The natural cards that can be laid off on ``meld`` (cached per meld)."""
-        got = self._accepts.get(meld)
-        if got is None:
-            if len(self._accepts) > 4096:
-                self._accepts.clear()
-            fits = frozenset(c for c in self._lay_off_candidates(meld) if self.lay_off(meld, c) is not None)
-            got = self._accepts[meld] = fits
-        return got
+        got = self._accepts.get(id(meld))
+        if got is not None and got[0] is meld:  # the common case, without a call
+            return got[1]
+        return self._cached(self._accepts, meld, self._compute_accepts)
+
+    def _compute_accepts(self, meld: Meld) -> frozenset[int]:
+        return frozenset(c for c in self._lay_off_candidates(meld) if self.lay_off(meld, c) is not None)
+
+    def joker_ends(self, meld: Meld) -> tuple[bool | None, ...]:
+        """The ``at_low`` values with which a joker can be laid off on ``meld``: of
+        (False, True) for a run, (None,) or () for a set (cached per meld)."""
+        return self._cached(self._joker_ends, meld, self._compute_joker_ends)
+
+    def _compute_joker_ends(self, meld: Meld) -> tuple[bool | None, ...]:
+        ends = (False, True) if meld.kind is MeldKind.RUN else (None,)
+        return tuple(low for low in ends if self.lay_off(meld, JOKER, low) is not None)
+
+    def swappable(self, meld: Meld) -> frozenset[int]:
+        """The natural cards :meth:`swap` can put in the place of a joker of ``meld``
+        (cached per meld): most melds hold no joker, and most cards free none."""
+        return self._cached(self._swappable, meld, self._compute_swappable)
+
+    def _compute_swappable(self, meld: Meld) -> frozenset[int]:
+        if JOKER not in meld.cards:
+            return frozenset()
+        if meld.kind is MeldKind.RUN:
+            return frozenset(meld.stands_for(i) for i, c in enumerate(meld.cards) if c == JOKER)
+        return frozenset(s * 13 + meld.rank for s in range(4)) if meld.rank >= 0 else frozenset()
 
     def _lay_off_candidates(self, meld: Meld) -> list[int]:
         if meld.kind is MeldKind.SET:
@@ -442,8 +481,7 @@ class MeldChecker:
     def fits(self, meld: Meld, c: int) -> bool:
         """Whether ``c`` can be laid off on ``meld`` (a joker: at either end)."""
         if c == JOKER:
-            return self.lay_off(meld, c) is not None or (
-                meld.kind is MeldKind.RUN and self.lay_off(meld, c, True) is not None)
+            return bool(self.joker_ends(meld))
         return c in self.accepts(meld)
 
 

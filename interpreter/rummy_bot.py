@@ -82,7 +82,7 @@ class RummyStrategy:
         return score
 
     def _fits_table(self, state: Any, c: int) -> bool:
-        return any(state.checker.fits(m, c) for m in state.melds.values())
+        return state._fits_table(c)  # the state keeps what fits its table between plays
 
     def _wants(self, state: Any, seat: int, c: int, *, buying: bool) -> bool:
         hand = state.hands[seat]
