@@ -74,8 +74,10 @@ class MeldChecker:
         self._accepts: dict[int, tuple[Meld, frozenset[int]]] = {}
         self._joker_ends: dict[int, tuple[Meld, tuple[bool | None, ...]]] = {}
         self._swappable: dict[int, tuple[Meld, frozenset[int]]] = {}
-        self._specs: dict[tuple[MeldSpec, ...], tuple[tuple[MeldSpec, ...], int]] = {}
+        self._specs: dict[tuple[MeldSpec, ...], tuple[tuple[MeldSpec, ...], int, int, int, int]] = {}
         self._window_cache: dict[int, list[tuple[int, int]]] = {}
+        self._best: dict[tuple[int, int], int] = {}  # see _best_window
+        self._suit_runs: dict[tuple[int, int, int, int], list[tuple[tuple[int, ...], int]]] = {}  # see _candidates
 
     def limits(self, size: int, is_run: bool) -> tuple[int, int]:
         """(most jokers, least naturals) for a meld of ``size``."""
@@ -268,16 +270,15 @@ class MeldChecker:
         :class:`Meld` is built only for an option found.  The order of candidates, and so of
         the options, is that of the plain search described in :meth:`_candidates`."""
         counts = [0] * (JOKER + 1)
-        for c in hand:
-            counts[c] += 1
         masks = [0, 0, 0, 0]
         ranks = [0] * 13
-        for c in range(JOKER):
-            if counts[c]:
+        for c in hand:
+            counts[c] += 1
+            if c != JOKER:
                 masks[c // 13] |= _VALUE_BITS[c % 13]
-                ranks[c % 13] += counts[c]
-        specs, need = self._sorted_specs(contract)
-        if len(hand) < need or not self._could_meet(counts, masks, ranks, specs):
+                ranks[c % 13] += 1
+        specs, need, sets, least_set, least_run = self._sorted_specs(contract)
+        if len(hand) < need or not self._could_meet(counts[JOKER], masks, ranks, sets, least_set, least_run):
             return []
         out: list[tuple[Meld, ...]] = []
         seen: set[tuple[tuple[int, ...], ...]] = set()
@@ -324,39 +325,47 @@ class MeldChecker:
         search(0, ())
         return out
 
-    def _sorted_specs(self, contract: Sequence[MeldSpec]) -> tuple[tuple[MeldSpec, ...], int]:
-        """The contract's specs in search order (runs first, smaller first) and the cards
-        they need at least; cached, as every turn of a round asks for the same contract."""
+    def _sorted_specs(self, contract: Sequence[MeldSpec]) -> tuple[tuple[MeldSpec, ...], int, int, int, int]:
+        """The contract's specs in search order (runs first, smaller first), the cards they
+        need at least, how many sets, the least set and the least run (0 if none); cached,
+        as every turn of a round asks for the same contract."""
         key = tuple(contract)
         got = self._specs.get(key)
         if got is None:
             specs = tuple(sorted(contract, key=lambda s: (s.kind is MeldKind.SET, s.min_size), reverse=False))
-            got = self._specs[key] = (specs, sum(s.min_size for s in specs))
+            sets = [s.min_size for s in specs if s.kind is MeldKind.SET]
+            runs = [s.min_size for s in specs if s.kind is MeldKind.RUN]
+            got = self._specs[key] = (specs, sum(s.min_size for s in specs), len(sets), min(sets, default=0),
+                                      min(runs, default=0))
         return got
 
-    def _could_meet(self, counts: list[int], masks: list[int], ranks: list[int],
-                    specs: Sequence[MeldSpec]) -> bool:
+    def _could_meet(self, jokers: int, masks: list[int], ranks: list[int], sets: int, least_set: int,
+                    least_run: int) -> bool:
         """A cheap necessary condition, so most turns skip the search (the caller has
-        checked that the hand holds enough cards)."""
-        jokers = counts[JOKER]
-        sets = sum(1 for s in specs if s.kind is MeldKind.SET)
+        checked that the hand holds enough cards): enough ranks for the sets, each with
+        jokers to spare, and a suit with enough values for the least run."""
         if sets:
-            least = min(s.min_size for s in specs if s.kind is MeldKind.SET)
-            most_j, least_n = self.limits(least, False)
+            most_j, least_n = self.limits(least_set, False)
             floor, spare = max(least_n, 1), min(jokers, most_j)
-            usable = sum(1 for n in ranks if n >= floor and n + spare >= least)
-            if usable < sets and not (jokers >= least and least_n == 0):
+            usable = sum(1 for n in ranks if n >= floor and n + spare >= least_set)
+            if usable < sets and not (jokers >= least_set and least_n == 0):
                 return False
-        runs = [s.min_size for s in specs if s.kind is MeldKind.RUN]
-        if runs:
-            size = min(runs)
-            most_j, least_n = self.limits(size, True)
-            need = max(least_n, 1, size - min(jokers, most_j))
-            windows = self._windows(size)
-            if not any((mask & window).bit_count() >= need
-                       for mask in masks if mask for _, window in windows):
+        if least_run:
+            most_j, least_n = self.limits(least_run, True)
+            need = max(least_n, 1, least_run - min(jokers, most_j))
+            if not any(self._best_window(mask, least_run) >= need for mask in masks if mask):
                 return False
         return True
+
+    def _best_window(self, mask: int, size: int) -> int:
+        """The most run values in ``mask`` any window of ``size`` holds (kept per mask)."""
+        key = (mask, size)
+        got = self._best.get(key)
+        if got is None:
+            if len(self._best) > 65536:
+                self._best.clear()
+            got = self._best[key] = max((mask & window).bit_count() for _, window in self._windows(size))
+        return got
 
     def _windows(self, size: int) -> list[tuple[int, int]]:
         """(start, bit mask of its values) for each place a run of ``size`` can start;
@@ -395,29 +404,42 @@ class MeldChecker:
                 cards = (JOKER,) * size
                 yield (cards, MeldKind.SET, cards, -1, 0, -1)
             return
-        most, least = self.limits(size, True)
-        allowed = min(jokers, most)
-        fewest = max(least, 1)
-        top = self.hi - size + 2
-        adjacent_ok = self.rules.jokers_adjacent
+        allowed = min(jokers, self.limits(size, True)[0])
         for suit in range(4):
             mask = masks[suit]
             if not mask:
                 continue
-            for start, window in self._windows(size):
-                if start >= top:
-                    break  # (the lowest start is listed even where no run fits)
-                have = (mask & window).bit_count()
-                if size - have > allowed or have < fewest:
-                    continue
-                gaps = window & ~mask
-                if not adjacent_ok and gaps & (gaps >> 1):
-                    continue  # two jokers side by side
-                if start == 1 and start + size - 1 == 14:
-                    if counts[card_for(suit, 14)] < 2:
-                        continue  # both ends are the ace: it must be held twice
-                cards = tuple(card_for(suit, v) if mask >> v & 1 else JOKER for v in range(start, start + size))
+            key = (mask, suit, size, allowed)
+            runs = self._suit_runs.get(key)
+            if runs is None:
+                if len(self._suit_runs) > 65536:
+                    self._suit_runs.clear()
+                runs = self._suit_runs[key] = self._runs_in_suit(mask, suit, size, allowed)
+            for cards, start in runs:
+                if start == 1 and size == 14 and counts[card_for(suit, 14)] < 2:
+                    continue  # both ends are the ace: it must be held twice
                 yield (cards, MeldKind.RUN, cards, suit, start, -1)
+
+    def _runs_in_suit(self, mask: int, suit: int, size: int, allowed: int) -> list[tuple[tuple[int, ...], int]]:
+        """(cards, start) of each run of ``size`` in ``suit`` from the run values in
+        ``mask``, with at most ``allowed`` jokers in the gaps, by start.  This depends on
+        nothing else, and a few cards of a suit make few masks, so the caller keeps it."""
+        most, least = self.limits(size, True)
+        fewest = max(least, 1)
+        top = self.hi - size + 2
+        adjacent_ok = self.rules.jokers_adjacent
+        out = []
+        for start, window in self._windows(size):
+            if start >= top:
+                break  # (the lowest start is listed even where no run fits)
+            have = (mask & window).bit_count()
+            if size - have > allowed or have < fewest:
+                continue
+            gaps = window & ~mask
+            if not adjacent_ok and gaps & (gaps >> 1):
+                continue  # two jokers side by side
+            out.append((tuple(card_for(suit, v) if mask >> v & 1 else JOKER for v in range(start, start + size)), start))
+        return out
 
     # Per-meld answers are cached by the meld object itself: a meld on the table is one
     # object until a play replaces it, so the same object is asked about for turn after
