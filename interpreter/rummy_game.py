@@ -157,10 +157,13 @@ class RummyState(GameState):
             # table after each lay-off need not be built to ask.
             roomy_natural = self._cards_left(seat, (0,)) >= 2
             roomy_joker = self._cards_left(seat, (JOKER,)) >= 2
+            holds_joker = JOKER in distinct
             for meld_id, meld in self.melds.items():
                 if lay_off.on == "own-melds" and self.owners[meld_id] != seat:
                     continue
                 accepted = checker.accepts(meld)
+                if not holds_joker and accepted.isdisjoint(distinct):
+                    continue  # most melds take none of the hand's cards
                 for c in distinct:
                     if c == JOKER:
                         for low in checker.joker_ends(meld):  # where lay_off(meld, JOKER, low) fits
@@ -175,6 +178,8 @@ class RummyState(GameState):
                 for meld_id, meld in self.melds.items():
                     if JOKER in meld.cards and (swap.melds == "all" or meld.kind is MeldKind.RUN):
                         swappable = checker.swappable(meld)  # the cards a joker here stands for
+                        if swappable.isdisjoint(distinct):
+                            continue
                         for c in distinct:
                             if c != JOKER and c in swappable and self._swap_result(meld_id, c) is not None and \
                                     self._swap_leaves_legal_hand(seat):
@@ -349,12 +354,12 @@ class RummyState(GameState):
         return accepted
 
     def _take_from_hand(self, seat: int, cards: Any) -> None:
-        need = Counter(cards)
-        have = Counter(self.hands[seat])
-        for c, n in need.items():
-            if have[c] < n:
+        hand = self.hands[seat]
+        for c, n in Counter(cards).items():
+            held = hand.count(c)  # a play takes a card or a few: no need to count the whole hand
+            if held < n:
                 raise IllegalActionError(f"you do not hold {'two of ' if n > 1 else ''}{NAMES[c]}"
-                                         + (f" ({have[c]} held)" if have[c] else ""))
+                                         + (f" ({held} held)" if held else ""))
 
     def _build_go_down(self, seat: int, action: GoDown) -> list[Meld]:
         if self.down[seat]:
