@@ -70,8 +70,25 @@ class RummyStrategy:
         return needs
 
     def _keep_score(self, state: Any, hand: list[int], c: int) -> float:
-        """How much ``c`` helps toward the contract (higher: keep it)."""
-        return self._scorer(state, hand)(c)
+        """How much ``c`` helps toward the contract (higher: keep it): what
+        ``self._scorer(state, hand)(c)`` gives, in one pass over the hand for the one card
+        (asked for each discard on offer)."""
+        if c == JOKER:
+            return 100.0
+        need_sets, need_runs = self._needs(state)
+        rank, suit = c % 13, c // 13
+        same_rank = 0
+        total = 0.0
+        near = _RUN_NEIGHBOURS[rank]
+        for x in hand:
+            if x != JOKER:
+                if x % 13 == rank:
+                    same_rank += 1
+                if need_runs and x // 13 == suit:
+                    total += near[x % 13]
+        if need_sets:
+            total += 3.0 * min(same_rank - 1, 2)
+        return total
 
     def _scorer(self, state: Any, hand: list[int]) -> Any:
         """A function card -> keep score for this hand, with the hand's rank and suit
@@ -122,13 +139,24 @@ class RummyStrategy:
 
     # --- a turn after drawing ---------------------------------------------------------------
     def _play(self, state: Any, seat: int, actions: list[Any]) -> Any:
-        downs = [a for a in actions if isinstance(a, GoDown)]
+        # one pass over the actions, sorted by kind (the lists keep the listing order)
+        downs: list[GoDown] = []
+        swaps: list[Swap] = []
+        lay_offs: list[LayOff] = []
+        discards: list[Discard] = []
+        for a in actions:
+            if isinstance(a, Discard):
+                discards.append(a)
+            elif isinstance(a, LayOff):
+                lay_offs.append(a)
+            elif isinstance(a, GoDown):
+                downs.append(a)
+            elif isinstance(a, Swap):
+                swaps.append(a)
         if downs:
             return min(downs, key=lambda a: sum(m.count(JOKER) for m in a.melds))
-        swaps = [a for a in actions if isinstance(a, Swap)]
         if swaps:
             return swaps[0]
-        lay_offs = [a for a in actions if isinstance(a, LayOff)]
         if lay_offs:
             # naturals first; a joker goes on a run (it extends play) rather than a set
             def lay_key(a: LayOff) -> tuple[int, int]:
@@ -137,7 +165,6 @@ class RummyStrategy:
                 return (joker, joker and on_set)
 
             return min(lay_offs, key=lay_key)
-        discards = [a for a in actions if isinstance(a, Discard)]
         if not discards:
             return actions[0]
         hand = state.hands[seat]
