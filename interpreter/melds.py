@@ -8,7 +8,6 @@ Every rule that varies between tables comes from :class:`MeldRules` in the rules
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
@@ -28,6 +27,12 @@ def values_of(card: int, ace_low: bool, ace_high: bool) -> tuple[int, ...]:
 
 def card_for(suit: int, value: int) -> int:
     return suit * 13 + (12 if value in (1, 14) else value - 2)
+
+
+# For each rank, the bits of the run values it stands for (bit v for value v; the ace
+# is both 1 and 14): a suit's cards in hand become one int, and a run window's naturals
+# are counted with a mask and int.bit_count().
+_VALUE_BITS: tuple[int, ...] = tuple(1 << (r + 2) for r in range(12)) + ((1 << 14) | (1 << 1),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +71,13 @@ class MeldChecker:
         self.lo = 1 if self.ace_low else 2
         self.hi = 14 if self.ace_high else 13
         self._limits: dict[tuple[int, bool], tuple[int, int]] = {}
-        self._accepts: dict[Meld, frozenset[int]] = {}
+        self._accepts: dict[int, tuple[Meld, frozenset[int]]] = {}
+        self._joker_ends: dict[int, tuple[Meld, tuple[bool | None, ...]]] = {}
+        self._swappable: dict[int, tuple[Meld, frozenset[int]]] = {}
+        self._specs: dict[tuple[MeldSpec, ...], tuple[tuple[MeldSpec, ...], int, int, int, int]] = {}
+        self._window_cache: dict[int, list[tuple[int, int]]] = {}
+        self._best: dict[tuple[int, int], int] = {}  # see _best_window
+        self._suit_runs: dict[tuple[int, int, int, int], list[tuple[tuple[int, ...], int]]] = {}  # see _candidates
 
     def limits(self, size: int, is_run: bool) -> tuple[int, int]:
         """(most jokers, least naturals) for a meld of ``size``."""
@@ -249,140 +260,233 @@ class MeldChecker:
 
     def go_down_options(self, hand: Sequence[int], contract: Sequence[MeldSpec], limit: int = 12) -> list[tuple[Meld, ...]]:
         """Ways to meet ``contract`` from ``hand`` in canonical form (each meld of its least
-        size, naturals before jokers), at most ``limit`` of them, found by a bounded search."""
-        counts = Counter(hand)
-        specs = sorted(contract, key=lambda s: (s.kind is MeldKind.SET, s.min_size), reverse=False)
-        if not self._could_meet(counts, specs):
+        size, naturals before jokers), at most ``limit`` of them, found by a bounded search.
+
+        This runs for every play decision of a seat that is not down, and most of the time
+        finds nothing, so the search works on plain lists and ints: ``counts`` (how many of
+        each card, the joker last), ``masks`` (per suit, bit v set when the hand holds the
+        run value v; the ace sets bits 1 and 14) and ``ranks`` (naturals per rank), all
+        updated in place as candidate melds take cards.  Candidates are plain tuples and a
+        :class:`Meld` is built only for an option found.  The order of candidates, and so of
+        the options, is that of the plain search described in :meth:`_candidates`."""
+        counts = [0] * (JOKER + 1)
+        masks = [0, 0, 0, 0]
+        ranks = [0] * 13
+        for c in hand:
+            counts[c] += 1
+            if c != JOKER:
+                masks[c // 13] |= _VALUE_BITS[c % 13]
+                ranks[c % 13] += 1
+        specs, need, sets, least_set, least_run = self._sorted_specs(contract)
+        if len(hand) < need or not self._could_meet(counts[JOKER], masks, ranks, sets, least_set, least_run):
             return []
         out: list[tuple[Meld, ...]] = []
         seen: set[tuple[tuple[int, ...], ...]] = set()
+        chosen: list[tuple] = []
+        last = len(specs)
 
-        def search(i: int, counts: Counter, chosen: list[Meld], floor: tuple[int, ...]) -> None:
+        def take(cards: tuple[int, ...], step: int) -> None:
+            """Take ``cards`` out of the counts (step -1) or put them back (step 1)."""
+            for c in cards:
+                n = counts[c] = counts[c] + step
+                if c != JOKER:
+                    r = c % 13
+                    ranks[r] += step
+                    if n == 0:
+                        masks[c // 13] &= ~_VALUE_BITS[r]
+                    elif n == 1 and step == 1:
+                        masks[c // 13] |= _VALUE_BITS[r]
+
+        def search(i: int, floor: tuple[int, ...]) -> None:
             if len(out) >= limit:
                 return
-            if i == len(specs):
-                key = tuple(sorted(m.cards for m in chosen))
-                if key not in seen and self.initial_problem(chosen) is None:
-                    seen.add(key)
-                    out.append(tuple(chosen))
+            if i == last:
+                key = tuple(sorted(m[0] for m in chosen))
+                if key not in seen:
+                    melds = [Meld(*m[1:]) for m in chosen]
+                    if self.initial_problem(melds) is None:
+                        seen.add(key)
+                        out.append(tuple(melds))
                 return
             spec = specs[i]
             same_as_previous = i > 0 and specs[i - 1] == spec
-            for meld in self._candidates(spec, counts):
-                if same_as_previous and meld.cards < floor:
+            for candidate in self._candidates(spec, counts, masks, ranks):
+                cards = candidate[0]
+                if same_as_previous and cards < floor:
                     continue  # identical specs: take candidates in order, not every permutation
-                for c in meld.cards:
-                    counts[c] -= 1
-                chosen.append(meld)
-                search(i + 1, counts, chosen, meld.cards)
+                take(cards, -1)
+                chosen.append(candidate)
+                search(i + 1, cards)
                 chosen.pop()
-                for c in meld.cards:
-                    counts[c] += 1
+                take(cards, 1)
                 if len(out) >= limit:
                     return
 
-        search(0, counts, [], ())
+        search(0, ())
         return out
 
-    def _could_meet(self, counts: Counter, specs: Sequence[MeldSpec]) -> bool:
-        """A cheap necessary condition, so most turns skip the search."""
-        jokers = counts.get(JOKER, 0)
-        need = sum(s.min_size for s in specs)
-        if sum(counts.values()) < need:
-            return False
-        sets = sum(1 for s in specs if s.kind is MeldKind.SET)
+    def _sorted_specs(self, contract: Sequence[MeldSpec]) -> tuple[tuple[MeldSpec, ...], int, int, int, int]:
+        """The contract's specs in search order (runs first, smaller first), the cards they
+        need at least, how many sets, the least set and the least run (0 if none); cached,
+        as every turn of a round asks for the same contract."""
+        key = tuple(contract)
+        got = self._specs.get(key)
+        if got is None:
+            specs = tuple(sorted(contract, key=lambda s: (s.kind is MeldKind.SET, s.min_size), reverse=False))
+            sets = [s.min_size for s in specs if s.kind is MeldKind.SET]
+            runs = [s.min_size for s in specs if s.kind is MeldKind.RUN]
+            got = self._specs[key] = (specs, sum(s.min_size for s in specs), len(sets), min(sets, default=0),
+                                      min(runs, default=0))
+        return got
+
+    def _could_meet(self, jokers: int, masks: list[int], ranks: list[int], sets: int, least_set: int,
+                    least_run: int) -> bool:
+        """A cheap necessary condition, so most turns skip the search (the caller has
+        checked that the hand holds enough cards): enough ranks for the sets, each with
+        jokers to spare, and a suit with enough values for the least run."""
         if sets:
-            by_rank = Counter()
-            for c, n in counts.items():
-                if c != JOKER and n > 0:
-                    by_rank[c % 13] += n
-            least = min(s.min_size for s in specs if s.kind is MeldKind.SET)
-            most_j, least_n = self.limits(least, False)
-            usable = sum(1 for n in by_rank.values() if n >= max(least_n, 1) and n + min(jokers, most_j) >= least)
-            if usable < sets and not (jokers >= least and least_n == 0):
+            most_j, least_n = self.limits(least_set, False)
+            floor, spare = max(least_n, 1), min(jokers, most_j)
+            usable = sum(1 for n in ranks if n >= floor and n + spare >= least_set)
+            if usable < sets and not (jokers >= least_set and least_n == 0):
                 return False
-        runs = [s.min_size for s in specs if s.kind is MeldKind.RUN]
-        if runs:
-            size = min(runs)
-            most_j, least_n = self.limits(size, True)
-            need = max(least_n, 1, size - min(jokers, most_j))
-            if not any(self._best_window(row, size) >= need for row in self._presence(counts)):
+        if least_run:
+            most_j, least_n = self.limits(least_run, True)
+            need = max(least_n, 1, least_run - min(jokers, most_j))
+            if not any(self._best_window(mask, least_run) >= need for mask in masks if mask):
                 return False
         return True
 
-    @staticmethod
-    def _presence(counts: Counter) -> list[list[int]]:
-        """For each suit, 1 at each run value (1..14) the hand holds (the ace at both ends)."""
-        present = [[0] * 16 for _ in range(4)]
-        for c, n in counts.items():
-            if c != JOKER and n > 0:
-                suit, r = divmod(c, 13)
-                present[suit][r + 2] = 1
-                if r == 12:
-                    present[suit][1] = 1
-        return present
+    def _best_window(self, mask: int, size: int) -> int:
+        """The most run values in ``mask`` any window of ``size`` holds (kept per mask)."""
+        key = (mask, size)
+        got = self._best.get(key)
+        if got is None:
+            if len(self._best) > 65536:
+                self._best.clear()
+            got = self._best[key] = max((mask & window).bit_count() for _, window in self._windows(size))
+        return got
 
-    def _best_window(self, row: list[int], size: int) -> int:
-        """The most values of one suit any run window of ``size`` holds."""
-        have = sum(row[self.lo:self.lo + size])
-        best = have
-        for start in range(self.lo + 1, self.hi - size + 2):
-            have += row[start + size - 1] - row[start - 1]
-            best = max(best, have)
-        return best
+    def _windows(self, size: int) -> list[tuple[int, int]]:
+        """(start, bit mask of its values) for each place a run of ``size`` can start;
+        at least the lowest start, as a best-window count always looks at one."""
+        got = self._window_cache.get(size)
+        if got is None:
+            ones = (1 << size) - 1
+            got = self._window_cache[size] = [(start, ones << start)
+                                              for start in range(self.lo, max(self.lo + 1, self.hi - size + 2))]
+        return got
 
-    def _candidates(self, spec: MeldSpec, counts: Counter) -> Iterator[Meld]:
+    def _candidates(self, spec: MeldSpec, counts: list[int], masks: list[int],
+                    ranks: list[int]) -> Iterator[tuple]:
+        """The canonical melds of ``spec`` the counted cards can make, as tuples
+        (cards, then the :class:`Meld` fields).  Sets: by rank, low to high, the first
+        naturals by suit then jokers, then an all-joker set where allowed.  Runs: by suit,
+        then start, each value held as its natural, each gap a joker."""
         size = spec.min_size
-        jokers = counts.get(JOKER, 0)
+        jokers = counts[JOKER]
         if spec.kind is MeldKind.SET:
             most, least = self.limits(size, False)
-            by_rank: dict[int, list[int]] = {}
-            for c, n in sorted(counts.items()):
-                if c != JOKER and n > 0:
-                    by_rank.setdefault(c % 13, []).extend([c] * n)
-            for rank, naturals in sorted(by_rank.items()):
-                use = naturals[:size]
-                need = size - len(use)
-                if need <= min(jokers, most) and len(use) >= least:
-                    yield Meld(MeldKind.SET, tuple(use) + (JOKER,) * need, rank=rank)
+            spare = min(jokers, most)
+            for rank in range(13):
+                held = ranks[rank]
+                if not held:
+                    continue
+                use_n = min(held, size)
+                if size - use_n > spare or use_n < least:
+                    continue
+                use: list[int] = []
+                for c in range(rank, JOKER, 13):
+                    use += [c] * counts[c]
+                cards = tuple(use[:size]) + (JOKER,) * (size - use_n)
+                yield (cards, MeldKind.SET, cards, -1, 0, rank)
             if least == 0 and jokers >= size and most >= size:
-                yield Meld(MeldKind.SET, (JOKER,) * size, rank=-1)
+                cards = (JOKER,) * size
+                yield (cards, MeldKind.SET, cards, -1, 0, -1)
             return
-        most, least = self.limits(size, True)
-        allowed = min(jokers, most)
-        # presence of each run value per suit, and prefix sums: the naturals a window
-        # holds are counted in O(1), and only promising windows are built
-        present = self._presence(counts)
+        allowed = min(jokers, self.limits(size, True)[0])
         for suit in range(4):
-            row = present[suit]
-            if not any(row):
+            mask = masks[suit]
+            if not mask:
                 continue
-            prefix = [0]
-            for v in range(16):
-                prefix.append(prefix[-1] + row[v])
-            for start in range(self.lo, self.hi - size + 2):
-                have = prefix[start + size] - prefix[start]
-                used = size - have
-                if used > allowed or have < max(least, 1):
-                    continue
-                cards = tuple(card_for(suit, v) if row[v] else JOKER for v in range(start, start + size))
-                if not self.rules.jokers_adjacent and any(a == b == JOKER for a, b in zip(cards, cards[1:])):
-                    continue
-                if start == 1 and start + size - 1 == 14:
-                    ace = card_for(suit, 14)  # both ends are the ace: it must be held twice
-                    if counts.get(ace, 0) < 2:
-                        continue
-                yield Meld(MeldKind.RUN, cards, suit, start)
+            key = (mask, suit, size, allowed)
+            runs = self._suit_runs.get(key)
+            if runs is None:
+                if len(self._suit_runs) > 65536:
+                    self._suit_runs.clear()
+                runs = self._suit_runs[key] = self._runs_in_suit(mask, suit, size, allowed)
+            for cards, start in runs:
+                if start == 1 and size == 14 and counts[card_for(suit, 14)] < 2:
+                    continue  # both ends are the ace: it must be held twice
+                yield (cards, MeldKind.RUN, cards, suit, start, -1)
+
+    def _runs_in_suit(self, mask: int, suit: int, size: int, allowed: int) -> list[tuple[tuple[int, ...], int]]:
+        """(cards, start) of each run of ``size`` in ``suit`` from the run values in
+        ``mask``, with at most ``allowed`` jokers in the gaps, by start.  This depends on
+        nothing else, and a few cards of a suit make few masks, so the caller keeps it."""
+        most, least = self.limits(size, True)
+        fewest = max(least, 1)
+        top = self.hi - size + 2
+        adjacent_ok = self.rules.jokers_adjacent
+        out = []
+        for start, window in self._windows(size):
+            if start >= top:
+                break  # (the lowest start is listed even where no run fits)
+            have = (mask & window).bit_count()
+            if size - have > allowed or have < fewest:
+                continue
+            gaps = window & ~mask
+            if not adjacent_ok and gaps & (gaps >> 1):
+                continue  # two jokers side by side
+            out.append((tuple(card_for(suit, v) if mask >> v & 1 else JOKER for v in range(start, start + size)), start))
+        return out
+
+    # Per-meld answers are cached by the meld object itself: a meld on the table is one
+    # object until a play replaces it, so the same object is asked about for turn after
+    # turn.  The key is id(meld) (hashing a Meld hashes all its fields, every call) and the
+    # entry keeps the meld, so the id cannot be reused while the entry lives; an entry is
+    # used only if it holds this very object.  A meld equal to a cached one but another
+    # object is merely computed again.
+    def _cached(self, cache: dict[int, tuple[Meld, Any]], meld: Meld, compute: Callable[[Meld], Any]) -> Any:
+        got = cache.get(id(meld))
+        if got is not None and got[0] is meld:
+            return got[1]
+        if len(cache) > 4096:
+            cache.clear()
+        value = compute(meld)
+        cache[id(meld)] = (meld, value)
+        return value
 
     def accepts(self, meld: Meld) -> frozenset[int]:
         """The natural cards that can be laid off on ``meld`` (cached per meld)."""
-        got = self._accepts.get(meld)
-        if got is None:
-            if len(self._accepts) > 4096:
-                self._accepts.clear()
-            fits = frozenset(c for c in self._lay_off_candidates(meld) if self.lay_off(meld, c) is not None)
-            got = self._accepts[meld] = fits
-        return got
+        got = self._accepts.get(id(meld))
+        if got is not None and got[0] is meld:  # the common case, without a call
+            return got[1]
+        return self._cached(self._accepts, meld, self._compute_accepts)
+
+    def _compute_accepts(self, meld: Meld) -> frozenset[int]:
+        return frozenset(c for c in self._lay_off_candidates(meld) if self.lay_off(meld, c) is not None)
+
+    def joker_ends(self, meld: Meld) -> tuple[bool | None, ...]:
+        """The ``at_low`` values with which a joker can be laid off on ``meld``: of
+        (False, True) for a run, (None,) or () for a set (cached per meld)."""
+        return self._cached(self._joker_ends, meld, self._compute_joker_ends)
+
+    def _compute_joker_ends(self, meld: Meld) -> tuple[bool | None, ...]:
+        ends = (False, True) if meld.kind is MeldKind.RUN else (None,)
+        return tuple(low for low in ends if self.lay_off(meld, JOKER, low) is not None)
+
+    def swappable(self, meld: Meld) -> frozenset[int]:
+        """The natural cards :meth:`swap` can put in the place of a joker of ``meld``
+        (cached per meld): most melds hold no joker, and most cards free none."""
+        return self._cached(self._swappable, meld, self._compute_swappable)
+
+    def _compute_swappable(self, meld: Meld) -> frozenset[int]:
+        if JOKER not in meld.cards:
+            return frozenset()
+        if meld.kind is MeldKind.RUN:
+            return frozenset(meld.stands_for(i) for i, c in enumerate(meld.cards) if c == JOKER)
+        return frozenset(s * 13 + meld.rank for s in range(4)) if meld.rank >= 0 else frozenset()
 
     def _lay_off_candidates(self, meld: Meld) -> list[int]:
         if meld.kind is MeldKind.SET:
@@ -399,8 +503,7 @@ class MeldChecker:
     def fits(self, meld: Meld, c: int) -> bool:
         """Whether ``c`` can be laid off on ``meld`` (a joker: at either end)."""
         if c == JOKER:
-            return self.lay_off(meld, c) is not None or (
-                meld.kind is MeldKind.RUN and self.lay_off(meld, c, True) is not None)
+            return bool(self.joker_ends(meld))
         return c in self.accepts(meld)
 
 

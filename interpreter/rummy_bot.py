@@ -18,9 +18,27 @@ from .melds import card_points
 from .ruleset import MeldKind
 
 
+def _run_neighbour(rank: int, r: int) -> float:
+    """What holding rank ``r`` of a suit adds to keeping rank ``rank`` of that suit."""
+    gap = abs(r - rank)
+    if 12 in (rank, r):  # the ace sits next to the king and the two
+        gap = min(gap, 13 - gap)
+    if gap == 1:
+        return 2.0  # open-ended neighbours are worth more than a gap
+    if gap == 2:
+        return 1.0
+    return 0.0
+
+
+# _RUN_NEIGHBOURS[rank][r]: looked up, not worked out, for each card of each hand scored
+_RUN_NEIGHBOURS: tuple[tuple[float, ...], ...] = tuple(tuple(_run_neighbour(a, b) for b in range(13)) for a in range(13))
+
+
 class RummyStrategy:
     def __init__(self, rng: random.Random):
         self.rng = rng
+        self._needs_cache: tuple[Any, tuple[bool, bool]] = (None, (False, False))
+        self._points_cache: tuple[Any, dict[int, int]] = (None, {})
 
     def act(self, state: Any, seat: int) -> Any:
         actions = state.legal_actions()
@@ -43,12 +61,34 @@ class RummyStrategy:
 
     # --- what a card is worth to this hand ------------------------------------------------
     def _needs(self, state: Any) -> tuple[bool, bool]:
-        kinds = {m.kind for m in state.contract.melds}
-        return MeldKind.SET in kinds, MeldKind.RUN in kinds
+        contract = state.contract.melds
+        cached_for, needs = self._needs_cache
+        if cached_for is not contract:  # one contract a round: work it out once
+            kinds = {m.kind for m in contract}
+            needs = MeldKind.SET in kinds, MeldKind.RUN in kinds
+            self._needs_cache = (contract, needs)
+        return needs
 
     def _keep_score(self, state: Any, hand: list[int], c: int) -> float:
-        """How much ``c`` helps toward the contract (higher: keep it)."""
-        return self._scorer(state, hand)(c)
+        """How much ``c`` helps toward the contract (higher: keep it): what
+        ``self._scorer(state, hand)(c)`` gives, in one pass over the hand for the one card
+        (asked for each discard on offer)."""
+        if c == JOKER:
+            return 100.0
+        need_sets, need_runs = self._needs(state)
+        rank, suit = c % 13, c // 13
+        same_rank = 0
+        total = 0.0
+        near = _RUN_NEIGHBOURS[rank]
+        for x in hand:
+            if x != JOKER:
+                if x % 13 == rank:
+                    same_rank += 1
+                if need_runs and x // 13 == suit:
+                    total += near[x % 13]
+        if need_sets:
+            total += 3.0 * min(same_rank - 1, 2)
+        return total
 
     def _scorer(self, state: Any, hand: list[int]) -> Any:
         """A function card -> keep score for this hand, with the hand's rank and suit
@@ -69,20 +109,24 @@ class RummyStrategy:
             if need_sets:
                 total += 3.0 * min(ranks[rank] - 1, 2)
             if need_runs:
+                near = _RUN_NEIGHBOURS[rank]
                 for r in by_suit[suit]:
-                    gap = abs(r - rank)
-                    if 12 in (rank, r):  # the ace sits next to the king and the two
-                        gap = min(gap, 13 - gap)
-                    if gap == 1:
-                        total += 2.0  # open-ended neighbours are worth more than a gap
-                    elif gap == 2:
-                        total += 1.0
+                    total += near[r]
             return total
 
         return score
 
+    def _points(self, table: dict[str, int]) -> dict[int, int]:
+        """Each card's penalty points under ``table`` (filled in as cards come up), kept
+        for as long as the ruleset's table is the same."""
+        cached_for, points = self._points_cache
+        if cached_for is not table:
+            points = {}
+            self._points_cache = (table, points)
+        return points
+
     def _fits_table(self, state: Any, c: int) -> bool:
-        return any(state.checker.fits(m, c) for m in state.melds.values())
+        return state._fits_table(c)  # the state keeps what fits its table between plays
 
     def _wants(self, state: Any, seat: int, c: int, *, buying: bool) -> bool:
         hand = state.hands[seat]
@@ -95,13 +139,24 @@ class RummyStrategy:
 
     # --- a turn after drawing ---------------------------------------------------------------
     def _play(self, state: Any, seat: int, actions: list[Any]) -> Any:
-        downs = [a for a in actions if isinstance(a, GoDown)]
+        # one pass over the actions, sorted by kind (the lists keep the listing order)
+        downs: list[GoDown] = []
+        swaps: list[Swap] = []
+        lay_offs: list[LayOff] = []
+        discards: list[Discard] = []
+        for a in actions:
+            if isinstance(a, Discard):
+                discards.append(a)
+            elif isinstance(a, LayOff):
+                lay_offs.append(a)
+            elif isinstance(a, GoDown):
+                downs.append(a)
+            elif isinstance(a, Swap):
+                swaps.append(a)
         if downs:
             return min(downs, key=lambda a: sum(m.count(JOKER) for m in a.melds))
-        swaps = [a for a in actions if isinstance(a, Swap)]
         if swaps:
             return swaps[0]
-        lay_offs = [a for a in actions if isinstance(a, LayOff)]
         if lay_offs:
             # naturals first; a joker goes on a run (it extends play) rather than a set
             def lay_key(a: LayOff) -> tuple[int, int]:
@@ -110,11 +165,11 @@ class RummyStrategy:
                 return (joker, joker and on_set)
 
             return min(lay_offs, key=lay_key)
-        discards = [a for a in actions if isinstance(a, Discard)]
         if not discards:
             return actions[0]
         hand = state.hands[seat]
         table = state.rummy.card_points
+        points = self._points(table)
         nxt = (seat + 1) % state.players
         feeds = state.down[nxt]
         scorer = self._scorer(state, hand)
@@ -123,7 +178,10 @@ class RummyStrategy:
             c = a.card
             keep = 0.0 if state.down[seat] else scorer(c)
             feeding = 1 if feeds and self._fits_table(state, c) else 0
-            return (keep + 5.0 * feeding, -card_points([c], table), a.call)
+            worth = points.get(c)
+            if worth is None:
+                worth = points[c] = card_points([c], table)
+            return (keep + 5.0 * feeding, -worth, a.call)
 
         best = min(discards, key=discard_key)
         calls = [a for a in discards if a.call and a.card == best.card]

@@ -70,6 +70,7 @@ class RummyState(GameState):
         self.penalties = [0] * self.players  # penalty points from cards left in hand
         self._aux_rng = random.Random(f"{self.seed}/aux")
         self._rummy_pending: Any = None
+        self._table_cache: tuple[tuple[Meld, ...], frozenset[int]] = ((), frozenset())  # see _table_accepts
 
     # --- chance --------------------------------------------------------------------------
     def chance_action(self) -> Any:
@@ -138,36 +139,49 @@ class RummyState(GameState):
 
     def _play_actions(self, seat: int) -> list[Any]:
         hand = self.hands[seat]
+        checker = self.checker
         actions: list[Any] = []
         distinct = list(dict.fromkeys(hand))
         if not self.down[seat]:
             next_id = len(self.owners) + 1
-            for option in self.checker.go_down_options(hand, self.contract.melds):
+            for option in checker.go_down_options(hand, self.contract.melds):
                 action = GoDown(tuple(m.cards for m in option))
-                after = {**self.melds, **{next_id + i: m for i, m in enumerate(option)}}
-                if self._leaves_legal_hand(seat, [c for m in action.melds for c in m], after):
+                added = {next_id + i: m for i, m in enumerate(option)}
+                if self._leaves_legal_hand(seat, [c for m in action.melds for c in m], added):
                     actions.append(action)
         lay_off = self.rummy.lay_off
         if self.down[seat] and lay_off.allowed and (lay_off.same_turn_as_going_down or
                                                     self.down_turn[seat] != self.turn_number):
+            # Every lay-off of one natural (and of one joker) leaves the hand the same size:
+            # when that is two cards or more the hand can always end the turn, and the
+            # table after each lay-off need not be built to ask.
+            roomy_natural = self._cards_left(seat, (0,)) >= 2
+            roomy_joker = self._cards_left(seat, (JOKER,)) >= 2
+            holds_joker = JOKER in distinct
             for meld_id, meld in self.melds.items():
                 if lay_off.on == "own-melds" and self.owners[meld_id] != seat:
                     continue
-                accepted = self.checker.accepts(meld)
+                accepted = checker.accepts(meld)
+                if not holds_joker and accepted.isdisjoint(distinct):
+                    continue  # most melds take none of the hand's cards
                 for c in distinct:
-                    if c != JOKER and c not in accepted:
-                        continue
-                    for low in ((False, True) if c == JOKER and meld.kind is MeldKind.RUN else (None,)):
-                        placed = self.checker.lay_off(meld, c, low)
-                        if placed is not None and self._leaves_legal_hand(
-                                seat, [c], {**self.melds, meld_id: placed}):
-                            actions.append(LayOff(meld_id, (c,), low))
+                    if c == JOKER:
+                        for low in checker.joker_ends(meld):  # where lay_off(meld, JOKER, low) fits
+                            if roomy_joker or self._leaves_legal_hand(
+                                    seat, [c], {meld_id: checker.lay_off(meld, c, low)}):
+                                actions.append(LayOff(meld_id, (c,), low))
+                    elif c in accepted:  # lay_off(meld, c) fits
+                        if roomy_natural or self._leaves_legal_hand(seat, [c], {meld_id: checker.lay_off(meld, c)}):
+                            actions.append(LayOff(meld_id, (c,), None))
             swap = self.rummy.joker_swap
             if swap.allowed and self.joker_debt == 0 and (self.down[seat] or not swap.requires_down):
                 for meld_id, meld in self.melds.items():
                     if JOKER in meld.cards and (swap.melds == "all" or meld.kind is MeldKind.RUN):
+                        swappable = checker.swappable(meld)  # the cards a joker here stands for
+                        if swappable.isdisjoint(distinct):
+                            continue
                         for c in distinct:
-                            if c != JOKER and self._swap_result(meld_id, c) is not None and \
+                            if c != JOKER and c in swappable and self._swap_result(meld_id, c) is not None and \
                                     self._swap_leaves_legal_hand(seat):
                                 actions.append(Swap(meld_id, c))
         if self.joker_debt == 0:
@@ -178,11 +192,21 @@ class RummyState(GameState):
                     actions += [Discard(c, True) for c in distinct if self._fits_table(c)]
         return actions
 
-    def _leaves_legal_hand(self, seat: int, cards_out: Any, table_after: dict[int, Meld] | None = None) -> bool:
+    def _cards_left(self, seat: int, cards_out: Any) -> int:
+        """At most how many cards a table play of ``cards_out`` leaves in hand, not
+        counting jokers freed by a swap that are still owed to the table (the exact
+        count when the cards are in hand, as they are once a play is checked)."""
+        owed = max(0, self.joker_debt - sum(1 for c in cards_out if c == JOKER))
+        return len(self.hands[seat]) - len(cards_out) - owed
+
+    def _leaves_legal_hand(self, seat: int, cards_out: Any, changed: dict[int, Meld]) -> bool:
         """Whether a table play of ``cards_out`` leaves a hand that can end the turn: an
         empty hand goes out (not where a final discard is required); where going out by
-        a discard is forbidden, a single card left must itself fit the table, or the
-        turn could not end."""
+        a discard is forbidden, a single card left must itself fit the table (the melds
+        on it now, with ``changed`` the melds the play adds or replaces), or the turn
+        could not end."""
+        if self._cards_left(seat, cards_out) >= 2:
+            return True  # the common case, without counting the hand
         left = Counter(self.hands[seat])
         left.subtract(cards_out)
         # jokers freed by a swap still owe a lay-off this turn: count the hand without them
@@ -196,7 +220,7 @@ class RummyState(GameState):
             lay_off = self.rummy.lay_off
             if not lay_off.allowed or (not lay_off.same_turn_as_going_down and not self.down[seat]):
                 return False
-            table = self.melds if table_after is None else table_after
+            table = {**self.melds, **changed}
             return any(self.checker.fits(m, remaining[0]) for m in table.values())
         return True
 
@@ -216,8 +240,7 @@ class RummyState(GameState):
             # the freed joker must then be laid off somewhere this turn
             trial = dict(self.melds)
             trial[meld_id] = meld
-            if not any(self.checker.lay_off(m, JOKER, low) is not None
-                       for m in trial.values() for low in (False, True)):
+            if not any(self.checker.joker_ends(m) for m in trial.values()):
                 return None
         return meld
 
@@ -313,15 +336,30 @@ class RummyState(GameState):
         raise IllegalActionError(f"now go down, lay off, swap or discard, not '{action}'")
 
     def _fits_table(self, c: int) -> bool:
-        return any(self.checker.fits(m, c) for m in self.melds.values())
+        if c == JOKER:
+            return any(self.checker.fits(m, c) for m in self.melds.values())
+        return c in self._table_accepts()
+
+    def _table_accepts(self) -> frozenset[int]:
+        """The natural cards that fit some meld on the table.  The bot asks this of each
+        card it might discard, and the table changes only with a play, so the union is
+        kept with the melds it was made from; comparing that tuple with the table's is an
+        identity check per meld when nothing changed (and the union is made again when
+        anything did, even by a hand other than this class's)."""
+        melds = tuple(self.melds.values())
+        made_from, accepted = self._table_cache
+        if made_from != melds:
+            accepted = frozenset().union(*(self.checker.accepts(m) for m in melds))
+            self._table_cache = (melds, accepted)
+        return accepted
 
     def _take_from_hand(self, seat: int, cards: Any) -> None:
-        need = Counter(cards)
-        have = Counter(self.hands[seat])
-        for c, n in need.items():
-            if have[c] < n:
+        hand = self.hands[seat]
+        for c, n in Counter(cards).items():
+            held = hand.count(c)  # a play takes a card or a few: no need to count the whole hand
+            if held < n:
                 raise IllegalActionError(f"you do not hold {'two of ' if n > 1 else ''}{NAMES[c]}"
-                                         + (f" ({have[c]} held)" if have[c] else ""))
+                                         + (f" ({held} held)" if held else ""))
 
     def _build_go_down(self, seat: int, action: GoDown) -> list[Meld]:
         if self.down[seat]:
@@ -338,8 +376,8 @@ class RummyState(GameState):
         if problem:
             raise IllegalActionError(problem)
         next_id = len(self.owners) + 1
-        after = {**self.melds, **{next_id + i: m for i, m in enumerate(melds)}}
-        if not self._leaves_legal_hand(seat, [c for m in action.melds for c in m], after):
+        added = {next_id + i: m for i, m in enumerate(melds)}
+        if not self._leaves_legal_hand(seat, [c for m in action.melds for c in m], added):
             raise IllegalActionError(self._hand_rule())
         return melds
 
@@ -375,7 +413,7 @@ class RummyState(GameState):
                     raise IllegalActionError(f"{NAMES[c]} does not fit meld {action.meld} "
                                              f"({' '.join(result.names())})")
                 result = placed
-        if not self._leaves_legal_hand(seat, action.cards, {**self.melds, action.meld: result}):
+        if not self._leaves_legal_hand(seat, action.cards, {action.meld: result}):
             raise IllegalActionError(self._hand_rule())
         return result
 
