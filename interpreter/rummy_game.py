@@ -66,6 +66,7 @@ class RummyState(GameState):
         self.cut_success: list[bool] = []
         self.forced: list[int] = []  # cards a replay says come off the stock next
         self.counters: Counter[str] = Counter()
+        self._per_round: dict[tuple[int, int], int] = {}
         self.went_out = [0] * self.players  # rounds each seat went out in
         self.penalties = [0] * self.players  # penalty points from cards left in hand
         self._aux_rng = random.Random(f"{self.seed}/aux")
@@ -133,9 +134,17 @@ class RummyState(GameState):
         return [m for m, meld in self.melds.items() if self.checker.fits(meld, top)]
 
     def _round_value(self, compiled: Any) -> int:
-        env = self.setup.env
-        env["round"] = self.rules_round
-        return compiled(env)
+        """A buying expression's value this round.  Those expressions see only the
+        game's names and the round (see BUY_NAMES), so each is evaluated once a round."""
+        key = (id(compiled), self.round_index)
+        value = self._per_round.get(key)
+        if value is None:
+            if len(self._per_round) > 64:
+                self._per_round.clear()
+            env = self.setup.env
+            env["round"] = self.rules_round
+            value = self._per_round[key] = compiled(env)
+        return value
 
     def _play_actions(self, seat: int) -> list[Any]:
         hand = self.hands[seat]

@@ -186,7 +186,9 @@ class GameState(ABC):
         if self.turn == OVER:
             raise IllegalActionError("the game is over")
         cached_at, cached = self._legal
-        if cached_at != self.moves or action not in cached:  # a listed legal action needs no check
+        # an action taken from the listed legal actions needs no check; identity is the
+        # cheap test (comparing dataclasses field by field is not)
+        if cached_at != self.moves or not any(a is action for a in cached):
             self.verify(action)
         if self.turn >= 0:
             self.decisions += 1
