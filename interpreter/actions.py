@@ -94,7 +94,7 @@ class Pass:
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """Call a fitting discard and lay it off on meld ``meld`` (the 'Shanghai' call)."""
+    """Call a fitting discard and lay it off on meld ``meld`` (a ruleset's fitting-discard call)."""
 
     meld: int
 

@@ -1,8 +1,9 @@
 """A ruleset's rules in words: Markdown generated from the resolved, compiled ruleset,
 so a table can print the rules it agreed on (and the words never drift from the data).
 
->>> text = explain(load_ruleset("oh-hell-penalty"))
->>> "| bid 4, took 1 | -3 |" in text
+>>> from cardrules.interpreter.ruleset import EXAMPLE, ruleset_from_text
+>>> text = explain(ruleset_from_text(EXAMPLE))
+>>> "| bid 2, took 2 | 12 |" in text and "| bid 4, took 1 | 1 |" in text
 True
 """
 
@@ -12,7 +13,7 @@ from typing import Any
 
 from .cards import NAMES, SUIT_NAMES
 from .melds import card_points
-from .ruleset import GoingOut, Ruleset, load_ruleset
+from .ruleset import GoingOut, Ruleset
 
 SEAT_WORDS = {"left-of-dealer": "the player to the dealer's left", "dealer": "the dealer",
               "right-of-dealer": "the player to the dealer's right"}
@@ -20,7 +21,7 @@ OUT_WORDS = {GoingOut.DISCARD_REQUIRED: "by putting down or laying off all but o
              GoingOut.DISCARD_OPTIONAL: "by getting rid of every card, with or without a last discard",
              GoingOut.NO_DISCARD: "only by putting every card onto the table - never by a discard"}
 
-__all__ = ["explain", "load_ruleset"]
+__all__ = ["explain"]
 
 
 def _players(rules: Ruleset) -> list[int]:

@@ -288,7 +288,15 @@ def load_document(ref: str | Path, *, relative_to: Path | None = None, _seen: tu
         path = ref if isinstance(ref, Path) else locate(ref, relative_to)
     except FileNotFoundError as exc:
         raise RulesetError([Problem(str(ref), 0, 0, str(exc), "io")]) from None
-    source = read_source(path)
+    return _resolve(read_source(path), path, _seen)
+
+
+def document_from_text(text: str, name: str = "<text>", directory: Path | None = None) -> Document:
+    """A ruleset written in a string (its `extends` paths are relative to ``directory``)."""
+    return _resolve(Source(name, text), (directory or Path.cwd()) / name, ())
+
+
+def _resolve(source: Source, path: Path, _seen: tuple[Path, ...]) -> Document:
     data, positions = parse_yaml(source)
     if not isinstance(data, dict):
         raise RulesetError([Problem(source.name, 1, 1, "a ruleset must be a mapping of keys to values",

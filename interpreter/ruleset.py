@@ -4,9 +4,9 @@
 semantic checks) and returns a frozen :class:`Ruleset` or raises one
 :class:`RulesetError` listing every problem found, each at its file, line and column.
 
->>> rules = load_ruleset("oh-hell")
+>>> rules = ruleset_from_text(EXAMPLE)
 >>> rules.family.value, rules.min_players, rules.max_players
-('trick-taking', 3, 7)
+('trick-taking', 3, 6)
 >>> rules.setup(6).hand_sizes
 (8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8)
 """
@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping
 
 from .errors import EvaluationError, ExpressionError, Problem, RulesetError
 from .expressions import Compiled, Type, compile_checked
-from .loader import Document, JsonPath, load_document, schema_problems
+from .loader import Document, JsonPath, document_from_text, load_document, schema_problems
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
 SUITS = ("S", "H", "D", "C")
@@ -219,6 +219,7 @@ class ChanceEvent:
 class FittingDiscardCall:
     allowed: bool
     penalty_draw: int
+    name: str  # the record's event kind and the word typed at the table
 
 
 @dataclass(frozen=True)
@@ -559,7 +560,8 @@ class _Builder:
             chance_events=tuple(events),
             fitting_discard_call=FittingDiscardCall(
                 allowed=self.get(("fitting_discard_call", "allowed"), False),
-                penalty_draw=self.get(("fitting_discard_call", "penalty_draw"), 1)),
+                penalty_draw=self.get(("fitting_discard_call", "penalty_draw"), 1),
+                name=self.get(("fitting_discard_call", "name"), "call")),
         )
 
     # --- checks that need numbers: run for every allowed player count ---
@@ -737,3 +739,22 @@ def build_ruleset(doc: Document) -> Ruleset:
 def load_ruleset(ref: str | Path) -> Ruleset:
     """Load a bundled ruleset by name, or a ruleset file by path."""
     return build_ruleset(load_document(ref if isinstance(ref, str) else Path(ref)))
+
+
+def ruleset_from_text(text: str, name: str = "<text>") -> Ruleset:
+    """A ruleset written in a string: the whole pipeline, as for a file."""
+    return build_ruleset(document_from_text(text, name))
+
+
+EXAMPLE = """
+family: trick-taking
+players: {min: 3, max: 6}
+let: {first: "if players <= 5 then 10 else 8"}
+deal: {hand_size: "[first..1, 2..first]"}
+trump: {kind: upcard}
+bidding:
+  restrictions:
+    - {rule: "not (is_last and sum(bids) + bid == hand_size)", message: "the dealer may not bid {bid}"}
+scoring: {points: "tricks + (if tricks == bid then 10 else 0)"}
+winner: highest
+"""  # a small trick-taking ruleset, for the examples in docstrings

@@ -660,7 +660,8 @@ class RummyState(GameState):
             self.hands[discarder].append(pick)
             given.append(pick)
         self.counters["calls"] += 1
-        self.events.append({"event": "shanghai", "round": self.round, "seat": claimer, "meld": meld_id,
+        self.events.append({"event": self.rummy.fitting_discard_call.name, "round": self.round, "seat": claimer,
+                            "meld": meld_id,
                             "card": NAMES[c], "given": [NAMES[g] for g in given],
                             "cards_after": self.melds[meld_id].names()})
         self.buyer = None
@@ -721,7 +722,7 @@ class RummyState(GameState):
         self.protected = action.call
         event: dict[str, Any] = {"event": "discard", "round": self.round, "seat": seat, "card": NAMES[action.card]}
         if action.call:
-            event["shanghai"] = True
+            event[self.rummy.fitting_discard_call.name] = True
         self.events.append(event)
         if not self.hands[seat]:
             self._go_out(seat)
@@ -819,6 +820,7 @@ def action_from_event(state: GameState, event: dict[str, Any]) -> Any:
     assert isinstance(state, RummyState)
     kind = event["event"]
     seat = event.get("seat")
+    call = state.rummy.fitting_discard_call.name
     if state.turn == CHANCE:
         if kind == "deal":
             from .deal import deal_from_event
@@ -834,13 +836,13 @@ def action_from_event(state: GameState, event: dict[str, Any]) -> Any:
     if state.phase == DRAWING:
         if kind == "draw" and event.get("from") == "discard":
             return TAKE
-        if kind in ("draw", "buy", "shanghai"):
+        if kind in ("draw", "buy", call):
             return DRAW
     if state.phase == WINDOW:
         if kind == "buy" and seat == state.turn:
             state.forced = [card(c) for c in event.get("penalty", [])]
             return BUY
-        if kind == "shanghai" and seat == state.turn:
+        if kind == call and seat == state.turn:
             state.forced = [card(c) for c in event.get("given", [])]
             return Claim(event["meld"])
         return PASS
@@ -855,8 +857,8 @@ def action_from_event(state: GameState, event: dict[str, Any]) -> Any:
     if kind == "swap":
         return Swap(event["meld"], card(event["card"]))
     if kind == "discard":
-        return Discard(card(event["card"]), bool(event.get("shanghai", False)))
-    if kind in ("draw", "buy", "shanghai"):
+        return Discard(card(event["card"]), bool(event.get(call, False)))
+    if kind in ("draw", "buy", call):
         raise IllegalActionError(f"\"{kind}\" does not fit here: seat {state.turn} is playing its turn")
     return None
 

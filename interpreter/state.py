@@ -10,8 +10,8 @@ A game state is made by :func:`new_game`; the family's state class (looked up in
 - ``state.totals``, ``state.winners``, and ``state.events``: the append-only history,
   which is the game record (``../shared/spec/game-record.md``).
 
->>> from cardrules.interpreter import load_ruleset
->>> state = new_game(load_ruleset("oh-shit"), players=4, seed=7)
+>>> from cardrules.interpreter.ruleset import EXAMPLE, ruleset_from_text
+>>> state = new_game(ruleset_from_text(EXAMPLE), players=4, seed=7)
 >>> state.turn == CHANCE
 True
 >>> state.apply(state.chance_action())

@@ -84,7 +84,8 @@ def parse_rummy_input(state: Any, text: str) -> Any:
             raise IllegalActionError(f"'{word}' is not a meld number (the melds on the table are numbered)")
         return int(word)
 
-    if verb in ("claim", "shanghai") and len(rest) == 1 and rest[0].isdigit():
+    call = state.rummy.fitting_discard_call.name  # what the ruleset calls the call
+    if verb in ("claim", call) and len(rest) == 1 and rest[0].isdigit():
         return Claim(meld_number(rest[0]))
     if verb in ("meld", "down", "go"):
         if verb == "go" and rest[:1] == ["down"]:
@@ -113,11 +114,11 @@ def parse_rummy_input(state: Any, text: str) -> Any:
         if len(rest) != 2:
             raise IllegalActionError("swap which card into which meld? e.g. 'swap 2 7d'")
         return Swap(meld_number(rest[0]), cards(rest[1:])[0])
-    if verb == "discard" or (verb == "shanghai" and rest):
-        call = verb == "shanghai" or rest[-1:] in (["call"], ["shanghai"])
-        items = [w for w in rest if w not in ("call", "shanghai")]
+    if verb == "discard" or (verb == call and rest):
+        calling = verb == call or rest[-1:] in (["call"], [call])
+        items = [w for w in rest if w not in ("call", call)]
         if len(items) != 1:
             raise IllegalActionError("discard which card? e.g. 'discard ks'")
-        return Discard(cards(items)[0], call)
+        return Discard(cards(items)[0], calling)
     raise IllegalActionError(f"'{text.strip()}' is not a move here: try take, draw, buy, pass, meld, "
                              "layoff, swap, discard (or 'help')")
