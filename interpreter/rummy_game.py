@@ -776,18 +776,10 @@ class RummyState(GameState):
     def observation(self, seat: int) -> dict[str, Any]:
         over = self.turn == OVER
         return {
-            "family": self.family.value,
-            "seat": seat,
-            "players": self.players,
-            "round": self.round,
-            "rounds": len(self.setup.hand_sizes),
+            **self._public(seat, self.phase),
             "contract": describe_contract(self.contract.melds) if not over else "",
             "contract_name": self.contract.name if not over else "",
             "going_out": self.contract.going_out.value if not over else "",
-            "hand_size": self.hand_size if not over else 0,
-            "dealer": self.dealer,
-            "phase": "over" if over else self.phase,
-            "turn": self.turn,
             "player": self.player,
             "hand": [NAMES[c] for c in sorted(self.hands[seat])],
             "hand_counts": [len(h) for h in self.hands],
@@ -801,7 +793,6 @@ class RummyState(GameState):
             "buys_left": max(0, self._round_value(self.rummy.buying.limit) - self.buys[seat])
             if self.rummy.buying.allowed and not over else 0,
             "joker_debt": self.joker_debt,
-            "totals": list(self.totals),
         }
 
     def statistics(self) -> dict[str, Any]:

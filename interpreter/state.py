@@ -203,6 +203,22 @@ class GameState(ABC):
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: its own hand and everything public."""
 
+    def _public(self, seat: int, phase: str) -> dict[str, Any]:
+        """The part of an observation every family shares."""
+        over = self.turn == OVER
+        return {
+            "family": self.family.value,
+            "seat": seat,
+            "players": self.players,
+            "round": self.round,
+            "rounds": len(self.setup.hand_sizes),
+            "hand_size": 0 if over else self.hand_size,
+            "dealer": self.dealer,
+            "phase": "over" if over else phase,
+            "turn": self.turn,
+            "totals": list(self.totals),
+        }
+
 
 FAMILIES: dict[Family, Callable[..., GameState]] = {}
 

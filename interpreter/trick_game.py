@@ -321,15 +321,7 @@ class TrickTakingState(GameState):
     def observation(self, seat: int) -> dict[str, Any]:
         simultaneous_pending = self.bidding.order == "simultaneous" and self.phase == BIDDING
         return {
-            "family": self.family.value,
-            "seat": seat,
-            "players": self.players,
-            "round": self.round,
-            "rounds": len(self.setup.hand_sizes),
-            "hand_size": self.hand_size if self.turn != OVER else 0,
-            "dealer": self.dealer,
-            "phase": self.phase if self.turn != OVER else "over",
-            "turn": self.turn,
+            **self._public(seat, self.phase),
             "hand": [NAMES[c] for c in sorted(self.hands[seat], key=self._sort_key)],
             "upcard": None if self.upcard is None else NAMES[self.upcard],
             "trump": None if self.trump is None or self.phase in (DEAL, CHOOSE_TRUMP) else SUITS[self.trump],
@@ -338,7 +330,6 @@ class TrickTakingState(GameState):
             "trick": [[s, NAMES[c]] for s, c in self.trick],
             "trick_number": self.trick_number,
             "played": [NAMES[c] for c in self.played],
-            "totals": list(self.totals),
         }
 
     def _sort_key(self, card: int) -> tuple[int, int]:
