@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,26 +32,24 @@ ORACLES = {
 }
 
 
-@st.composite
-def trick_games(draw):
-    name = draw(st.sampled_from(TRICK_RULESETS))
-    rules = load_ruleset(name)
-    players = draw(st.integers(rules.min_players, rules.max_players))
-    seats = draw(st.lists(st.sampled_from(["random", "bot"]), min_size=players, max_size=players))
-    seed = draw(st.integers(0, 2**31 - 1))
-    return name, seats, seed
+def games(names):
+    """(ruleset name, seat kinds, seed) over ``names``, every allowed player count."""
+
+    @st.composite
+    def draw_game(draw):
+        name = draw(st.sampled_from(names))
+        rules = load_ruleset(name)
+        players = draw(st.integers(rules.min_players, rules.max_players))
+        seats = draw(st.lists(st.sampled_from(["random", "bot"]), min_size=players, max_size=players))
+        return name, seats, draw(st.integers(0, 2**31 - 1))
+
+    return draw_game()
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(trick_games())
-def test_trick_taking_playouts_keep_every_rule(tmp_path_factory, game):
-    name, seats, seed = game
-    rules = load_ruleset(name)
-    players = len(seats)
-    state = new_game(rules, players, seed)
+def playout(state, seats, seed, bound, check):
+    """Play to the end: every action must be listed as legal and pass verify; ``check``
+    runs after every action; the game must end within ``bound`` actions."""
     policies = [make_policy(kind, seed, s) for s, kind in enumerate(seats)]
-    deck = Counter(state.deck)
-    bound = sum(state.setup.hand_sizes) * players + len(state.setup.hand_sizes) * (players + 3)
     steps = 0
     while not state.is_over:
         steps += 1
@@ -62,6 +61,20 @@ def test_trick_taking_playouts_keep_every_rule(tmp_path_factory, game):
             assert action in state.legal_actions()
             assert state.can_apply(action)
             state.apply(action)
+        check(state)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games(TRICK_RULESETS))
+def test_trick_taking_playouts_keep_every_rule(tmp_path_factory, game):
+    name, seats, seed = game
+    rules = load_ruleset(name)
+    players = len(seats)
+    state = new_game(rules, players, seed)
+    deck = Counter(state.deck)
+    bound = sum(state.setup.hand_sizes) * players + len(state.setup.hand_sizes) * (players + 3)
+
+    def cards_conserved(state):
         if state.turn >= 0 and state.phase == "play":
             deal = next(e for e in reversed(state.events) if e["event"] == "deal")
             held = Counter(c for hand in state.hands for c in hand)
@@ -70,6 +83,8 @@ def test_trick_taking_playouts_keep_every_rule(tmp_path_factory, game):
             in_play = held + played + upcard
             assert not in_play - deck, "a card appeared that is not in the deck"
             assert sum(in_play.values()) + deal["stock"] == sum(deck.values()), "cards are not conserved"
+
+    playout(state, seats, seed, bound, cards_conserved)
     # scores follow the rules, round by round, from the record alone
     oracle = ORACLES[name]
     bids, taken = {}, Counter()
@@ -104,9 +119,6 @@ def _counts(name):
     return [(name, n) for n in range(rules.min_players, rules.max_players + 1)]
 
 
-import pytest  # noqa: E402
-
-
 @pytest.mark.parametrize("name, players", [c for n in TRICK_RULESETS for c in _counts(n)])
 def test_every_trick_ruleset_plays_at_every_player_count(tmp_path, name, players):
     rules = load_ruleset(name)
@@ -137,39 +149,23 @@ def rummy_cards_in_play(state):
     return everything
 
 
-@st.composite
-def rummy_games(draw):
-    name = draw(st.sampled_from(RUMMY_RULESETS))
-    rules = load_ruleset(name)
-    players = draw(st.integers(rules.min_players, rules.max_players))
-    seats = draw(st.lists(st.sampled_from(["random", "bot"]), min_size=players, max_size=players))
-    return name, seats, draw(st.integers(0, 2**31 - 1))
-
-
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rummy_games())
+@given(games(RUMMY_RULESETS))
 def test_rummy_playouts_keep_every_rule(tmp_path_factory, game):
     name, seats, seed = game
     rules = load_ruleset(name)
     state = new_game(rules, len(seats), seed)
-    policies = [make_policy(kind, seed, s) for s, kind in enumerate(seats)]
     deck = Counter(state.deck)
-    limit = len(state.setup.hand_sizes) * (rules.rummy.stock.turn_limit + 2) * (len(seats) + 6)
-    steps = 0
-    while not state.is_over:
-        steps += 1
-        assert steps <= limit, "the game does not end"
-        if state.turn == CHANCE:
-            state.apply(state.chance_action())
-        else:
-            action = policies[state.turn].act(state, state.turn)
-            assert action in state.legal_actions()
-            state.apply(action)
+    bound = len(state.setup.hand_sizes) * (rules.rummy.stock.turn_limit + 2) * (len(seats) + 6)
+
+    def every_card_in_one_place(state):
         if state.phase != "deal":
             # every card is in exactly one place: hands, stock, discard pile, melds
             assert rummy_cards_in_play(state) == deck
             for meld in state.melds.values():  # every meld on the table is a valid meld
                 assert state.checker.make(meld.kind, meld.cards).cards == meld.cards
+
+    playout(state, seats, seed, bound, every_card_in_one_place)
     scores = [e for e in state.events if e["event"] == "score"]
     assert len(scores) == len(state.setup.hand_sizes)
     totals = [0] * len(seats)
