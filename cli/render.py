@@ -64,7 +64,17 @@ class Renderer:
 
     def on_bid(self, state: GameState, event: dict[str, Any]) -> None:
         self._round["bids"][event["seat"]] = event["bid"]
-        self.say(f"{self.names[event['seat']]} bids {event['bid']}")
+        line = f"{self.names[event['seat']]} bids {event['bid']}"
+        tricks = state.rules.tricks
+        if tricks is not None and tricks.bidding.order == "simultaneous":
+            # bids made at once are shown together, once everyone has bid
+            pending = self._round.setdefault("pending_bids", [])
+            pending.append(line)
+            if len(pending) == len(self.names):
+                for held in pending:
+                    self.say(held)
+            return
+        self.say(line)
 
     def on_play(self, state: GameState, event: dict[str, Any]) -> None:
         self.say(f"{self.names[event['seat']]} plays {show_card(event['card'], self.ascii)}")

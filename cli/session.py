@@ -112,6 +112,14 @@ def read_save(path: Path) -> SavedGame:
     for key, kind in (("seed", int), ("seats", list), ("names", list), ("ruleset", str)):
         if not isinstance(header.get(key), kind):
             raise SaveError(f"{path}: the header's \"{key}\" is missing or malformed")
+    for key in ("ruleset_path", "mode"):
+        if header.get(key) is not None and not isinstance(header[key], str):
+            raise SaveError(f"{path}: the header's \"{key}\" is malformed")
+    from ..interpreter.bots import KINDS
+
+    for kind in header["seats"]:
+        if kind != "human" and kind not in KINDS:
+            raise SaveError(f"{path}: unknown seat kind {kind!r} in the header")
     return SavedGame(header, moves, torn)
 
 
@@ -130,6 +138,9 @@ def restore(saved: SavedGame, policies_for: Any) -> tuple[GameState, Ruleset, li
     seats, names = header["seats"], header["names"]
     if len(seats) != len(names) or not all(isinstance(s, str) for s in seats + names):
         raise SaveError("the save's seats and names do not match")
+    mode = header.get("mode")
+    if mode is not None and mode not in rules.modes:
+        raise SaveError(f"the ruleset has no mode '{mode}'")
     try:
         state = new_game(rules, len(seats), header["seed"], names, header.get("mode"), header.get("ruleset_path"))
     except (CardrulesError, ValueError) as exc:
@@ -147,6 +158,8 @@ def restore(saved: SavedGame, policies_for: Any) -> tuple[GameState, Ruleset, li
             state.apply(state.parse_input(move))
         except IllegalActionError as exc:
             raise SaveError(f"move {number} ('{move}') by {names[seat]} does not replay: {exc}") from None
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SaveError(f"move {number} ('{move}') is damaged ({type(exc).__name__})") from None
     return state, rules, policies
 
 

@@ -116,7 +116,7 @@ def replay(path: Path, ruleset: str | None = None, *, check_hash: bool = True) -
                           "replay with --ignore-hash to check it under the current rules", number)
     seed = header.get("seed", 0)
     mode = header.get("mode")
-    if mode is not None and mode not in rules.modes:
+    if mode is not None and (not isinstance(mode, str) or mode not in rules.modes):
         raise RecordError(f"the ruleset has no mode '{mode}'", number)
     try:
         state = new_game(rules, len(players), seed if isinstance(seed, int) else 0, players, mode,
@@ -152,6 +152,9 @@ def replay(path: Path, ruleset: str | None = None, *, check_hash: bool = True) -
                 raise RecordError(f"illegal {event['event']}: {exc}", number) from None
             except CardrulesError as exc:
                 raise RecordError(str(exc), number) from None
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:  # a field of the wrong type
+                raise RecordError(f"malformed \"{event.get('event')}\" event ({type(exc).__name__}: {exc})",
+                                  number) from None
         else:
             _compare(state.events[at], event, number)
             at += 1

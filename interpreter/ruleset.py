@@ -43,6 +43,11 @@ class GoingOut(StrEnum):
     NO_DISCARD = "no-discard"
 
 
+# Event kinds of game records (../shared/spec/game-record.md and docs/game-records.md):
+# a ruleset's own events (chance events, the fitting-discard call) must not reuse them.
+RECORD_EVENTS = ("game", "deal", "trump", "bid", "play", "trick", "score", "end", "draw", "buy", "meld",
+                 "layoff", "swap", "discard", "out", "reshuffle", "exhausted", "bonus")
+
 # Names each place in a ruleset binds (see docs/ruleset-language.md, "Names").
 GAME_NAMES: dict[str, Type] = {"players": Type.INT, "decks": Type.INT, "jokers": Type.INT,
                                "deck_size": Type.INT}
@@ -521,6 +526,16 @@ class _Builder:
                 when=self.expr(("bonuses", i, "when"), BONUS_NAMES, Type.BOOL),
                 goer=self.expr(("bonuses", i, "goer"), BONUS_NAMES, Type.INT, 0),
                 others=self.expr(("bonuses", i, "others"), BONUS_NAMES, Type.INT, 0)))
+        taken = set(RECORD_EVENTS)
+        for i, e in enumerate(self.get(("chance_events",), [])):
+            if e["name"] in taken:
+                self.fail(("chance_events", i, "name"), f"'{e['name']}' is already an event kind of game "
+                          "records: name the chance event something else")
+            taken.add(e["name"])
+        call_name = self.get(("fitting_discard_call", "name"), "call")
+        if call_name in taken:
+            self.fail(("fitting_discard_call", "name"), f"'{call_name}' is already an event kind of game "
+                      "records: name the call something else")
         events = []
         for i, e in enumerate(self.get(("chance_events",), [])):
             events.append(ChanceEvent(
@@ -568,16 +583,17 @@ class _Builder:
     def _check_every_player_count(self, rules: Ruleset) -> None:
         reported: set[tuple[JsonPath, str]] = set()
 
-        def once(path: JsonPath, message: str) -> None:
-            if (path, message) not in reported:
-                reported.add((path, message))
+        def once(path: JsonPath, message: str, key: str | None = None) -> None:
+            """Report a problem once, however many player counts (or melds) show it."""
+            if (path, key or message) not in reported:
+                reported.add((path, key or message))
                 self.fail(path, message)
 
         for players in range(rules.min_players, rules.max_players + 1):
             try:
                 setup = _compute_setup(rules, players, rules.mode)
             except _SetupError as exc:
-                once(exc.path, f"with {players} players: {exc}")
+                once(exc.path, f"with {players} players: {exc}", key=str(exc))
                 continue
             if rules.tricks is not None:
                 self._check_trick_deal(rules, setup, once)
@@ -616,6 +632,8 @@ class _Builder:
                      f"cards (flip card included), but {setup.decks} deck(s) with {setup.jokers} joker(s) "
                      f"hold {setup.deck_size}")
                 return
+        if setup.jokers and "JK" not in rummy.card_points:
+            once(("card_points",), "the deck has jokers, but card_points gives no points for JK")
         naturals_per_rank = 4 * setup.decks
         for i, number in enumerate(setup.round_numbers):
             if number > len(rummy.contracts):
@@ -634,6 +652,19 @@ class _Builder:
                      f"{contract.cards_needed} cards, but a player holds at most {most} "
                      f"({setup.hand_sizes[i]} dealt, 1 drawn, {buys} buys of {1 + penalty})")
             for meld in contract.melds:
+                meld_env = {**env, "size": meld.min_size, "is_run": meld.kind is MeldKind.RUN,
+                            "is_set": meld.kind is MeldKind.SET}
+                try:
+                    most, least = rummy.melds.jokers_per_meld(meld_env), rummy.melds.min_natural(meld_env)
+                except EvaluationError as exc:
+                    once(("melds", "jokers"), str(exc))
+                    return
+                if most < 0:
+                    once(("melds", "jokers", "per_meld"), f"a {meld} may hold {most} jokers: the limit "
+                         "must be 0 or more", key="negative")
+                if least > meld.min_size:
+                    once(("melds", "jokers", "min_natural"), f"a {meld} needs {least} natural cards, more "
+                         "than it holds: no such meld can be made", key="too many")
                 if meld.kind is MeldKind.RUN:
                     longest = len(rules.deck.ranks) + (1 if rummy.melds.run_ace == "either" else 0)
                     if rummy.melds.wrap:
@@ -705,6 +736,8 @@ def _compute_setup(rules: Ruleset, players: int, mode: str | None) -> Setup:
     if mode is not None:
         selected = _eval(rules.modes[mode][1], {**env, "rounds": len(sizes)}, ("modes", mode, "rounds"))
         selected = [selected] if isinstance(selected, int) else selected
+        if not selected:
+            raise _SetupError(("modes", mode, "rounds"), f"mode '{mode}' plays no rounds")
         for n in selected:
             if not 1 <= n <= len(sizes):
                 raise _SetupError(("modes", mode, "rounds"), f"mode '{mode}' plays round {n}, but the game "

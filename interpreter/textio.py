@@ -6,6 +6,7 @@ the same code whatever drives it.  Nothing here trusts its input.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .actions import PLAYS, TRUMP_CHOICES, Bid, Play
@@ -14,6 +15,7 @@ from .errors import IllegalActionError
 from .state import GameState
 
 MAX_INPUT = 500
+NUMBER = re.compile(r"-?[0-9]{1,4}")  # ASCII digits only: str.isdigit() accepts '²'
 
 
 def parse_trick_input(state: Any, text: str) -> Any:
@@ -24,9 +26,9 @@ def parse_trick_input(state: Any, text: str) -> Any:
         raise IllegalActionError("type a bid or a card (or 'help')")
     verb, rest = words[0], words[1:]
     phase = getattr(state, "phase", "")
-    if verb == "bid" or (phase == "bidding" and verb.lstrip("-").isdigit() and not rest):
+    if verb == "bid" or (phase == "bidding" and NUMBER.fullmatch(verb) and not rest):
         value = rest[0] if verb == "bid" and rest else verb
-        if not value.lstrip("-").isdigit() or len(value) > 4:
+        if not NUMBER.fullmatch(value):
             raise IllegalActionError(f"'{text.strip()}' is not a bid: type a number, e.g. 'bid 3'")
         return Bid(int(value))
     if verb in ("trump", "name"):
@@ -80,12 +82,12 @@ def parse_rummy_input(state: Any, text: str) -> Any:
             raise IllegalActionError(str(exc)) from None
 
     def meld_number(word: str) -> int:
-        if not word.isdigit() or len(word) > 4:
+        if not NUMBER.fullmatch(word) or word.startswith("-"):
             raise IllegalActionError(f"'{word}' is not a meld number (the melds on the table are numbered)")
         return int(word)
 
     call = state.rummy.fitting_discard_call.name  # what the ruleset calls the call
-    if verb in ("claim", call) and len(rest) == 1 and rest[0].isdigit():
+    if verb in ("claim", call) and len(rest) == 1 and NUMBER.fullmatch(rest[0]):
         return Claim(meld_number(rest[0]))
     if verb in ("meld", "down", "go"):
         if verb == "go" and rest[:1] == ["down"]:

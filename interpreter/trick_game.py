@@ -229,6 +229,9 @@ class TrickTakingState(GameState):
         self._made = []
         if self.trump_rules.kind != "named-by-highest-bidder":
             self._set_trump(round_trump(self.trump_rules, self.rules_round, self.upcard), None)
+        else:  # no trump until it is named: cards rank as in a no-trump round meanwhile
+            self.trump = None
+            self.suits, self.power = card_order(self.trump_rules, None, self.ace_high)
         self.phase = BIDDING
         self.turn = self.bid_order[0]
 

@@ -297,3 +297,50 @@ def test_compare_two_rummy_variants_and_refuse_bad_seats(run_cli):
     assert result.exit_code == 0 and "share of rounds someone went out" in result.output
     result = run_cli("compare", "oh-hell", "shanghai-isra", "--seats", "bot,bot,bot")
     assert result.exit_code == 2 and "shanghai-isra is for 4 to 6 players" in result.output
+
+
+def test_odd_numbers_at_the_prompt_are_refused_not_crashes(run_cli):
+    result = run_cli("play", "oh-shit", "--seats", "human,bot,bot", "--seed", "1", "--fast",
+                     input="--3\nbid ²\n²\nquit\n")
+    assert result.exit_code == 0 and "internal error" not in result.output
+    assert result.output.count("is not a") >= 2
+    result = run_cli("play", "shanghai-isra", "--seats", "human,bot,bot,bot", "--seed", "1", "--fast",
+                     input="claim ²\nlayoff ² 9d\nswap -1 7d\nquit\n")
+    assert result.exit_code == 0 and "internal error" not in result.output and "not a meld number" in result.output
+
+
+def test_replay_rejects_malformed_fields(run_cli, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    tamper(GOLDEN / "oh-shit-seed7-random.jsonl", bad, 1, '"seed": 7', '"seed": 7, "mode": ["x"]')
+    result = run_cli("replay", str(bad))
+    assert result.exit_code == 1 and "internal error" not in result.output
+    golden = GOLDEN / "shanghai-isra-seed3-bots.jsonl"
+    n, lay = first_line(golden, "layoff")
+    tamper(golden, bad, n, f'"meld": {lay["meld"]}', '"meld": [1]')
+    result = run_cli("replay", str(bad))
+    assert result.exit_code == 1 and f"bad.jsonl:{n}: malformed" in result.output
+
+
+@pytest.mark.parametrize("old, new", [('"mode": null', '"mode": "nope"'), ('"mode": null', '"mode": {"a": 1}'),
+                                      ('"ruleset_path": null', '"ruleset_path": 5'),
+                                      ('"seats": ["human", "bot", "bot"]', '"seats": ["human", "alien", "bot"]')])
+def test_resume_rejects_a_damaged_header(run_cli, tmp_path, old, new):
+    save = tmp_path / "save.jsonl"
+    play_then_quit(run_cli, save, [], "oh-shit", "--seats", "human,bot,bot", "--seed", "3")
+    text = save.read_text()
+    assert old in text
+    save.write_text(text.replace(old, new))
+    result = run_cli("resume", str(save))
+    assert result.exit_code == 1 and "internal error" not in result.output
+
+
+def test_named_trump_and_simultaneous_bids_play_with_bots(run_cli, tmp_path):
+    path = tmp_path / "named.yaml"
+    path.write_text("extends: oh-hell\nname: named\ntrump: {kind: named-by-highest-bidder}\n"
+                    "bidding: {order: simultaneous, restrictions: null}\n")
+    result = run_cli("simulate", str(path), "--games", "5", "--seats", "bot,random,bot")
+    assert result.exit_code == 0, result.output
+    # a person bids without seeing the bots' bids: none is shown before the prompt
+    result = run_cli("play", str(path), "--seats", "bot,human,bot", "--seed", "2", "--fast", input="quit\n")
+    before_prompt = result.output.split("your bid")[0]
+    assert " bids " not in before_prompt, before_prompt
