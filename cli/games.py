@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import sys
 import time
@@ -102,10 +103,24 @@ def _hang_up(signum: int, frame: Any) -> None:
     raise Quit()
 
 
+def _pause(seconds: float) -> bool:
+    """Wait a moment after a bot's move so a person can follow; pressing Enter skips the
+    pauses until the person's next turn (True).  Without a terminal it just sleeps."""
+    if sys.stdin.isatty() and hasattr(select, "select"):
+        ready, _, _ = select.select([sys.stdin], [], [], seconds)
+        if ready:
+            sys.stdin.readline()
+            return True
+        return False
+    time.sleep(seconds)
+    return False
+
+
 def run_table(state: GameState, policies: Sequence[Any], kinds: Sequence[str], renderer: Renderer,
               writer: SaveWriter | None, pause: float) -> None:
     """Play to the end, saving each seat action and showing events as they happen."""
     seen = len(state.events)
+    skip_pauses = False  # Enter during the bots' moves skips their pauses until your turn
     while not state.is_over:
         if state.turn == CHANCE:
             state.apply(state.chance_action())
@@ -115,8 +130,10 @@ def run_table(state: GameState, policies: Sequence[Any], kinds: Sequence[str], r
             state.apply(action)
             if writer is not None:
                 writer.action(str(action))
-            if pause and kinds[seat] != "human" and not isinstance(action, Pass):
-                time.sleep(pause)
+            if kinds[seat] == "human":
+                skip_pauses = False
+            elif pause and not skip_pauses and not isinstance(action, Pass):
+                skip_pauses = _pause(pause)
         while seen < len(state.events):
             renderer.event(state, state.events[seen])
             seen += 1

@@ -127,3 +127,20 @@ def test_ctrl_c_saves_the_game(tmp_path, env):
     assert "Game saved. Resume it with" in term.read_until(r"Resume it with[^\n]*\n")
     assert term.close() == 0
     assert save.read_text().startswith('{"format": "cardrules-save"')
+
+
+def test_enter_skips_the_bots_pauses(tmp_path, env):
+    """With pauses on (no --fast), a game where bots play many moves between prompts
+    still reaches the next prompt quickly once Enter is pressed."""
+    save = tmp_path / "game.jsonl"
+    term = Terminal(["play", "oh-shit", "--seats", "human,bot,bot,bot,bot", "--seed", "2", "--ascii",
+                     "--save", str(save)], env)
+    legal = re.search(r"your bid \(([0-9, ]+)\) > ", term.read_until(r"your bid \([0-9, ]+\) > ")).group(1)
+    start = time.monotonic()
+    term.send(legal.split(",")[0])
+    term.send("")  # Enter while the bots play
+    term.read_until(r"your card > ", timeout=30)
+    assert time.monotonic() - start < 1.2  # four bots would have paused 4 x 0.3 s at least
+    term.send("quit")
+    term.read_until(r"Resume it with[^\n]*\n")
+    assert term.close() == 0
