@@ -1,0 +1,72 @@
+"""Untrusted rulesets: a bundled ruleset with one value replaced by something random
+either loads or is refused with located problems; if it loads, a game under it runs,
+or stops with a clean error.  Never anything else."""
+
+from __future__ import annotations
+
+import copy
+
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardrules.interpreter.bots import make_policy
+from cardrules.interpreter.errors import CardrulesError, RulesetError
+from cardrules.interpreter.loader import bundled_dir, bundled_names, document_from_text
+from cardrules.interpreter.ruleset import build_ruleset
+from cardrules.interpreter.state import CHANCE, new_game
+
+BASES = {name: yaml.safe_load((bundled_dir() / f"{name}.yaml").read_text()) for name in bundled_names()}
+
+values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-30, 60), st.text(max_size=12),
+              st.sampled_from(["0..hand_size", "players", "size", "round", "[3..1]", "-1", "1 / 0", "[]",
+                               "set", "run of 2", "JK", "high", "either", "rotation", "upcard", "none",
+                               "if is_last then false else true", "repeat(0, 3)", "bid in bids"])),
+    lambda children: st.one_of(st.lists(children, max_size=4),
+                               st.dictionaries(st.sampled_from(["min", "max", "kind", "rounds", "name", "rule",
+                                                                "message", "melds", "A", "JK", "when", "points"]),
+                                               children, max_size=3)),
+    max_leaves=6)
+
+
+def paths(data, prefix=()):
+    yield prefix
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from paths(value, prefix + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from paths(value, prefix + (i,))
+
+
+@st.composite
+def mutated(draw):
+    name = draw(st.sampled_from(sorted(BASES)))
+    data = copy.deepcopy(BASES[name])
+    where = draw(st.sampled_from(list(paths(data))[1:]))
+    node = data
+    for part in where[:-1]:
+        node = node[part]
+    node[where[-1]] = draw(values)
+    return yaml.safe_dump(data, sort_keys=False)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated(), st.integers(0, 1000))
+def test_a_mutated_ruleset_loads_or_is_refused_cleanly(text, seed):
+    try:
+        rules = build_ruleset(document_from_text(text, "fuzz.yaml"))
+    except RulesetError as exc:
+        assert exc.problems and all(p.message for p in exc.problems)
+        return
+    players = rules.min_players
+    try:
+        state = new_game(rules, players, seed)
+        policies = [make_policy("random", seed, s) for s in range(players)]
+        for _ in range(3000):  # a bounded look at the game: enough to reach scoring
+            if state.is_over:
+                break
+            state.apply(state.chance_action() if state.turn == CHANCE else policies[state.turn].act(state, state.turn))
+    except CardrulesError:
+        pass  # a clean, explained stop (an expression failing at run time)
