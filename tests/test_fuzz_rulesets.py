@@ -18,6 +18,12 @@ from cardrules.interpreter.state import CHANCE, new_game
 
 BASES = {name: yaml.safe_load((bundled_dir() / f"{name}.yaml").read_text()) for name in bundled_names()}
 
+EXPRESSIONS = ["0..hand_size", "players", "size", "round", "[3..1]", "-1", "1 / 0", "[]", "2", "0", "99",
+               "set", "run of 2", "run of 13", "set of 9", "high", "low", "either", "rotation", "upcard",
+               "named-by-highest-bidder", "none", "simultaneous", "if is_last then false else true",
+               "repeat(0, 3)", "bid in bids", "[10..1]", "deck_size / players", "tricks - bid",
+               "if size > 4 then 0 else 1", "in_one_turn", "round % 2 == 0", "lowest", "highest"]
+
 values = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(-30, 60), st.text(max_size=12),
               st.sampled_from(["0..hand_size", "players", "size", "round", "[3..1]", "-1", "1 / 0", "[]",
@@ -48,11 +54,23 @@ def mutated(draw):
     node = data
     for part in where[:-1]:
         node = node[part]
-    node[where[-1]] = draw(values)
+    old = node[where[-1]]
+    if draw(st.booleans()):  # half the time a value of the same type: more of them load
+        if isinstance(old, bool):
+            new = draw(st.booleans())
+        elif isinstance(old, int):
+            new = draw(st.integers(-3, 40))
+        elif isinstance(old, str):
+            new = draw(st.sampled_from(EXPRESSIONS + [old]))
+        else:
+            new = draw(values)
+    else:
+        new = draw(values)
+    node[where[-1]] = new
     return yaml.safe_dump(data, sort_keys=False)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated(), st.integers(0, 1000))
 def test_a_mutated_ruleset_loads_or_is_refused_cleanly(text, seed):
     try:
