@@ -180,13 +180,14 @@ class TrickTakingState(GameState):
         of every bot) skips verification, found by its card or bid, not by ``==``."""
         if self._legal[0] == self.moves:
             kind = type(action)
-            if kind is Play:
+            phase = self.phase
+            if kind is Play and phase == PLAYING:  # the keys are cards only while playing
                 if action.card in self._legal_keys:
                     self.decisions += 1
                     self._play(action.card)
                     self.moves += 1
                     return
-            elif kind is Bid and action.bid in self._legal_keys:
+            elif kind is Bid and phase == BIDDING and action.bid in self._legal_keys:
                 self.decisions += 1
                 self._bid(action.bid)
                 self.moves += 1

@@ -246,3 +246,14 @@ def test_chance_acts_first_and_the_same_seed_deals_the_same_cards():
 def test_wrong_player_count_is_refused():
     with pytest.raises(IllegalActionError, match="for 3 to 5 players"):
         new_game(load_ruleset("oh-shit"), 6, seed=1)
+
+
+def test_an_action_of_the_wrong_phase_is_refused_even_after_listing_legal_actions():
+    state = stacked("oh-hell", ["2C 3C", "5C 6C", "8C 9C", "JC QC"], "AS", dealer=3)
+    assert [a.bid for a in state.legal_actions()] == [0, 1, 2]
+    with pytest.raises(IllegalActionError, match="it is time to bid"):
+        state.apply(Play(1))  # card 1 (3S) shares its number with a legal bid
+    bid_all(state, [0, 0, 0, 1])
+    assert [str(a) for a in state.legal_actions()] == ["play 2C", "play 3C"]
+    with pytest.raises(IllegalActionError, match="it is time to play a card"):
+        state.apply(Bid(card("2C")))
