@@ -234,9 +234,10 @@ def parse(source: str) -> Node:
     try:
         tree = _parser().parse(source)
     except lark.UnexpectedCharacters as exc:
-        ch = source[exc.pos_in_stream] if exc.pos_in_stream < len(source) else ""
+        at = exc.pos_in_stream or 0
+        ch = source[at] if at < len(source) else ""
         hint = " ('=' compares only as '==')" if ch == "=" else ""
-        raise ExpressionError(f"unexpected character {ch!r}{hint}", exc.pos_in_stream) from None
+        raise ExpressionError(f"unexpected character {ch!r}{hint}", at) from None
     except lark.UnexpectedToken as exc:
         token = exc.token
         if token.type == "$END":
@@ -395,8 +396,9 @@ class Checker:
             return True
 
         def want(i: int, t: Type) -> None:
-            if types[i] is not None and types[i] != t:
-                self.fail(args[i], f"argument {i + 1} of {name}() must be {_a(t)}, not {_a(types[i])}")
+            got = types[i]
+            if got is not None and got != t:
+                self.fail(args[i], f"argument {i + 1} of {name}() must be {_a(t)}, not {_a(got)}")
 
         if name in ("min", "max"):
             if len(args) == 0:
@@ -477,7 +479,7 @@ def _minmax(fn: Callable, name: str) -> Callable:
     return run
 
 
-_ARITH: dict[str, Callable[[int, int], int]] = {
+_ARITH: dict[str, Callable[[Any, Any], Any]] = {
     "+": lambda a, b: _int(a + b),
     "-": lambda a, b: _int(a - b),
     "*": lambda a, b: _int(a * b),

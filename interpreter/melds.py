@@ -9,7 +9,7 @@ Every rule that varies between tables comes from :class:`MeldRules` in the rules
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from .cards import JOKER, NAMES
 from .ruleset import MeldKind, MeldRules, MeldSpec
@@ -485,7 +485,7 @@ class MeldChecker:
         if JOKER not in meld.cards:
             return frozenset()
         if meld.kind is MeldKind.RUN:
-            return frozenset(meld.stands_for(i) for i, c in enumerate(meld.cards) if c == JOKER)
+            return frozenset(card_for(meld.suit, meld.start + i) for i, c in enumerate(meld.cards) if c == JOKER)
         return frozenset(s * 13 + meld.rank for s in range(4)) if meld.rank >= 0 else frozenset()
 
     def _lay_off_candidates(self, meld: Meld) -> list[int]:
@@ -511,7 +511,7 @@ def describe_contract(contract: Sequence[MeldSpec]) -> str:
     return ", ".join(str(s) for s in contract)
 
 
-def card_points(cards: Sequence[int], table: dict[str, int]) -> int:
+def card_points(cards: Sequence[int], table: Mapping[str, int]) -> int:
     return sum(table["JK" if c == JOKER else RANK_NAMES[c % 13]] for c in cards)
 
 

@@ -49,7 +49,7 @@ def read_record(path: Path) -> list[tuple[int, dict[str, Any]]]:
         raise RecordError("the record is not UTF-8 text") from None
     except OSError as exc:
         raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
-    events = []
+    events: list[tuple[int, dict[str, Any]]] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue

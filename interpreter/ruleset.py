@@ -621,7 +621,7 @@ class _Builder:
                 once(("bidding", "range"), f"with {setup.players} players, round {number}: no bid is in range")
                 return
 
-    def _check_rummy_deal(self, rules: Ruleset, setup: Setup, once: Callable[[JsonPath, str], None]) -> None:
+    def _check_rummy_deal(self, rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None:
         rummy = rules.rummy
         assert rummy is not None
         env = setup.env

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 from .actions import (BUY, DISCARDS, DRAW, PASS, TAKE, Buy, Claim, CutOutcome, Deal, Discard, DrawStock,
                       GoDown, LayOff, Pass, StockCard, Swap, TakeDiscard)
@@ -177,10 +177,11 @@ class RummyState(GameState):
                     if c == JOKER:
                         for low in checker.joker_ends(meld):  # where lay_off(meld, JOKER, low) fits
                             if roomy_joker or self._leaves_legal_hand(
-                                    seat, [c], {meld_id: checker.lay_off(meld, c, low)}):
+                                    seat, [c], {meld_id: cast(Meld, checker.lay_off(meld, c, low))}):
                                 actions.append(LayOff(meld_id, (c,), low))
                     elif c in accepted:  # lay_off(meld, c) fits
-                        if roomy_natural or self._leaves_legal_hand(seat, [c], {meld_id: checker.lay_off(meld, c)}):
+                        if roomy_natural or self._leaves_legal_hand(
+                                seat, [c], {meld_id: cast(Meld, checker.lay_off(meld, c))}):
                             actions.append(LayOff(meld_id, (c,), None))
             swap = self.rummy.joker_swap
             if swap.allowed and self.joker_debt == 0 and (self.down[seat] or not swap.requires_down):

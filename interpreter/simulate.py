@@ -160,13 +160,13 @@ def statistics(results: Sequence[GameSummary], seats: Sequence[str], family: Fam
             entry["went_out_rate"] = sum(r.extra["seat_went_out"][seat] for r in results) / rounds
             entry["mean_penalty_per_round"] = sum(r.extra["seat_penalty"][seat] for r in results) / rounds
         counts = sorted({k for r in results for k, v in r.extra.items() if isinstance(v, int)})
-        totals = {k: sum(r.extra.get(k, 0) for r in results) for k in counts}
+        summed = {k: sum(r.extra.get(k, 0) for r in results) for k in counts}
         out["rummy"] = {
             "rounds": rounds,
-            "gone_out_rate": totals.get("rounds_gone_out", 0) / rounds,
-            "mean_penalty_per_round": totals.get("penalty_points", 0) / rounds / players,
-            "buys_per_round": totals.get("buys", 0) / rounds,
-            "nobody_down_rate": totals.get("rounds_nobody_down", 0) / rounds,
-            "counts": totals,
+            "gone_out_rate": summed.get("rounds_gone_out", 0) / rounds,
+            "mean_penalty_per_round": summed.get("penalty_points", 0) / rounds / players,
+            "buys_per_round": summed.get("buys", 0) / rounds,
+            "nobody_down_rate": summed.get("rounds_nobody_down", 0) / rounds,
+            "counts": summed,
         }
     return out

@@ -64,7 +64,7 @@ class TrickTakingState(GameState):
         self._candidates: list[int] = []
         self._candidate_actions: list[Any] = []  # the Bid action of each candidate, same order
         self._candidate_action: dict[int, Any] = {}
-        self._candidate_cache: dict[int, tuple[list[int], list[Any]]] = {}
+        self._candidate_cache: dict[int, tuple[list[int], list[Any], dict[int, Any]]] = {}
         self._bid_env: dict[str, Any] = {}
         self._made: list[int] = []  # bids made this round, in bidding order
         # The plain keys (cards or bids) of the cached legal actions, so that apply() can
