@@ -12,8 +12,7 @@ identical cards are the same integer, as they are the same string in a record.
 
 from __future__ import annotations
 
-import random
-from typing import Iterable, Sequence
+from typing import Sequence
 
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
@@ -21,7 +20,6 @@ JOKER = 52
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _SYMBOL_TO_SUIT = {v: k for k, v in SUIT_SYMBOLS.items()} | {"♤": "S", "♡": "H", "♢": "D", "♧": "C"}
-RED_SUITS = frozenset((1, 2))
 
 NAMES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS) + ("JK",)
 _BY_NAME = {n: i for i, n in enumerate(NAMES)}
@@ -67,9 +65,6 @@ def card(text: str) -> int:
     return SUITS.index(s) * 13 + RANKS.index(r)
 
 
-def parse_cards(texts: Iterable[str]) -> list[int]:
-    return [card(t) for t in texts]
-
 
 def make_deck(decks: int, jokers: int, ranks: Sequence[str]) -> list[int]:
     """Every card of the deck, in order (shuffle it with an injected RNG)."""
@@ -77,11 +72,6 @@ def make_deck(decks: int, jokers: int, ranks: Sequence[str]) -> list[int]:
     one = [s * 13 + r for s in range(4) for r in keep]
     return one * decks + [JOKER] * jokers
 
-
-def shuffled(cards: Sequence[int], rng: random.Random) -> list[int]:
-    out = list(cards)
-    rng.shuffle(out)
-    return out
 
 
 def pretty(c: int, *, ascii_only: bool = False) -> str:

@@ -514,5 +514,3 @@ def describe_contract(contract: Sequence[MeldSpec]) -> str:
 def card_points(cards: Sequence[int], table: Mapping[str, int]) -> int:
     return sum(table["JK" if c == JOKER else RANK_NAMES[c % 13]] for c in cards)
 
-
-PointsFn = Callable[[Sequence[int]], int]

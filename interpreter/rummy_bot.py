@@ -9,7 +9,6 @@ card while avoiding cards the next player could lay off.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 from .actions import BUY, DRAW, PASS, TAKE, Claim, Discard, GoDown, LayOff, Swap

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .actions import PLAYS, TRUMP_CHOICES, Bid, Play
-from .cards import SUIT_NAMES, SUITS, card, pretty
+from .actions import PLAYS, TRUMP_CHOICES, Bid
+from .cards import SUIT_NAMES, SUITS, card
 from .errors import IllegalActionError
 from .state import GameState
 
@@ -47,11 +47,6 @@ def parse_trick_input(state: Any, text: str) -> Any:
     except ValueError as exc:
         raise IllegalActionError(str(exc)) from None
 
-
-def describe_action(action: Any, *, ascii_only: bool = False) -> str:
-    if isinstance(action, Play):
-        return pretty(action.card, ascii_only=ascii_only)
-    return str(action)
 
 
 def parse_input(state: GameState, text: str) -> Any:

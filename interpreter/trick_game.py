@@ -16,7 +16,7 @@ from .errors import EvaluationError, IllegalActionError
 from .ruleset import Family
 from .state import CHANCE, OVER, GameState, register
 from .record import ACTION_PARSERS
-from .trump import card_order, describe, round_trump
+from .trump import card_order, round_trump
 
 DEAL, CHOOSE_TRUMP, BIDDING, PLAYING = "deal", "trump", "bidding", "play"
 
@@ -166,13 +166,6 @@ class TrickTakingState(GameState):
         elif phase == CHOOSE_TRUMP:
             if not isinstance(action, ChooseTrump):
                 raise IllegalActionError(f"the highest bidder names the trump suit now, not '{action}'")
-
-    def verify_as(self, seat: int, action: Any) -> None:
-        """Verify that ``seat`` (not just whoever is to act) may take ``action``."""
-        if seat != self.turn:
-            raise IllegalActionError(f"it is not seat {seat}'s turn" +
-                                     (f" (seat {self.turn} is to act)" if self.turn >= 0 else ""))
-        self.verify(action)
 
     # --- applying --------------------------------------------------------------------------
     def apply(self, action: Any) -> None:
@@ -341,8 +334,6 @@ class TrickTakingState(GameState):
         power = self.power[card] if self.power else card % 13
         return (suit, power)
 
-    def describe_trump(self) -> str:
-        return describe(self.trump)
 
 
 def action_from_event(state: GameState, event: dict[str, Any]) -> Any:

@@ -8,7 +8,6 @@ within that suit.  Computed once per round; trick play only looks them up.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Sequence
 
 from .cards import JOKER, NAMES, RANKS
 from .ruleset import Trump
@@ -52,8 +51,3 @@ def _card_order(has_bowers: bool, trump_suit: int | None, ace_high: bool) -> tup
 def describe(suit: int | None) -> str:
     return "no trump" if suit is None else ("spades", "hearts", "diamonds", "clubs")[suit]
 
-
-def bowers(trump_suit: int | None) -> Sequence[int]:
-    if trump_suit is None:
-        return ()
-    return (trump_suit * 13 + JACK, SAME_COLOUR[trump_suit] * 13 + JACK)
