@@ -57,6 +57,10 @@ class Renderer:
 
     def say(self, text: str) -> None:
         if self.narrate:
+            if text.startswith("you "):  # "you bids 3" -> "you bid 3"
+                verb, _, rest = text[4:].partition(" ")
+                verb = {"goes": "go", "does": "do"}.get(verb, verb[:-1] if verb.endswith("s") else verb)
+                text = f"you {verb} {rest}".rstrip()
             click.echo(f"  {text}")
 
     def cards(self, names: Sequence[str]) -> str:
