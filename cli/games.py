@@ -201,8 +201,16 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
     ref = ruleset if Path(ruleset).is_file() else None
     state = new_game(rules, len(kinds), seed, names, mode, ref)
     humans = "human" in kinds
+    for given, what in ((record, "--record"), (save, "--save")):
+        if given is not None and given.exists():  # never overwrite what the user has
+            fail(f"{given} already exists; choose another {what} file" +
+                 (f" (or continue that game: cardrules resume {given})" if what == "--save" else ""), EXIT_USAGE)
     if save is None and humans:
         save = default_save_dir() / f"{rules.name}-{seed}.jsonl"
+        number = 1
+        while save.exists():  # an earlier game with this seed may be waiting to be resumed
+            number += 1
+            save = default_save_dir() / f"{rules.name}-{seed}-{number}.jsonl"
     renderer = Renderer(names, ascii_only=ascii_only, quiet=quiet, narrate=humans)
     policies: list[Any] = bot_policies(kinds, seed)
     if not quiet:

@@ -344,3 +344,15 @@ def test_named_trump_and_simultaneous_bids_play_with_bots(run_cli, tmp_path):
     result = run_cli("play", str(path), "--seats", "bot,human,bot", "--seed", "2", "--fast", input="quit\n")
     before_prompt = result.output.split("your bid")[0]
     assert " bids " not in before_prompt, before_prompt
+
+
+def test_play_never_overwrites_a_file_or_an_earlier_save(run_cli, tmp_path):
+    existing = tmp_path / "mine.jsonl"
+    existing.write_text("precious\n")
+    for option in ("--record", "--save"):
+        result = run_cli("play", "oh-shit", "--seats", "bot,bot,bot", "--seed", "1", option, str(existing))
+        assert result.exit_code == 2 and "already exists" in result.output
+    assert existing.read_text() == "precious\n"
+    first = run_cli("play", "oh-shit", "--seats", "human,bot,bot", "--seed", "9", "--fast", input="quit\n")
+    second = run_cli("play", "oh-shit", "--seats", "human,bot,bot", "--seed", "9", "--fast", input="quit\n")
+    assert "oh-shit-9.jsonl" in first.output and "oh-shit-9-2.jsonl" in second.output
