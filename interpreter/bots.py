@@ -85,6 +85,7 @@ def estimate_tricks(hand: list[int], suits: list[int], power: list[int], trump: 
     for c in hand:
         s, p = suits[c], power[c]
         if c == JOKER:
+            value += 1.0 if p >= 100 else 0.0  # a top-trump joker wins its trick
             continue
         if trump is not None and s == trump:
             if p >= 100 or p == 12:
@@ -122,7 +123,9 @@ def _beats(card: int, best: int, led: int, suits: list[int], power: list[int], t
         s = suits[c]
         if s == trump:
             return 1000 + power[c]
-        return 500 + power[c] if s == led else -1
+        if s == led:
+            return 500 + power[c]
+        return 2000 if c == JOKER and power[c] >= 100 else -1
 
     return key(card) > key(best)
 

@@ -111,6 +111,9 @@ def _trick_sections(rules: Ruleset) -> list[str]:
                    "as trump, or no trump.")
     else:
         out.append("There is no trump.")
+    if trump.jokers_top:
+        out.append("\nJokers are trumps above every other card; in a no-trump round a joker wins the trick it "
+                   "is played to. Of two jokers the first played wins. A turned-up joker means no trump.")
     if trump.bowers:
         out.append("\nThe jack of trump is the highest card; the jack of the same colour is the second highest "
                    "and counts as a trump for every purpose (it follows trump, not its printed suit).")

@@ -105,6 +105,7 @@ class Trump:
     rotation: tuple[str | None, ...]
     bowers: bool
     no_trump_without_upcard: bool  # when the deal leaves no card to turn, play without trump
+    jokers_top: bool = False  # jokers are trumps above all others
 
 
 @dataclass(frozen=True)
@@ -416,8 +417,9 @@ class _Builder:
         rummy = self._rummy(deck) if family is Family.CONTRACT_RUMMY else None
         if family is Family.TRICK_TAKING and deck.ace == "either":
             self.fail(("deck", "ace"), "in a trick-taking game the ace ranks either 'high' or 'low'")
-        if family is Family.TRICK_TAKING and self.get(("deck", "jokers"), 0) not in (0, "0"):
-            self.fail(("deck", "jokers"), "jokers are not supported in trick-taking rulesets yet")
+        if family is Family.TRICK_TAKING and self.get(("deck", "jokers"), 0) not in (0, "0") \
+                and self.get(("trump", "jokers")) is None:
+            self.fail(("deck", "jokers"), "say how jokers rank in tricks: trump.jokers: top-trump")
         ruleset = Ruleset(
             name=d.get("name") or Path(self.doc.source.name).stem,
             title=d.get("title") or d.get("name") or Path(self.doc.source.name).stem,
@@ -480,7 +482,8 @@ class _Builder:
             cases.append((None, self.expr(("scoring", "points"), SCORE_NAMES, Type.INT)))
         return TrickTaking(
             trump=Trump(kind=kind, rotation=rotation, bowers=bowers,
-                        no_trump_without_upcard=self.get(("trump", "no_upcard"), "forbidden") == "no-trump"),
+                        no_trump_without_upcard=self.get(("trump", "no_upcard"), "forbidden") == "no-trump",
+                        jokers_top=self.get(("trump", "jokers")) == "top-trump"),
             bidding=Bidding(order=self.get(("bidding", "order"), "clockwise"),
                             range=self.expr(("bidding", "range"), ROUND_NAMES, Type.LIST, "0..hand_size"),
                             restrictions=tuple(restrictions)),

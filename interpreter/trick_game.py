@@ -85,8 +85,8 @@ class TrickTakingState(GameState):
         if self.phase == PLAYING and turn >= 0:  # the hot path: inline for speed
             hand = self.hands[turn]
             trick = self.trick
-            if trick and self._follow_suit:
-                suits = self.suits
+            suits = self.suits
+            if trick and self._follow_suit and suits[trick[0][1]] >= 0:
                 led = suits[trick[0][1]]
                 cards = [c for c in hand if suits[c] == led]
                 if not cards:  # void in the suit led

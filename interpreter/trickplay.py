@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .cards import NAMES
+from .cards import JOKER, NAMES
 from .errors import IllegalActionError
-from .trump import describe
+from .trump import TOP, describe
 
 
 def legal_plays(hand: Sequence[int], led: int, suits: Sequence[int], trump: int | None,
@@ -52,6 +52,8 @@ def trick_winner(plays: Sequence[tuple[int, int]], suits: Sequence[int], power: 
             key = 1000 + power[card]
         elif s == led:
             key = 500 + power[card]
+        elif card == JOKER and power[card] == TOP:  # a top joker in a no-trump round
+            key = 2000
         else:
             continue
         if key > best_key:

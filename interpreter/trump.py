@@ -26,13 +26,17 @@ def round_trump(trump: Trump, round_number: int, upcard: int | None) -> int | No
     return None
 
 
+TOP = 102  # a top-trump joker's power: above both bowers
+
+
 def card_order(trump: Trump, trump_suit: int | None, ace_high: bool) -> tuple[list[int], list[int]]:
     """(suit_in_play, power) tables for every card id (shared: do not mutate)."""
-    return _card_order(trump.bowers, trump_suit, ace_high)
+    return _card_order(trump.bowers, trump_suit, ace_high, trump.jokers_top)
 
 
 @lru_cache(maxsize=64)
-def _card_order(has_bowers: bool, trump_suit: int | None, ace_high: bool) -> tuple[list[int], list[int]]:
+def _card_order(has_bowers: bool, trump_suit: int | None, ace_high: bool,
+                jokers_top: bool = False) -> tuple[list[int], list[int]]:
     suits = [c // 13 for c in range(len(NAMES) - 1)] + [-1]
     power = []
     for c in range(len(NAMES) - 1):
@@ -45,6 +49,12 @@ def _card_order(has_bowers: bool, trump_suit: int | None, ace_high: bool) -> tup
         power[right] = 101
         power[left] = 100
         suits[left] = trump_suit
+    if jokers_top:
+        # a joker is a trump above all; in a no-trump round it keeps a suit of its own
+        # (-1) and trick_winner lets it win whatever is led
+        power[JOKER] = TOP
+        if trump_suit is not None:
+            suits[JOKER] = trump_suit
     return suits, power
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from cardrules.interpreter import IllegalActionError, load_ruleset
 from cardrules.interpreter.actions import Bid, ChooseTrump, Deal, Play
-from cardrules.interpreter.cards import card, make_deck
+from cardrules.interpreter.cards import JOKER as JOKER_CARD, card, make_deck
 from cardrules.interpreter.state import CHANCE, new_game
 
 from helpers import DATA
@@ -55,7 +55,7 @@ def stacked(name, hands, upcard, players=4, seed=0, dealer=None):
     size = len(dealt[0])
     state.setup = type(state.setup)(**{**state.setup.__dict__, "hand_sizes": (size,) + state.setup.hand_sizes[1:]})
     used = [c for h in dealt for c in h] + ([card(upcard)] if upcard else [])
-    stock = list(make_deck(1, 0, rules.deck.ranks))
+    stock = list(make_deck(state.setup.decks, state.setup.jokers, rules.deck.ranks))
     for c in used:
         stock.remove(c)
     state.apply(Deal(dealt, card(upcard) if upcard else None, tuple(stock)))
@@ -257,3 +257,64 @@ def test_an_action_of_the_wrong_phase_is_refused_even_after_listing_legal_action
     assert [str(a) for a in state.legal_actions()] == ["play 2C", "play 3C"]
     with pytest.raises(IllegalActionError, match="it is time to play a card"):
         state.apply(Bid(card("2C")))
+
+
+JOKERS = DATA / "good" / "jokers-top-trump.yaml"
+
+
+def test_a_top_trump_joker_beats_the_bowers_and_the_first_joker_wins():
+    # seat 1 leads; seat 2 plays the right bower; seat 3 and seat 0 play jokers
+    state = stacked(JOKERS, ["JK 4C", "AS 5D", "JS 6D", "JK 7D"], "2S", dealer=0)
+    bid_all(state, [0, 0, 0, 1])
+    assert play_trick(state, ["AS", "JS", "JK", "JK"])["winner"] == 3  # the first joker played wins
+
+
+def test_a_joker_wins_even_in_a_no_trump_round_and_when_led_frees_the_others(tmp_path):
+    path = tmp_path / "nt.yaml"
+    path.write_text(f"extends: {JOKERS}\nname: nt\ntrump: {{kind: none, jokers: top-trump}}\n")
+    state = stacked(path, ["JK 4C", "AS 5D", "KS 6D", "QH 7D"], None, dealer=3)
+    bid_all(state, [1, 0, 0, 0])
+    assert {str(a) for a in state.legal_actions()} == {"play JK", "play 4C"}
+    state.apply(Play(card("4C")))  # seat 0 leads clubs, keeping its joker
+    state.apply(Play(card("5D")))
+    state.apply(Play(card("6D")))
+    assert play_trick(state, ["7D"])["winner"] == 0
+    state = stacked(path, ["JK 4C", "AS 5D", "KS 6D", "QH 7D"], None, dealer=3)
+    bid_all(state, [1, 0, 0, 0])
+    state.apply(Play(JOKER_CARD))
+    assert {str(a) for a in state.legal_actions()} == {"play AS", "play 5D"}  # nothing to follow
+    assert play_trick(state, ["AS", "KS", "QH"])["winner"] == 0
+
+
+def test_jokers_are_trumps_to_follow_in_a_trump_round():
+    state = stacked(JOKERS, ["2S 4C", "JK 5D", "KH 6D", "QH 7D"], "9S", dealer=3)
+    bid_all(state, [0, 0, 0, 1])
+    state.apply(Play(card("2S")))  # spades (trump) led: seat 1 must follow with its joker
+    assert [str(a) for a in state.legal_actions()] == ["play JK"]
+
+
+def test_jokers_need_a_rule_in_trick_taking(tmp_path):
+    from cardrules.interpreter import RulesetError
+
+    path = tmp_path / "j.yaml"
+    path.write_text("extends: oh-hell\nname: j\ndeck: {jokers: 1}\n")
+    with pytest.raises(RulesetError, match="trump.jokers: top-trump"):
+        load_ruleset(path)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_games_with_jokers_finish_and_replay(tmp_path, seed):
+    from cardrules.interpreter.bots import make_policy
+    from cardrules.interpreter.record import replay, save_record
+    from cardrules.interpreter.runner import play_out
+
+    rules = load_ruleset(JOKERS)
+    players = 3 + seed % 3
+    state = new_game(rules, players, seed, ruleset_ref=str(JOKERS))
+    play_out(state, [make_policy("bot" if s % 2 else "random", seed, s) for s in range(players)])
+    taken = sum(1 for e in state.events if e["event"] == "trick")
+    assert taken == sum(state.setup.hand_sizes)
+    assert any("JK" in hand for e in state.events if e["event"] == "deal" for hand in e["hands"])
+    path = tmp_path / "g.jsonl"
+    save_record(state, path)
+    assert replay(path).state.totals == state.totals
