@@ -115,7 +115,8 @@ def _trick_sections(rules: Ruleset) -> list[str]:
         out.append("\nJokers are trumps above every other card; in a no-trump round a joker wins the trick it "
                    "is played to. Of two jokers the first played wins. A turned-up joker means no trump.")
     if trump.bowers:
-        out.append("\nThe jack of trump is the highest card; the jack of the same colour is the second highest "
+        top = "the highest card after the jokers" if trump.jokers_top else "the highest card"
+        out.append(f"\nThe jack of trump is {top}; the jack of the same colour is the next highest "
                    "and counts as a trump for every purpose (it follows trump, not its printed suit).")
     bidding = tricks.bidding
     out += ["", "## Bidding", "",
