@@ -172,9 +172,12 @@ class Renderer:
 
     def final(self, state: GameState) -> None:
         winners = ", ".join(self.names[s] for s in state.winners)
-        best = state.totals[state.winners[0]]
+        teams = state.setup.teams
+        best = (sum(t for s, t in enumerate(state.totals) if teams[s] == teams[state.winners[0]]) if teams
+                else state.totals[state.winners[0]])
         click.echo(f"Game over. {'Winners' if len(state.winners) > 1 else 'Winner'}: {winners} with {best} "
-                   f"({'highest' if state.rules.winner == 'highest' else 'lowest'} total wins)")
+                   f"({'highest' if state.rules.winner == 'highest' else 'lowest'} "
+                   f"{'team ' if teams else ''}total wins)")
 
     # --- what a human seat sees ----------------------------------------------------------
     def show_table(self, state: GameState, seat: int) -> None:

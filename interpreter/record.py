@@ -180,4 +180,4 @@ def _compare(expected: dict[str, Any], got: dict[str, Any], number: int) -> None
 KNOWN_DERIVED = frozenset({"trump", "trick", "score", "end", "out", "reshuffle", "exhausted", "bonus"})
 
 # Fields a writer may leave out (the interpreter adds them for convenience).
-OPTIONAL_FIELDS = frozenset({"rules_round", "mode", "ruleset_path", "cards_after"})
+OPTIONAL_FIELDS = frozenset({"rules_round", "mode", "ruleset_path", "cards_after", "teams"})

@@ -56,7 +56,9 @@ BID_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "bids": Type.LIST,
                               "position": Type.INT, "is_dealer": Type.BOOL, "is_first": Type.BOOL,
                               "is_last": Type.BOOL}
 SCORE_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "tricks": Type.INT, "seat": Type.INT,
-                                "is_dealer": Type.BOOL, "bids": Type.LIST, "taken": Type.LIST}
+                                "is_dealer": Type.BOOL, "bids": Type.LIST, "taken": Type.LIST,
+                                "team": Type.INT, "team_bid": Type.INT, "team_tricks": Type.INT}
+TEAM_NAMES: dict[str, Type] = {**GAME_NAMES, "seat": Type.INT}
 MELD_NAMES: dict[str, Type] = {**GAME_NAMES, "size": Type.INT, "is_run": Type.BOOL, "is_set": Type.BOOL}
 BUY_NAMES: dict[str, Type] = {**GAME_NAMES, "round": Type.INT, "rounds": Type.INT}
 BONUS_NAMES: dict[str, Type] = {**BUY_NAMES, "in_one_turn": Type.BOOL, "jokers_melded": Type.INT,
@@ -262,6 +264,7 @@ class Setup:
     lets: Mapping[str, Any]
     hand_sizes: tuple[int, ...]  # per round played
     round_numbers: tuple[int, ...]  # 1-based numbers, in the full game's numbering
+    teams: tuple[int, ...] = ()  # each seat's team number; empty: no partnerships
 
     @property
     def env(self) -> dict[str, Any]:
@@ -290,6 +293,7 @@ class Ruleset:
     winner: str  # highest | lowest
     tricks: TrickTaking | None
     rummy: Rummy | None
+    team: Compiled | None  # each seat's team number (partnerships), or None: every seat alone
     sha256: str
     document: Document = field(repr=False, compare=False)
     _setups: dict[tuple[int, str | None], Setup] = field(default_factory=dict, repr=False, compare=False)
@@ -438,6 +442,7 @@ class _Builder:
             winner=d["winner"],
             tricks=tricks,
             rummy=rummy,
+            team=self.expr(("team",), TEAM_NAMES, Type.INT) if self.get(("team",)) is not None else None,
             sha256=self.doc.sha256(),
             document=self.doc,
         )
@@ -747,7 +752,12 @@ def _compute_setup(rules: Ruleset, players: int, mode: str | None) -> Setup:
                                   f"has rounds 1 to {len(sizes)}")
         numbers = list(selected)
         sizes = [sizes[n - 1] for n in numbers]
-    return Setup(players, decks, jokers, deck_size, lets, tuple(sizes), tuple(numbers))
+    teams: tuple[int, ...] = ()
+    if rules.team is not None:
+        teams = tuple(_eval(rules.team, {**env, "seat": seat}, ("team",)) for seat in range(players))
+        if len(set(teams)) < 2:
+            raise _SetupError(("team",), f"every seat is on team {teams[0]}: partnerships need two teams or more")
+    return Setup(players, decks, jokers, deck_size, lets, tuple(sizes), tuple(numbers), teams)
 
 
 def build_ruleset(doc: Document) -> Ruleset:

@@ -101,7 +101,7 @@ class GameState(ABC):
 
     @property
     def winners(self) -> list[int]:
-        return winners(self.totals, self.rules.winner)
+        return winners(self.totals, self.rules.winner, self.setup.teams)
 
     def seat_after(self, seat: int, steps: int = 1) -> int:
         return (seat + steps) % self.players
@@ -152,7 +152,10 @@ class GameState(ABC):
         self.round_index += 1
         if self.round_index >= len(self.setup.hand_sizes):
             self.turn = OVER
-            self.events.append({"event": "end", "totals": list(self.totals), "winners": self.winners})
+            end: dict[str, Any] = {"event": "end", "totals": list(self.totals), "winners": self.winners}
+            if self.setup.teams:
+                end["teams"] = list(self.setup.teams)
+            self.events.append(end)
             return
         rotation = self.rules.deal.rotation
         if rotation == "left":

@@ -296,7 +296,17 @@ class TrickTakingState(GameState):
         points = []
         score = self.scoring.points
         dealer = self.dealer
+        teams = self.setup.teams or tuple(range(self.players))  # alone, a seat is its own team
+        team_bid: dict[int, int] = {}
+        team_tricks: dict[int, int] = {}
+        for seat, team in enumerate(teams):
+            team_bid[team] = team_bid.get(team, 0) + bids[seat]
+            team_tricks[team] = team_tricks.get(team, 0) + taken[seat]
         for seat in range(self.players):
+            team = teams[seat]
+            env["team"] = team
+            env["team_bid"] = team_bid[team]
+            env["team_tricks"] = team_tricks[team]
             # item assignment: no keyword dict is built per seat, as update(**kw) would
             env["seat"] = seat
             env["bid"] = bids[seat]

@@ -318,3 +318,42 @@ def test_games_with_jokers_finish_and_replay(tmp_path, seed):
     path = tmp_path / "g.jsonl"
     save_record(state, path)
     assert replay(path).state.totals == state.totals
+
+
+PARTNERS = DATA / "good" / "partners.yaml"
+
+
+def test_partnerships_score_by_team_and_the_best_team_wins():
+    from cardrules.interpreter.bots import make_policy
+    from cardrules.interpreter.runner import play_out
+
+    rules = load_ruleset(PARTNERS)
+    state = new_game(rules, 4, seed=2)
+    play_out(state, [make_policy("bot" if s % 2 == 0 else "random", 2, s) for s in range(4)])
+    end = state.events[-1]
+    assert end["teams"] == [0, 1, 0, 1]
+    team_totals = {t: sum(end["totals"][s] for s in range(4) if s % 2 == t) for t in (0, 1)}
+    best = max(team_totals, key=team_totals.get)
+    assert end["winners"] == [s for s in range(4) if s % 2 == best]
+    # every round: a point a trick, and 10 each when the team made its combined bid
+    bids, taken = {}, [0] * 4
+    for event in state.events:
+        if event["event"] == "deal":
+            bids, taken = {}, [0] * 4
+        elif event["event"] == "bid":
+            bids[event["seat"]] = event["bid"]
+        elif event["event"] == "trick":
+            taken[event["winner"]] += 1
+        elif event["event"] == "score":
+            made = {t: sum(taken[s] for s in range(4) if s % 2 == t) == sum(bids[s] for s in range(4) if s % 2 == t)
+                    for t in (0, 1)}
+            assert event["points"] == [taken[s] + (10 if made[s % 2] else 0) for s in range(4)]
+
+
+def test_partnerships_need_two_teams(tmp_path):
+    from cardrules.interpreter import RulesetError
+
+    path = tmp_path / "one-team.yaml"
+    path.write_text("extends: oh-hell\nname: one-team\nteam: \"0\"\n")
+    with pytest.raises(RulesetError, match="partnerships need two teams"):
+        load_ruleset(path)
