@@ -77,6 +77,11 @@ def explain(rules: Ruleset) -> str:
             f"passes {'to the left' if rules.deal.rotation == 'left' else 'to the right' if rules.deal.rotation == 'right' else 'never (one dealer)'}; "
             f"{SEAT_WORDS[rules.deal.first_to_act]} acts first.",
             f"- The {'highest' if rules.winner == 'highest' else 'lowest'} total after the last round wins.", ""]
+    if rules.team is not None:
+        seats = rules.setup(rules.min_players).teams
+        out.insert(-1, f"- Partnerships: each seat's team is `{rules.team.source}` (with {rules.min_players} "
+                       f"players: {', '.join(f'seat {s} team {t}' for s, t in enumerate(seats))}); teammates' "
+                       "totals add up and every player of the best team wins.")
     if rules.modes:
         out += ["## Modes", ""]
         for name, (description, _) in rules.modes.items():
