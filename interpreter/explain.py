@@ -149,11 +149,13 @@ def _trick_sections(rules: Ruleset) -> list[str]:
             out.append(f"- otherwise: `{points.source}`")
         else:
             out.append(f"- when `{when.source}`: `{points.source}`")
-    out += ["", "Worked example, in a round of 10 cards:", "", "| a player who... | scores |", "|---|---|"]
+    alone = " (partners bidding and taking nothing)" if rules.team is not None else ""
+    out += ["", f"Worked example, in a round of 10 cards{alone}:", "", "| a player who... | scores |", "|---|---|"]
     setup = rules.setup(rules.min_players)
     for bid, took in ((3, 5), (2, 2), (4, 3), (0, 0), (4, 1)):
         env: dict[str, Any] = {**setup.env, "round": 1, "hand_size": 10, "bid": bid, "tricks": took, "seat": 0,
-                               "is_dealer": False, "bids": [bid], "taken": [took]}
+                               "is_dealer": False, "bids": [bid], "taken": [took], "team": 0,
+                               "team_bid": bid, "team_tricks": took}
         out.append(f"| bid {bid}, took {took} | {tricks.scoring.points(env)} |")
     return out + [""]
 

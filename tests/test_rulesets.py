@@ -143,3 +143,9 @@ def test_explain_has_a_worked_scoring_example_and_the_schedule(run_cli):
 def test_child_notes_follow_the_parents():
     notes = load_ruleset("shanghai-isra-junior").notes
     assert notes[0].startswith("'All 162 cards") and notes[-1].startswith("'Only the first three hands")
+
+
+@pytest.mark.parametrize("path", sorted((DATA / "good").glob("*.yaml")), ids=lambda p: p.stem)
+def test_explain_works_for_every_good_example(run_cli, path):
+    result = run_cli("explain", str(path))
+    assert result.exit_code == 0 and result.output.startswith("# "), result.output
