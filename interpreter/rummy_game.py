@@ -31,35 +31,42 @@ DEAL, DRAWING, WINDOW, PLAYING = "deal", "draw", "window", "play"
 
 class TableIndex:
     """What the melds on the table accept, made once per table (see RummyState._table):
-    ``entries`` (meld id, meld, the naturals it accepts, the ends a joker fits) in the
-    table's order; ``by_card`` natural -> the places in ``entries`` of the melds that
-    accept it; ``joker_places`` the places of the melds a joker fits; ``swaps`` (meld
+    ``entries`` (meld id, meld, the naturals it accepts) in the table's order;
+    ``by_card`` natural -> the places in ``entries`` of the melds that accept it;
+    :meth:`joker_places` the places of the melds a joker fits; ``swaps`` (meld
     id, cards that can free a joker) for each meld the joker-swap rule lets a joker be
     taken from, in order.  A lay-off listing then looks up the hand's cards instead of
     asking every meld about every card."""
 
-    __slots__ = ("ids", "melds", "entries", "by_card", "joker_places", "swaps")
+    __slots__ = ("ids", "melds", "entries", "by_card", "swaps", "_joker_places", "_checker")
 
     def __init__(self, ids: tuple[int, ...], melds: tuple[Meld, ...], checker: MeldChecker, rummy: Any):
         self.ids = ids
         self.melds = melds
-        self.entries: list[tuple[int, Meld, frozenset[int], tuple[bool | None, ...]]] = []
+        self.entries: list[tuple[int, Meld, frozenset[int]]] = []
         self.by_card: dict[int, list[int]] = {}
-        self.joker_places: list[int] = []
+        self._joker_places: list[int] | None = None
+        self._checker = checker
         self.swaps: list[tuple[int, frozenset[int]]] = []
         runs_only = rummy.joker_swap.melds != "all"
         for place, (meld_id, meld) in enumerate(zip(ids, melds)):
             accepted = checker.accepts(meld)
-            ends = checker.joker_ends(meld)
-            self.entries.append((meld_id, meld, accepted, ends))
+            self.entries.append((meld_id, meld, accepted))
             for c in accepted:
                 self.by_card.setdefault(c, []).append(place)
-            if ends:
-                self.joker_places.append(place)
             if JOKER in meld.cards and (not runs_only or meld.kind is MeldKind.RUN):
                 swappable = checker.swappable(meld)
                 if swappable:
                     self.swaps.append((meld_id, swappable))
+
+    def joker_places(self) -> list[int]:
+        """The places of the melds a joker fits.  Made when first asked: the table
+        changes with most plays and few hands hold a joker, and a joker's two ends are
+        two lay_off calls per new meld."""
+        if self._joker_places is None:
+            joker_ends = self._checker.joker_ends
+            self._joker_places = [place for place, entry in enumerate(self.entries) if joker_ends(entry[1])]
+        return self._joker_places
 
 
 @register
@@ -204,7 +211,7 @@ class RummyState(GameState):
             # Only the melds that take one of the hand's cards (or a joker, if it holds
             # one) can give a lay-off; the index names them, by their place on the table,
             # so the listing keeps the table's order without asking every meld.
-            places: set[int] = set(table.joker_places) if holds_joker else set()
+            places: set[int] = set(table.joker_places()) if holds_joker else set()
             by_card = table.by_card
             for c in distinct:
                 hit = by_card.get(c)
@@ -212,12 +219,12 @@ class RummyState(GameState):
                     places.update(hit)
             own_only = lay_off.on == "own-melds"
             for place in sorted(places):
-                meld_id, meld, accepted, ends = table.entries[place]
+                meld_id, meld, accepted = table.entries[place]
                 if own_only and self.owners[meld_id] != seat:
                     continue
                 for c in distinct:
                     if c == JOKER:
-                        for low in ends:  # where lay_off(meld, JOKER, low) fits
+                        for low in checker.joker_ends(meld):  # where lay_off(meld, JOKER, low) fits
                             if roomy_joker or self._leaves_legal_hand(
                                     seat, [c], {meld_id: cast(Meld, checker.lay_off(meld, c, low))}):
                                 actions.append(LayOff(meld_id, (c,), low))
@@ -274,7 +281,7 @@ class RummyState(GameState):
             # alone, or else one of the changed melds
             last = remaining[0]
             index = self._table()
-            places = index.joker_places if last == JOKER else index.by_card.get(last, ())
+            places = index.joker_places() if last == JOKER else index.by_card.get(last, ())
             if any(index.entries[place][0] not in changed for place in places):
                 return True
             # (lay_off itself, not the cached checker.fits: a changed meld is a new object
@@ -396,7 +403,7 @@ class RummyState(GameState):
     def _fits_table(self, c: int) -> bool:
         table = self._table()
         if c == JOKER:
-            return bool(table.joker_places)
+            return bool(table.joker_places())
         return c in table.by_card
 
     def _table(self) -> TableIndex:
