@@ -34,6 +34,10 @@ def card_for(suit: int, value: int) -> int:
 # are counted with a mask and int.bit_count().
 _VALUE_BITS: tuple[int, ...] = tuple(1 << (r + 2) for r in range(12)) + ((1 << 14) | (1 << 1),)
 
+# (lo, hi, jokers adjacent, wrap) -> the go-down search caches of MeldChecker (windows,
+# best window counts, runs in a suit), shared by every checker with those rules.
+_SEARCH_CACHES: dict[tuple[int, int, bool, bool], tuple[dict, dict, dict]] = {}
+
 
 @dataclass(frozen=True, slots=True)
 class Meld:
@@ -75,9 +79,14 @@ class MeldChecker:
         self._joker_ends: dict[int, tuple[Meld, tuple[bool | None, ...]]] = {}
         self._swappable: dict[int, tuple[Meld, frozenset[int]]] = {}
         self._specs: dict[tuple[MeldSpec, ...], tuple[tuple[MeldSpec, ...], int, int, int, int]] = {}
-        self._window_cache: dict[int, list[tuple[int, int]]] = {}
-        self._best: dict[tuple[int, int], int] = {}  # see _best_window
-        self._suit_runs: dict[tuple[int, int, int, int], list[tuple[tuple[int, ...], int]]] = {}  # see _candidates
+        # The go-down search caches (see _windows, _best_window, _candidates) depend only
+        # on the run bounds and the joker-adjacency rule besides their keys, so every
+        # checker with those rules shares them: a simulation plays many games, each with
+        # its own checker, and each game used to warm the caches up again.
+        shared = _SEARCH_CACHES.setdefault((self.lo, self.hi, rules.jokers_adjacent, rules.wrap), ({}, {}, {}))
+        self._window_cache: dict[int, list[tuple[int, int]]] = shared[0]
+        self._best: dict[tuple[int, int], int] = shared[1]
+        self._suit_runs: dict[tuple[int, int, int, int, int], list[tuple[tuple[int, ...], int]]] = shared[2]
 
     def limits(self, size: int, is_run: bool) -> tuple[int, int]:
         """(most jokers, least naturals) for a meld of ``size``."""
@@ -278,7 +287,8 @@ class MeldChecker:
                 masks[c // 13] |= _VALUE_BITS[c % 13]
                 ranks[c % 13] += 1
         specs, need, sets, least_set, least_run = self._sorted_specs(contract)
-        if len(hand) < need or not self._could_meet(counts[JOKER], masks, ranks, sets, least_set, least_run):
+        if len(hand) < need or not self._could_meet(counts[JOKER], masks, ranks, sets, len(specs) - sets,
+                                                    least_set, least_run):
             return []
         out: list[tuple[Meld, ...]] = []
         seen: set[tuple[tuple[int, ...], ...]] = set()
@@ -339,8 +349,8 @@ class MeldChecker:
                                       min(runs, default=0))
         return got
 
-    def _could_meet(self, jokers: int, masks: list[int], ranks: list[int], sets: int, least_set: int,
-                    least_run: int) -> bool:
+    def _could_meet(self, jokers: int, masks: list[int], ranks: list[int], sets: int, runs: int,
+                    least_set: int, least_run: int) -> bool:
         """A cheap necessary condition, so most turns skip the search (the caller has
         checked that the hand holds enough cards): enough ranks for the sets, each with
         jokers to spare, and a suit with enough values for the least run."""
@@ -355,7 +365,17 @@ class MeldChecker:
             need = max(least_n, 1, least_run - min(jokers, most_j))
             if not any(self._best_window(mask, least_run) >= need for mask in masks if mask):
                 return False
-        return True
+        # No joker serves two melds, and each meld is short of naturals by at least what
+        # the best rank (a set) or the best run window (a run) leaves it short of: the
+        # hand needs at least the sum of those jokers.  This turns away about a third of
+        # the hands the checks above let through, all of which the search finds nothing in.
+        short = 0
+        if sets:
+            short += sets * max(0, least_set - max(ranks))
+        if runs:
+            short += runs * max(0, least_run - max((self._best_window(mask, least_run) for mask in masks if mask),
+                                                   default=0))
+        return short <= jokers
 
     def _best_window(self, mask: int, size: int) -> int:
         """The most run values in ``mask`` any window of ``size`` holds (kept per mask)."""
@@ -404,12 +424,13 @@ class MeldChecker:
                 cards = (JOKER,) * size
                 yield (cards, MeldKind.SET, cards, -1, 0, -1)
             return
-        allowed = min(jokers, self.limits(size, True)[0])
+        most, least = self.limits(size, True)
+        allowed = min(jokers, most)
         for suit in range(4):
             mask = masks[suit]
             if not mask:
                 continue
-            key = (mask, suit, size, allowed)
+            key = (mask, suit, size, allowed, least)  # least: the cache is shared across rulesets
             runs = self._suit_runs.get(key)
             if runs is None:
                 if len(self._suit_runs) > 65536:
@@ -465,6 +486,12 @@ class MeldChecker:
         return self._cached(self._accepts, meld, self._compute_accepts)
 
     def _compute_accepts(self, meld: Meld) -> frozenset[int]:
+        if meld.kind is MeldKind.SET:
+            # what lay_off checks for a natural on a set, once for all candidates: the
+            # rank (every candidate has it) and the joker limits of the larger set
+            if self._joker_problem(len(meld.cards) + 1, meld.jokers, False):
+                return frozenset()
+            return frozenset(self._lay_off_candidates(meld))
         return frozenset(c for c in self._lay_off_candidates(meld) if self.lay_off(meld, c) is not None)
 
     def joker_ends(self, meld: Meld) -> tuple[bool | None, ...]:

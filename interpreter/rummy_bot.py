@@ -171,19 +171,22 @@ class RummyStrategy:
         points = self._points(table)
         nxt = (seat + 1) % state.players
         feeds = state.down[nxt]
-        scorer = self._scorer(state, hand)
-
-        def discard_key(a: Discard) -> tuple[float, int, int]:
+        # a down hand keeps nothing for the contract: its cards are not scored at all
+        scorer = None if state.down[seat] else self._scorer(state, hand)
+        # the lowest (keep + 5 * feeding, -worth, call) wins, the first listed on a tie;
+        # a plain loop, as min() with a key function called it for every discard
+        best = discards[0]
+        best_key: tuple[float, int, bool] | None = None
+        for a in discards:
             c = a.card
-            keep = 0.0 if state.down[seat] else scorer(c)
-            feeding = 1 if feeds and self._fits_table(state, c) else 0
+            keep = 0.0 if scorer is None else scorer(c)
+            if feeds and self._fits_table(state, c):
+                keep += 5.0
             worth = points.get(c)
             if worth is None:
                 worth = points[c] = card_points([c], table)
-            return (keep + 5.0 * feeding, -worth, a.call)
-
-        best = min(discards, key=discard_key)
+            key = (keep, -worth, a.call)
+            if best_key is None or key < best_key:
+                best, best_key = a, key
         calls = [a for a in discards if a.call and a.card == best.card]
         return calls[0] if calls else best
-
-

@@ -29,6 +29,46 @@ from .state import CHANCE, OVER, GameState, register
 DEAL, DRAWING, WINDOW, PLAYING = "deal", "draw", "window", "play"
 
 
+class TableIndex:
+    """What the melds on the table accept, made once per table (see RummyState._table):
+    ``entries`` (meld id, meld, the naturals it accepts) in the table's order;
+    ``by_card`` natural -> the places in ``entries`` of the melds that accept it;
+    :meth:`joker_places` the places of the melds a joker fits; ``swaps`` (meld
+    id, cards that can free a joker) for each meld the joker-swap rule lets a joker be
+    taken from, in order.  A lay-off listing then looks up the hand's cards instead of
+    asking every meld about every card."""
+
+    __slots__ = ("ids", "melds", "entries", "by_card", "swaps", "_joker_places", "_checker")
+
+    def __init__(self, ids: tuple[int, ...], melds: tuple[Meld, ...], checker: MeldChecker, rummy: Any):
+        self.ids = ids
+        self.melds = melds
+        self.entries: list[tuple[int, Meld, frozenset[int]]] = []
+        self.by_card: dict[int, list[int]] = {}
+        self._joker_places: list[int] | None = None
+        self._checker = checker
+        self.swaps: list[tuple[int, frozenset[int]]] = []
+        runs_only = rummy.joker_swap.melds != "all"
+        for place, (meld_id, meld) in enumerate(zip(ids, melds)):
+            accepted = checker.accepts(meld)
+            self.entries.append((meld_id, meld, accepted))
+            for c in accepted:
+                self.by_card.setdefault(c, []).append(place)
+            if JOKER in meld.cards and (not runs_only or meld.kind is MeldKind.RUN):
+                swappable = checker.swappable(meld)
+                if swappable:
+                    self.swaps.append((meld_id, swappable))
+
+    def joker_places(self) -> list[int]:
+        """The places of the melds a joker fits.  Made when first asked: the table
+        changes with most plays and few hands hold a joker, and a joker's two ends are
+        two lay_off calls per new meld."""
+        if self._joker_places is None:
+            joker_ends = self._checker.joker_ends
+            self._joker_places = [place for place, entry in enumerate(self.entries) if joker_ends(entry[1])]
+        return self._joker_places
+
+
 @register
 class RummyState(GameState):
     """A game of any contract-rummy ruleset."""
@@ -71,7 +111,7 @@ class RummyState(GameState):
         self.penalties = [0] * self.players  # penalty points from cards left in hand
         self._aux_rng = random.Random(f"{self.seed}/aux")
         self._rummy_pending: Any = None
-        self._table_cache: tuple[tuple[Meld, ...], frozenset[int]] = ((), frozenset())  # see _table_accepts
+        self._table_index = TableIndex((), (), self.checker, self.rummy)  # see _table
 
     # --- chance --------------------------------------------------------------------------
     def chance_action(self) -> Any:
@@ -167,12 +207,21 @@ class RummyState(GameState):
             roomy_natural = self._cards_left(seat, (0,)) >= 2
             roomy_joker = self._cards_left(seat, (JOKER,)) >= 2
             holds_joker = JOKER in distinct
-            for meld_id, meld in self.melds.items():
-                if lay_off.on == "own-melds" and self.owners[meld_id] != seat:
+            table = self._table()
+            # Only the melds that take one of the hand's cards (or a joker, if it holds
+            # one) can give a lay-off; the index names them, by their place on the table,
+            # so the listing keeps the table's order without asking every meld.
+            places: set[int] = set(table.joker_places()) if holds_joker else set()
+            by_card = table.by_card
+            for c in distinct:
+                hit = by_card.get(c)
+                if hit is not None:
+                    places.update(hit)
+            own_only = lay_off.on == "own-melds"
+            for place in sorted(places):
+                meld_id, meld, accepted = table.entries[place]
+                if own_only and self.owners[meld_id] != seat:
                     continue
-                accepted = checker.accepts(meld)
-                if not holds_joker and accepted.isdisjoint(distinct):
-                    continue  # most melds take none of the hand's cards
                 for c in distinct:
                     if c == JOKER:
                         for low in checker.joker_ends(meld):  # where lay_off(meld, JOKER, low) fits
@@ -185,15 +234,13 @@ class RummyState(GameState):
                             actions.append(LayOff(meld_id, (c,), None))
             swap = self.rummy.joker_swap
             if swap.allowed and self.joker_debt == 0 and (self.down[seat] or not swap.requires_down):
-                for meld_id, meld in self.melds.items():
-                    if JOKER in meld.cards and (swap.melds == "all" or meld.kind is MeldKind.RUN):
-                        swappable = checker.swappable(meld)  # the cards a joker here stands for
-                        if swappable.isdisjoint(distinct):
-                            continue
-                        for c in distinct:
-                            if c != JOKER and c in swappable and self._swap_result(meld_id, c) is not None and \
-                                    self._swap_leaves_legal_hand(seat):
-                                actions.append(Swap(meld_id, c))
+                for meld_id, swappable in table.swaps:  # melds holding a joker a card can free
+                    if swappable.isdisjoint(distinct):
+                        continue
+                    for c in distinct:
+                        if c != JOKER and c in swappable and self._swap_result(meld_id, c) is not None and \
+                                self._swap_leaves_legal_hand(seat):
+                            actions.append(Swap(meld_id, c))
         if self.joker_debt == 0:
             out_rule = self.contract.going_out
             if len(hand) > 1 or out_rule is not GoingOut.NO_DISCARD:
@@ -230,8 +277,16 @@ class RummyState(GameState):
             lay_off = self.rummy.lay_off
             if not lay_off.allowed or (not lay_off.same_turn_as_going_down and not self.down[seat]):
                 return False
-            table = {**self.melds, **changed}
-            return any(self.checker.fits(m, remaining[0]) for m in table.values())
+            # the table with ``changed``: a meld the index names that the play leaves
+            # alone, or else one of the changed melds
+            last = remaining[0]
+            index = self._table()
+            places = index.joker_places() if last == JOKER else index.by_card.get(last, ())
+            if any(index.entries[place][0] not in changed for place in places):
+                return True
+            # (lay_off itself, not the cached checker.fits: a changed meld is a new object
+            # each time, so its answers would only be computed and crowd the cache)
+            return any(self.checker.lay_off(m, last) is not None for m in changed.values())
         return True
 
     def _swap_leaves_legal_hand(self, seat: int) -> bool:
@@ -346,22 +401,22 @@ class RummyState(GameState):
         raise IllegalActionError(f"now go down, lay off, swap or discard, not '{action}'")
 
     def _fits_table(self, c: int) -> bool:
+        table = self._table()
         if c == JOKER:
-            return any(self.checker.fits(m, c) for m in self.melds.values())
-        return c in self._table_accepts()
+            return bool(table.joker_places())
+        return c in table.by_card
 
-    def _table_accepts(self) -> frozenset[int]:
-        """The natural cards that fit some meld on the table.  The bot asks this of each
-        card it might discard, and the table changes only with a play, so the union is
-        kept with the melds it was made from; comparing that tuple with the table's is an
-        identity check per meld when nothing changed (and the union is made again when
-        anything did, even by a hand other than this class's)."""
-        melds = tuple(self.melds.values())
-        made_from, accepted = self._table_cache
-        if made_from != melds:
-            accepted = frozenset().union(*(self.checker.accepts(m) for m in melds))
-            self._table_cache = (melds, accepted)
-        return accepted
+    def _table(self) -> TableIndex:
+        """The index of the melds on the table (see :class:`TableIndex`).  The table
+        changes only with a play, and the bot and the legal actions ask about it at
+        every decision, so the index is kept with the melds it was made from; comparing
+        those with the table's is an identity check per meld when nothing changed (and
+        the index is made again when anything did, even by a hand other than this class's)."""
+        index = self._table_index
+        melds = self.melds
+        if index.ids != tuple(melds) or index.melds != tuple(melds.values()):
+            index = self._table_index = TableIndex(tuple(melds), tuple(melds.values()), self.checker, self.rummy)
+        return index
 
     def _take_from_hand(self, seat: int, cards: Any) -> None:
         hand = self.hands[seat]
