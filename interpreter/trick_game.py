@@ -195,8 +195,6 @@ class TrickTakingState(GameState):
             self._deal(action)
         elif isinstance(action, Bid):
             self._bid(action.bid)
-        elif isinstance(action, Deal):
-            self._deal(action)
         else:
             self._choose_trump(action.suit)
 

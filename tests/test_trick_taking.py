@@ -119,14 +119,8 @@ def test_bowers_jack_of_trump_highest_jack_of_same_colour_second():
 
 
 def test_left_bower_is_played_as_a_spade():
-    # "the Jack of Clubs would be played at any time a spade could be played"
-    state = stacked("oh-shit", ["JC 4C", "AS 5D", "QD 6D", "KD 7D"], "2S", dealer=3)
-    bid_all(state, [0, 0, 0, 0])  # seat 0 bids first (left of dealer 3), seat 3 is hooked
-    state.apply(Play(card("4C")))  # seat 0 leads a club; seat 1 has no club
-    state.apply(Play(card("5D")))
-    state.apply(Play(card("QD")))
-    state.apply(Play(card("KD")))
-    # a spade is led: the jack of clubs must follow it, the four of clubs may not
+    # "the Jack of Clubs would be played at any time a spade could be played":
+    # a spade is led, so the jack of clubs must follow it, the four of clubs may not
     state = stacked("oh-shit", ["JC 4C", "AS 5D", "QD 6D", "KD 7D"], "2S", dealer=0)
     bid_all(state, [0, 0, 0, 0])
     state.apply(Play(card("AS")))  # seat 1 leads the ace of trumps
