@@ -31,8 +31,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import handwritten_oh_shit  # noqa: E402
 
 from cardrules.interpreter import load_ruleset  # noqa: E402
-from cardrules.interpreter.bots import make_policy  # noqa: E402
-from cardrules.interpreter.runner import play_game  # noqa: E402
+from cardrules.interpreter.driver import play_bots  # noqa: E402
 
 Runner = Callable[[int], int]  # plays game number i, returns its player decisions
 
@@ -55,8 +54,7 @@ def cardrules_runner(name: str, kind: str) -> Runner:
     rules = load_ruleset(name)
 
     def run(seed: int) -> int:
-        players = 4
-        return play_game(rules, [make_policy(kind, seed, s) for s in range(players)], seed).decisions
+        return play_bots(rules, [kind] * 4, seed).decisions
 
     return run
 

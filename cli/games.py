@@ -13,21 +13,19 @@ from typing import Any, Sequence
 
 import click
 
-from ..interpreter.bots import KINDS
+from ..interpreter.bots import seat_kinds
+from ..interpreter.driver import play_out
 from ..interpreter.errors import IllegalActionError, RecordError
+from ..interpreter.game import GameState, new_game
 from ..interpreter.record import replay as replay_record
 from ..interpreter.record import save_record
-from ..interpreter.ruleset import Family, Ruleset
+from ..interpreter.rules import Ruleset
 from ..interpreter.simulate import run_games, statistics
-from ..interpreter.actions import Pass
-from ..interpreter.state import CHANCE, GameState, new_game
 from ..interpreter.textio import parse_input
-from .main import EXIT_INVALID, EXIT_OK, EXIT_USAGE, fail, main, open_ruleset
+from .common import InvalidInput, UsageProblem, open_ruleset
+from .families import view_for
 from .render import Renderer
-from .session import (SaveError, SaveWriter, bot_policies, default_save_dir, new_header, read_save,
-                      restore)
-
-SEAT_KINDS = ("human",) + tuple(KINDS)
+from .session import SaveError, SaveWriter, bot_policies, default_save_dir, new_header, read_save, restore
 
 
 def parse_seats(text: str | None, rules: Ruleset, default_human: bool) -> list[str]:
@@ -35,12 +33,13 @@ def parse_seats(text: str | None, rules: Ruleset, default_human: bool) -> list[s
         count = min(max(rules.min_players, 4), rules.max_players)
         return (["human"] if default_human else ["bot"]) + ["bot"] * (count - 1)
     seats = [s.strip().lower() for s in text.split(",") if s.strip()]
+    kinds = ("human",) + seat_kinds(rules)
     for s in seats:
-        if s not in SEAT_KINDS:
-            fail(f"unknown seat kind '{s}'; use {', '.join(SEAT_KINDS)}", EXIT_USAGE)
+        if s not in kinds:
+            raise UsageProblem(f"unknown seat kind '{s}'; use {', '.join(kinds)}")
     if not rules.min_players <= len(seats) <= rules.max_players:
-        fail(f"{rules.name} is for {rules.min_players} to {rules.max_players} players; "
-             f"--seats gives {len(seats)}", EXIT_USAGE)
+        raise UsageProblem(f"{rules.name} is for {rules.min_players} to {rules.max_players} players; "
+                           f"--seats gives {len(seats)}")
     return seats
 
 
@@ -56,43 +55,55 @@ def seat_names(seats: Sequence[str]) -> list[str]:
 
 
 class HumanSeat:
-    """A person at the terminal: a plain prompt that explains refusals and asks again."""
+    """A person at the terminal: a plain prompt that shows the table, explains refusals
+    and asks again.  It sees what the seat may see: its observation and the legal moves."""
 
-    def __init__(self, renderer: Renderer, hot_seat: bool):
+    kind = "human"
+    needs_observation = True
+
+    def __init__(self, rules: Ruleset, renderer: Renderer, hot_seat: bool):
+        self.rules = rules
         self.renderer = renderer
         self.hot_seat = hot_seat  # several people share the screen
+        self._asking_again = False
 
-    def act(self, state: GameState, seat: int) -> Any:
-        if self.hot_seat and self.renderer.last_human != seat:
-            click.clear()
-            click.prompt(f"Pass the screen to {self.renderer.names[seat]} and press Enter", default="",
-                         show_default=False, prompt_suffix=" ")
-        self.renderer.last_human = seat
-        self.renderer.show_table(state, seat)
+    def act(self, obs: Any, legal: Any) -> Any:
+        seat = obs.seat
+        if not self._asking_again:
+            if self.hot_seat and self.renderer.last_human != seat:
+                click.clear()
+                click.prompt(f"Pass the screen to {self.renderer.names[seat]} and press Enter", default="",
+                             show_default=False, prompt_suffix=" ")
+            self.renderer.last_human = seat
+            self.renderer.show_table(obs)
+        self._asking_again = False
         while True:
-            line = click.prompt(self.renderer.prompt_text(state, seat), prompt_suffix=" > ",
+            line = click.prompt(self.renderer.prompt_text(obs, legal), prompt_suffix=" > ",
                                 default="", show_default=False)
             word = line.strip().lower()
             if word in ("quit", "exit", "q", "save"):
                 raise Quit()
             if word in ("help", "?"):
-                self.renderer.show_help(state)
+                self.renderer.show_help()
                 continue
             if word in ("hand", "table", "look"):
-                self.renderer.show_table(state, seat)
+                self.renderer.show_table(obs)
                 continue
             if word in ("score", "scores"):
-                self.renderer.show_scores(state)
+                self.renderer.show_scores(obs)
                 continue
             if word in ("rules", "explain"):
-                self.renderer.show_rules(state)
+                self.renderer.show_rules()
                 continue
             try:
-                action = parse_input(state, line)
-                state.verify(action)
-                return action
+                return parse_input(self.rules, obs, line)
             except IllegalActionError as exc:
                 click.echo(f"  {exc}")
+
+    def refused(self, action: Any, error: IllegalActionError) -> None:
+        """The engine refused ``action``: say why; the driver asks again."""
+        click.echo(f"  {error}")
+        self._asking_again = True
 
 
 class Quit(Exception):
@@ -116,27 +127,27 @@ def _pause(seconds: float) -> bool:
     return False
 
 
-def run_table(state: GameState, policies: Sequence[Any], kinds: Sequence[str], renderer: Renderer,
-              writer: SaveWriter | None, pause: float) -> None:
-    """Play to the end, saving each seat action and showing events as they happen."""
-    seen = len(state.events)
-    skip_pauses = False  # Enter during the bots' moves skips their pauses until your turn
-    while not state.is_over:
-        if state.turn == CHANCE:
-            state.apply(state.chance_action())
-        else:
-            seat = state.turn
-            action = policies[seat].act(state, seat)
-            state.apply(action)
-            if writer is not None:
-                writer.action(str(action))
-            if kinds[seat] == "human":
-                skip_pauses = False
-            elif pause and not skip_pauses and not isinstance(action, Pass):
-                skip_pauses = _pause(pause)
-        while seen < len(state.events):
-            renderer.event(state, state.events[seen])
-            seen += 1
+class TableHooks:
+    """What the table does around the driver loop: save each seat action, pause after
+    the bots' moves so a person can follow, and show events as they happen."""
+
+    def __init__(self, kinds: Sequence[str], renderer: Renderer, writer: SaveWriter | None, pause: float):
+        self.kinds = kinds
+        self.renderer = renderer
+        self.writer = writer
+        self.pause = pause
+        self.skip_pauses = False  # Enter during the bots' moves skips their pauses until your turn
+
+    def on_action(self, seat: int, action: Any) -> None:
+        if self.writer is not None:
+            self.writer.action(str(action))
+        if self.kinds[seat] == "human":
+            self.skip_pauses = False
+        elif self.pause and not self.skip_pauses and not getattr(action, "quiet", False):
+            self.skip_pauses = _pause(self.pause)
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        self.renderer.event(event)
 
 
 def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], renderer: Renderer,
@@ -144,13 +155,14 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
     humans = kinds.count("human")
     for i, kind in enumerate(kinds):
         if kind == "human":
-            policies[i] = HumanSeat(renderer, hot_seat=humans > 1)
+            policies[i] = HumanSeat(state.rules, renderer, hot_seat=humans > 1)
     writer = SaveWriter(save, header) if save is not None else None
     if save is not None and humans:
         click.echo(f"(saving as you play to {save})")
     previous = signal.signal(signal.SIGHUP, _hang_up) if hasattr(signal, "SIGHUP") else None
+    hooks = TableHooks(kinds, renderer, writer, pause)
     try:
-        run_table(state, policies, kinds, renderer, writer, pause)
+        play_out(state, policies, on_action=hooks.on_action, on_event=hooks.on_event)
     except (Quit, click.Abort, EOFError, KeyboardInterrupt):
         click.echo("")
         if record:
@@ -159,7 +171,7 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
             click.echo(f"Game saved. Resume it with: cardrules resume {save}")
         else:
             click.echo("stopped" + (f"; the game so far is in {record}" if record else ""))
-        sys.exit(EXIT_OK)
+        return
     finally:
         if writer is not None:
             writer.close()
@@ -170,12 +182,12 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
         if not renderer.quiet:
             click.echo(f"record written to {record}")
     if renderer.quiet:
-        renderer.final(state)
+        renderer.final(state.events[-1])
 
 
-@main.command()
+@click.command()
 @click.argument("ruleset")
-@click.option("--seats", help=f"Comma-separated seat kinds ({', '.join(SEAT_KINDS)}); their number is the "
+@click.option("--seats", help="Comma-separated seat kinds (human, random, bot); their number is the "
               "player count. Default: you and bots.")
 @click.option("--seed", type=int, help="Seed for the deal (default: a random one, printed).")
 @click.option("--record", "record", type=click.Path(dir_okay=False, path_type=Path),
@@ -192,8 +204,8 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
     """Play RULESET: people at the terminal against bots, or bots alone."""
     rules = open_ruleset(ruleset)
     if mode is not None and mode not in rules.modes:
-        fail(f"{rules.name} has no mode '{mode}'" + (f" (modes: {', '.join(rules.modes)})" if rules.modes
-                                                     else ""), EXIT_USAGE)
+        raise UsageProblem(f"{rules.name} has no mode '{mode}'" + (f" (modes: {', '.join(rules.modes)})"
+                                                                   if rules.modes else ""))
     kinds = parse_seats(seats, rules, default_human=True)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big") % 1_000_000
@@ -203,23 +215,23 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
     humans = "human" in kinds
     for given, what in ((record, "--record"), (save, "--save")):
         if given is not None and given.exists():  # never overwrite what the user has
-            fail(f"{given} already exists; choose another {what} file" +
-                 (f" (or continue that game: cardrules resume {given})" if what == "--save" else ""), EXIT_USAGE)
+            raise UsageProblem(f"{given} already exists; choose another {what} file" +
+                               (f" (or continue that game: cardrules resume {given})" if what == "--save" else ""))
     if save is None and humans:
         save = default_save_dir() / f"{rules.name}-{seed}.jsonl"
         number = 1
         while save.exists():  # an earlier game with this seed may be waiting to be resumed
             number += 1
             save = default_save_dir() / f"{rules.name}-{seed}-{number}.jsonl"
-    renderer = Renderer(names, ascii_only=ascii_only, quiet=quiet, narrate=humans)
-    policies: list[Any] = bot_policies(kinds, seed)
+    renderer = Renderer(names, rules, mode=mode, ascii_only=ascii_only, quiet=quiet, narrate=humans)
+    policies: list[Any] = bot_policies(rules, kinds, seed)
     if not quiet:
         click.echo(f"{rules.title} ({rules.name}), {len(kinds)} players, seed {seed}")
     header = new_header(rules, ref, seed, mode, kinds, names)
     play_session(state, kinds, policies, renderer, save, header, record, 0.0 if fast or not humans else 0.3)
 
 
-@main.command()
+@click.command()
 @click.argument("save", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--record", "record", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game record (JSON Lines) to this file.")
@@ -229,20 +241,20 @@ def resume(save: Path, record: Path | None, ascii_only: bool, fast: bool) -> Non
     """Continue a saved game exactly where it stopped."""
     try:
         saved = read_save(save)
-        state, rules, policies = restore(saved, bot_policies)
+        state, rules, policies = restore(saved)
     except SaveError as exc:
-        fail(str(exc))
+        raise InvalidInput(str(exc)) from None
     kinds, names = saved.header["seats"], saved.header["names"]
     if saved.dropped_torn_line:
         click.echo("(the last action was being saved when the game stopped; it was not kept)")
     if state.is_over:
         click.echo("That game is over.")
-        Renderer(names, ascii_only=ascii_only).final(state)
+        Renderer(names, rules, mode=state.mode, ascii_only=ascii_only).final(state.events[-1])
         return
     click.echo(f"{rules.title} ({rules.name}), seed {saved.header['seed']}: resuming at round {state.round} "
                f"after {len(saved.moves)} moves")
-    renderer = Renderer(names, ascii_only=ascii_only, narrate="human" in kinds)
-    renderer.catch_up(state)
+    renderer = Renderer(names, rules, mode=state.mode, ascii_only=ascii_only, narrate="human" in kinds)
+    renderer.catch_up(state.events)
     if saved.dropped_torn_line:  # rewrite the file without the torn line
         SaveWriter(save, saved.header).close()
         with save.open("a", encoding="utf-8") as out:
@@ -252,7 +264,7 @@ def resume(save: Path, record: Path | None, ascii_only: bool, fast: bool) -> Non
                  0.0 if fast or "human" not in kinds else 0.3)
 
 
-@main.command()
+@click.command()
 @click.argument("record", type=click.Path(path_type=Path))
 @click.option("--ruleset", help="Replay under this ruleset instead of the one the record names.")
 @click.option("--ignore-hash", is_flag=True, help="Replay even if the ruleset changed since the game.")
@@ -264,9 +276,9 @@ def replay(record: Path, ruleset: str | None, ignore_hash: bool, as_json: bool) 
     except RecordError as exc:
         if as_json:
             click.echo(json.dumps({"valid": False, "line": exc.line, "error": str(exc)}))
-            sys.exit(EXIT_INVALID)
+            raise InvalidInput() from None
         where = f"{record}:{exc.line}" if exc.line else str(record)
-        fail(f"{where}: {str(exc).split(': ', 1)[1] if exc.line else exc}")
+        raise InvalidInput(f"{where}: {str(exc).split(': ', 1)[1] if exc.line else exc}") from None
     state = result.state
     names = state.names
     if as_json:
@@ -301,7 +313,7 @@ class Progress:
             self.bar.__exit__(None, None, None)
 
 
-@main.command()
+@click.command()
 @click.argument("ruleset")
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=100, show_default=True)
 @click.option("--seats", help="Comma-separated seat kinds (bot, random). Default: bots.")
@@ -319,9 +331,9 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
     rules = open_ruleset(ruleset)
     kinds = parse_seats(seats, rules, default_human=False)
     if "human" in kinds:
-        fail("simulate plays bots only (seat kinds: bot, random)", EXIT_USAGE)
+        raise UsageProblem("simulate plays bots only (seat kinds: bot, random)")
     if mode is not None and mode not in rules.modes:
-        fail(f"{rules.name} has no mode '{mode}'", EXIT_USAGE)
+        raise UsageProblem(f"{rules.name} has no mode '{mode}'")
     if record_dir is not None:
         record_dir.mkdir(parents=True, exist_ok=True)
     ref = ruleset if Path(ruleset).is_file() else rules.name
@@ -332,49 +344,29 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
     finally:
         progress.close()
     elapsed = time.perf_counter() - start
-    stats = statistics(results, kinds, rules.family)
+    stats = statistics(results, kinds, rules)
     stats.update(ruleset=rules.name, seed=seed, seconds=round(elapsed, 3))
     if as_json:
         click.echo(json.dumps(stats, indent=2))
         return
     click.echo(f"{rules.title}: {games} games, {len(kinds)} seats ({', '.join(kinds)}), seed {seed}; "
                f"{stats['decisions']} decisions in {elapsed:.1f}s")
+    view = view_for(rules, Renderer(kinds, rules))
     header = f"  {'seat':10} {'wins':>6} {'win%':>6} {'mean':>8} {'sd':>7} {'min':>6} {'max':>6}"
-    if rules.family is Family.TRICK_TAKING:
-        header += f" {'exact bids':>11}"
-    else:
-        header += f" {'went out':>9} {'penalty/round':>14}"
-    click.echo(header)
+    click.echo(header + view.seat_columns())
     for entry in stats["seats"]:
         line = (f"  {entry['kind'] + '-' + str(entry['seat']):10} {entry['wins']:6d} "
                 f"{100 * entry['win_rate']:5.1f}% {entry['mean_total']:8.1f} {entry['sd_total']:7.1f} "
                 f"{entry['min_total']:6d} {entry['max_total']:6d}")
-        if "exact_bid_rate" in entry:
-            line += f" {100 * entry['exact_bid_rate']:10.1f}%"
-        if "went_out_rate" in entry:
-            line += f" {100 * entry['went_out_rate']:8.1f}% {entry['mean_penalty_per_round']:14.1f}"
-        click.echo(line)
+        click.echo(line + view.seat_cells(entry))
     click.echo(f"  game length: {stats['mean_rounds_per_game']:.1f} rounds, "
                f"{stats['mean_decisions_per_game']:.0f} player decisions")
-    if rules.family is Family.TRICK_TAKING:
-        click.echo(f"  bids constrained by a restriction: {100 * stats['constrained_bid_rate']:.1f}% of bids")
-        by_size = stats["points_per_round_by_hand_size"]
-        click.echo("  points a seat scores per round, by hand size: "
-                   + ", ".join(f"{size}: {points:.2f}" for size, points in by_size.items()))
-    else:
-        rummy = stats["rummy"]
-        click.echo(f"  rounds: {rummy['rounds']}; someone went out in {100 * rummy['gone_out_rate']:.1f}%; "
-                   f"no one went down in {100 * rummy['nobody_down_rate']:.1f}%; "
-                   f"{rummy['buys_per_round']:.2f} buys a round; "
-                   f"mean penalty {rummy['mean_penalty_per_round']:.1f} a seat a round")
-        events = {k: v for k, v in rummy["counts"].items() if k.startswith("bonus_") or k.endswith("cuts")
-                  or k in ("swaps", "calls")}
-        if events:
-            click.echo("  events: " + ", ".join(f"{k.removeprefix('bonus_')} {v}" for k, v in sorted(events.items())))
+    for text in view.summary_lines(stats):
+        click.echo(text)
     click.echo("  (win% counts a shared first place as a win for each tied seat)")
 
 
-@main.command(name="compare")
+@click.command(name="compare")
 @click.argument("ruleset_a")
 @click.argument("ruleset_b")
 @click.option("--games", type=click.IntRange(2, 1_000_000), default=200, show_default=True)
@@ -395,10 +387,13 @@ def compare_command(ruleset_a: str, ruleset_b: str, games: int, seats: str | Non
     rules_a, rules_b = open_ruleset(ruleset_a), open_ruleset(ruleset_b)
     kinds = parse_seats(seats, rules_a, default_human=False)
     if not rules_b.min_players <= len(kinds) <= rules_b.max_players:
-        fail(f"{rules_b.name} is for {rules_b.min_players} to {rules_b.max_players} players; the seats give "
-             f"{len(kinds)}", EXIT_USAGE)
+        raise UsageProblem(f"{rules_b.name} is for {rules_b.min_players} to {rules_b.max_players} players; "
+                           f"the seats give {len(kinds)}")
     if "human" in kinds:
-        fail("compare plays bots only (seat kinds: bot, random)", EXIT_USAGE)
+        raise UsageProblem("compare plays bots only (seat kinds: bot, random)")
+    for kind in kinds:
+        if kind not in seat_kinds(rules_b):
+            raise UsageProblem(f"{rules_b.name} has no seat kind '{kind}'")
     refs = [r if Path(r).is_file() else rules.name for r, rules in ((ruleset_a, rules_a), (ruleset_b, rules_b))]
     progress = Progress(2 * games, "comparing", quiet)
     try:
@@ -408,7 +403,7 @@ def compare_command(ruleset_a: str, ruleset_b: str, games: int, seats: str | Non
         progress.close()
     same_deals = (rules_a.setup(len(kinds)).hand_sizes == rules_b.setup(len(kinds)).hand_sizes
                   and rules_a.setup(len(kinds)).deck_size == rules_b.setup(len(kinds)).deck_size)
-    rows = compare(results_a, results_b, rules_a.family, rules_b.family)
+    rows = compare(results_a, results_b, rules_a, rules_b)
     if as_json:
         click.echo(json.dumps({"a": rules_a.name, "b": rules_b.name, "games": games, "seats": kinds, "seed": seed,
                                "same_deals": same_deals,
@@ -425,3 +420,6 @@ def compare_command(ruleset_a: str, ruleset_b: str, games: int, seats: str | Non
         click.echo(f"  {row.metric:{width}} {row.a:10.3f} {row.b:10.3f} {row.difference:+10.3f}   "
                    f"[{row.low:+.3f}, {row.high:+.3f}]{mark}")
     click.echo("  (* the interval excludes 0: a difference these games show beyond chance)")
+
+
+COMMANDS = [play, resume, replay, simulate, compare_command]

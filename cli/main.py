@@ -1,8 +1,10 @@
 """``cardrules``: validate, inspect, play, replay and simulate rulesets.
 
 Outcomes turn into exit codes here and only here: 0 success, 1 a problem with the
-user's input (an invalid ruleset, a record that does not replay), 2 a usage error.
-No input, however broken, produces a traceback.
+user's input (an invalid ruleset, a record that does not replay), 2 a usage error,
+130 an interrupt, 3 an internal error.  Commands raise an outcome (see
+``cli/common.py``) and never call ``sys.exit`` themselves.  No input, however broken,
+produces a traceback.
 """
 
 from __future__ import annotations
@@ -16,43 +18,43 @@ import click
 import yaml
 
 from ..interpreter.errors import CardrulesError, Problem, RulesetError
-from ..interpreter.loader import bundled_names, display_name, load_document, ruleset_schema
-from ..interpreter.ruleset import Ruleset, build_ruleset, load_ruleset
+from ..interpreter.loader import bundled_names, display_name, load_document
+from ..interpreter.ruleset import build_ruleset, load_ruleset, ruleset_schema
+from . import games
+from .common import InvalidInput, Outcome, UsageProblem, open_ruleset
 
-EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
-def fail(message: str, code: int = EXIT_INVALID) -> NoReturn:
-    click.echo(f"cardrules: {message}", err=True)
+def _exit(message: str, code: int) -> NoReturn:
+    if message:
+        click.echo(f"cardrules: {message}", err=True)
     sys.exit(code)
 
 
-def open_ruleset(ref: str) -> Ruleset:
-    """Load RULESET (a bundled name or a path) or exit 1 with every problem."""
-    try:
-        return build_ruleset(load_document(Path(ref) if Path(ref).is_file() else ref))
-    except RulesetError as exc:
-        for problem in exc.problems:
-            click.echo(problem.format(), err=True)
-        sys.exit(EXIT_INVALID)
-
-
 class _Group(click.Group):
-    """A click group that never shows a traceback for an unexpected error."""
+    """A click group that turns every outcome into its exit code, and never shows a
+    traceback for an unexpected error."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
+        except InvalidInput as exc:
+            _exit(exc.message, EXIT_INVALID)
+        except UsageProblem as exc:
+            _exit(exc.message, EXIT_USAGE)
+        except Outcome as exc:
+            _exit(exc.message, EXIT_INVALID)
         except CardrulesError as exc:
-            fail(str(exc))
+            _exit(str(exc), EXIT_INVALID)
         except KeyboardInterrupt:
-            fail("interrupted", 130)
+            _exit("interrupted", EXIT_INTERRUPTED)
         except BrokenPipeError:
             sys.exit(EXIT_OK)
         except Exception as exc:  # noqa: BLE001 - the promise is: never a traceback
-            fail(f"internal error ({type(exc).__name__}: {exc}); please report it", 3)
+            _exit(f"internal error ({type(exc).__name__}: {exc}); please report it", EXIT_INTERNAL)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -80,7 +82,7 @@ def validate(rulesets: tuple[str, ...], fmt: str) -> None:
         info: dict[str, Any] = {}
         try:
             rules = build_ruleset(load_document(Path(ref) if Path(ref).is_file() else ref))
-            info = {"name": rules.name, "family": rules.family.value,
+            info = {"name": rules.name, "family": rules.family.name,
                     "players": [rules.min_players, rules.max_players]}
         except RulesetError as exc:
             problems = exc.problems
@@ -100,7 +102,8 @@ def validate(rulesets: tuple[str, ...], fmt: str) -> None:
         count = sum(len(r["problems"]) for r in results)
         click.echo(f"{count} problem{'s' if count != 1 else ''} in {invalid} of {len(results)} "
                    f"file{'s' if len(results) != 1 else ''}", err=True)
-    sys.exit(EXIT_INVALID if invalid else EXIT_OK)
+    if invalid:
+        raise InvalidInput()
 
 
 @main.command()
@@ -115,7 +118,7 @@ def list_() -> None:
     for name in bundled_names():
         try:
             rules = load_ruleset(name)
-            click.echo(f"{name:24} {rules.family.value:14} {rules.min_players}-{rules.max_players}p  "
+            click.echo(f"{name:24} {rules.family.name:14} {rules.min_players}-{rules.max_players}p  "
                        f"{rules.description}")
         except RulesetError:
             click.echo(f"{name:24} (invalid: run `cardrules validate {name}`)")
@@ -147,4 +150,5 @@ def explain(ruleset: str) -> None:
     click.echo(explain_rules(open_ruleset(ruleset)), nl=False)
 
 
-from . import games  # noqa: E402,F401 - registers play, replay and simulate
+for _command in games.COMMANDS:
+    main.add_command(_command)

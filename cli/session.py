@@ -18,11 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Sequence
 
-from ..interpreter.bots import make_policy
+from ..interpreter.bots import make_policy, seat_kinds
+from ..interpreter.driver import Stop, play_out
 from ..interpreter.errors import CardrulesError, IllegalActionError, RulesetError
+from ..interpreter.game import GameState, new_game
 from ..interpreter.loader import locate
-from ..interpreter.ruleset import Ruleset, load_ruleset
-from ..interpreter.state import CHANCE, GameState, new_game
+from ..interpreter.rules import Ruleset
+from ..interpreter.ruleset import load_ruleset
+from ..interpreter.textio import parse_input
 
 SAVE_FORMAT = "cardrules-save"
 SAVE_VERSION = 1
@@ -115,16 +118,13 @@ def read_save(path: Path) -> SavedGame:
     for key in ("ruleset_path", "mode"):
         if header.get(key) is not None and not isinstance(header[key], str):
             raise SaveError(f"{path}: the header's \"{key}\" is malformed")
-    from ..interpreter.bots import KINDS
-
-    for kind in header["seats"]:
-        if kind != "human" and kind not in KINDS:
-            raise SaveError(f"{path}: unknown seat kind {kind!r} in the header")
     return SavedGame(header, moves, torn)
 
 
-def restore(saved: SavedGame, policies_for: Any) -> tuple[GameState, Ruleset, list[Any]]:
-    """Rebuild the game from ``saved``; ``policies_for(kinds, seed)`` makes the seats."""
+def restore(saved: SavedGame) -> tuple[GameState, Ruleset, list[Any]]:
+    """Rebuild the game from ``saved``: every saved move is played again through the
+    driver loop, each bot re-making its move first so that its RNG ends where it was.
+    Returns the state, the rules and the seats' policies (None for people)."""
     header = saved.header
     ref = header.get("ruleset_path") or header["ruleset"]
     try:
@@ -138,6 +138,10 @@ def restore(saved: SavedGame, policies_for: Any) -> tuple[GameState, Ruleset, li
     seats, names = header["seats"], header["names"]
     if len(seats) != len(names) or not all(isinstance(s, str) for s in seats + names):
         raise SaveError("the save's seats and names do not match")
+    kinds = seat_kinds(rules)
+    for kind in seats:
+        if kind != "human" and kind not in kinds:
+            raise SaveError(f"unknown seat kind {kind!r} in the header")
     mode = header.get("mode")
     if mode is not None and mode not in rules.modes:
         raise SaveError(f"the ruleset has no mode '{mode}'")
@@ -145,23 +149,54 @@ def restore(saved: SavedGame, policies_for: Any) -> tuple[GameState, Ruleset, li
         state = new_game(rules, len(seats), header["seed"], names, header.get("mode"), header.get("ruleset_path"))
     except (CardrulesError, ValueError) as exc:
         raise SaveError(f"cannot set up the saved game: {exc}") from None
-    policies = policies_for(seats, header["seed"])
-    for number, move in enumerate(saved.moves, start=1):
-        while state.turn == CHANCE:
-            state.apply(state.chance_action())
-        if state.is_over:
-            raise SaveError(f"move {number} ('{move}') comes after the end of the game")
-        seat = state.turn
-        if seats[seat] != "human":
-            policies[seat].act(state, seat)  # a bot re-makes its move: its RNG ends where it was
+    policies = bot_policies(rules, seats, header["seed"])
+    if saved.moves:
+        script = _Script(rules, saved.moves, policies, names)
         try:
-            state.apply(state.parse_input(move))
+            play_out(state, [script] * len(seats), on_action=script.after)
         except IllegalActionError as exc:
-            raise SaveError(f"move {number} ('{move}') by {names[seat]} does not replay: {exc}") from None
-        except (KeyError, TypeError, ValueError) as exc:
-            raise SaveError(f"move {number} ('{move}') is damaged ({type(exc).__name__})") from None
+            raise SaveError(f"move {script.number + 1} ('{script.move}') by {names[script.seat]} does not "
+                            f"replay: {exc}") from None
+        if script.number < len(saved.moves):
+            number = script.number + 1
+            raise SaveError(f"move {number} ('{saved.moves[number - 1]}') comes after the end of the game")
     return state, rules, policies
 
 
-def bot_policies(kinds: Sequence[str], seed: int) -> list[Any]:
-    return [None if kind == "human" else make_policy(kind, seed, i) for i, kind in enumerate(kinds)]
+class _Script:
+    """The saved moves as the player of every seat (see :func:`restore`)."""
+
+    kind = "save"
+    needs_observation = True
+
+    def __init__(self, rules: Ruleset, moves: list[str], policies: list[Any], names: list[str]):
+        self.rules = rules
+        self.moves = moves
+        self.policies = policies
+        self.names = names
+        self.number = 0  # moves replayed
+        self.move = ""
+        self.seat = 0
+
+    def act(self, observation: Any, legal: Any) -> Any:
+        seat = observation.seat
+        bot = self.policies[seat]
+        if bot is not None:  # a bot re-makes its move: its RNG ends where it was
+            bot.act(observation if bot.needs_observation else None, legal)
+        self.move, self.seat = self.moves[self.number], seat
+        try:
+            return parse_input(self.rules, observation, self.move)
+        except IllegalActionError as exc:
+            raise SaveError(f"move {self.number + 1} ('{self.move}') by {self.names[seat]} does not replay: "
+                            f"{exc}") from None
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SaveError(f"move {self.number + 1} ('{self.move}') is damaged ({type(exc).__name__})") from None
+
+    def after(self, seat: int, action: Any) -> None:
+        self.number += 1
+        if self.number == len(self.moves):
+            raise Stop
+
+
+def bot_policies(rules: Ruleset, kinds: Sequence[str], seed: int) -> list[Any]:
+    return [None if kind == "human" else make_policy(rules, kind, seed, i) for i, kind in enumerate(kinds)]

@@ -10,28 +10,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
-from .ruleset import Family
+from .rules import Ruleset
 from .simulate import GameSummary
 
 Metric = Callable[[GameSummary], float | None]
-
-
-def _exact_rate(r: GameSummary) -> float | None:
-    bids = sum(r.bids)
-    return sum(r.exact_bids) / bids if bids else None
-
-
-def _rummy(key: str, per: str) -> Metric:
-    def get(r: GameSummary) -> float | None:
-        rounds = r.extra.get("rounds", 0)
-        if not rounds:
-            return None
-        value = r.extra.get(key, 0)
-        return value / rounds / (len(r.totals) if per == "seat-round" else 1)
-
-    return get
 
 
 COMMON: list[tuple[str, Metric]] = [
@@ -42,19 +26,6 @@ COMMON: list[tuple[str, Metric]] = [
     ("player decisions", lambda r: r.decisions),
     ("rounds", lambda r: r.rounds),
 ]
-TRICKS: list[tuple[str, Metric]] = [
-    ("exact-bid rate", _exact_rate),
-    ("share of bids constrained by a restriction",
-     lambda r: r.constrained_bids / sum(r.bids) if sum(r.bids) else None),
-]
-RUMMY: list[tuple[str, Metric]] = [
-    ("share of rounds someone went out", _rummy("rounds_gone_out", "round")),
-    ("penalty per seat per round", _rummy("penalty_points", "seat-round")),
-    ("buys per round", _rummy("buys", "round")),
-    ("share of rounds no one went down", _rummy("rounds_nobody_down", "round")),
-]
-
-
 @dataclass
 class Row:
     metric: str
@@ -74,14 +45,16 @@ def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values)
 
 
-def compare(a: Sequence[GameSummary], b: Sequence[GameSummary], family_a: Family, family_b: Family,
+def _family_metric(get: Callable[[dict[str, Any]], float | None]) -> Metric:
+    return lambda r: get(r.extra)
+
+
+def compare(a: Sequence[GameSummary], b: Sequence[GameSummary], rules_a: Ruleset, rules_b: Ruleset,
             z: float = 1.96) -> list[Row]:
     """One row per figure both rulesets have: means, B - A, and a 95% interval."""
     metrics = list(COMMON)
-    if family_a is family_b is Family.TRICK_TAKING:
-        metrics += TRICKS
-    if family_a is family_b is Family.CONTRACT_RUMMY:
-        metrics += RUMMY
+    if rules_a.family is rules_b.family:
+        metrics += [(name, _family_metric(get)) for name, get in rules_a.family.metrics()]
     rows = []
     for name, get in metrics:
         pairs = [(x, y) for x, y in ((get(ra), get(rb)) for ra, rb in zip(a, b)) if x is not None and y is not None]

@@ -1,14 +1,28 @@
-"""The deal: a chance event that gives each seat its hand and turns the upcard."""
+"""The pack's mechanics, shared by every family: the deal (a chance event that gives
+each seat its hand and turns the upcard), checking a deal read from a record, and the
+stock with its reshuffle of the discard pile."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Sequence
+from dataclasses import dataclass
+from typing import Any, Sequence
 
-from .actions import Deal
-from .cards import NAMES
+from .cards import NAMES, card
 from .errors import IllegalActionError
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Chance: the cards dealt to each seat, the upcard (or None) and the stock order."""
+
+    hands: tuple[tuple[int, ...], ...]
+    upcard: int | None
+    stock: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "deal"
 
 
 def deal_cards(deck: Sequence[int], rng: random.Random, players: int, hand_size: int,
@@ -50,12 +64,10 @@ def verify_deal(deal: Deal, deck: Sequence[int], players: int, hand_size: int, u
         raise IllegalActionError("this ruleset turns no upcard, but the deal has one")
 
 
-def deal_from_event(event: dict, deck: Sequence[int]) -> Deal:
+def deal_from_event(event: dict[str, Any], deck: Sequence[int]) -> Deal:
     """The Deal action a record's "deal" line describes.  The record holds no stock
     order (a replay never depends on an RNG): the stock is the rest of the deck, and
-    rummy draws name their cards."""
-    from .cards import card
-
+    draws from the stock name their cards."""
     hands = tuple(tuple(card(c) for c in hand) for hand in event["hands"])
     upcard = event.get("upcard")
     turned = card(upcard) if upcard is not None else None
@@ -69,3 +81,27 @@ def deal_from_event(event: dict, deck: Sequence[int]) -> Deal:
             stock.append(c)
             rest[c] -= 1
     return Deal(hands, turned, tuple(stock))
+
+
+def reshuffle_pile(stock: list[int], pile: list[int], rng: random.Random) -> list[int] | None:
+    """A new stock from the discard pile but its top card, shuffled with ``rng`` (the
+    pile keeps its top card); None when the pile has no card to spare.  The stock's
+    top is the end of the list."""
+    if len(pile) <= 1:
+        return None
+    top = pile.pop()
+    new_stock = pile[:]
+    rng.shuffle(new_stock)
+    pile[:] = [top]
+    return new_stock
+
+
+def take_from_stock(stock: list[int], wanted: int | None) -> int:
+    """The top card of ``stock`` or, when a replay names it, the card ``wanted`` from
+    wherever it lies in the (unknown) order (IllegalActionError if the stock has none)."""
+    if wanted is None:
+        return stock.pop()
+    if wanted not in stock:
+        raise IllegalActionError(f"the stock holds no {NAMES[wanted]}")
+    index = len(stock) - 1 - stock[::-1].index(wanted)
+    return stock.pop(index)

@@ -12,7 +12,6 @@ import difflib
 import hashlib
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterator
@@ -330,17 +329,11 @@ def _resolve(source: Source, path: Path, _seen: tuple[Path, ...]) -> Document:
 
 
 # --- schema --------------------------------------------------------------------------
-@lru_cache(maxsize=1)
-def ruleset_schema() -> dict[str, Any]:
+def core_schema() -> dict[str, Any]:
+    """The keys every ruleset has (a fresh copy); each family adds its own (see
+    :func:`cardrules.interpreter.ruleset.ruleset_schema`)."""
     text = resources.files("cardrules.schema").joinpath("ruleset.schema.json").read_text("utf-8")
-    return json.loads(text)
-
-
-@lru_cache(maxsize=1)
-def _validator() -> jsonschema.Draft202012Validator:
-    schema = ruleset_schema()
-    jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
+    return json.loads(text)  # type: ignore[no-any-return]
 
 
 def _dotted(path: JsonPath) -> str:
@@ -367,11 +360,11 @@ def _schema_at(error: jsonschema.ValidationError) -> dict[str, Any]:
     return schema if isinstance(schema, dict) else {}
 
 
-def schema_problems(doc: Document) -> list[Problem]:
-    """Every JSON Schema violation, located at the offending key or value."""
+def schema_problems(doc: Document, validator: jsonschema.Draft202012Validator) -> list[Problem]:
+    """Every violation of ``validator``'s schema, located at the offending key or value."""
     problems: list[Problem] = []
     seen: set[tuple[JsonPath, str]] = set()
-    for top in sorted(_validator().iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path))):
+    for top in sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path))):
         for error in _leaf_errors(top):
             path = tuple(error.absolute_path)
             if error.validator == "additionalProperties" and isinstance(error.instance, dict):

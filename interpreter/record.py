@@ -12,11 +12,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Callable, Iterable
+from typing import IO, Any, Iterable
 
+from .driver import Stop, play_out
 from .errors import CardrulesError, IllegalActionError, RecordError, RulesetError
-from .ruleset import Ruleset, load_ruleset
-from .state import RECORD_FORMAT, GameState, new_game
+from .game import RECORD_FORMAT, GameState, new_game
+from .rules import Ruleset
+from .ruleset import load_ruleset
 
 MAX_LINE = 1 << 20
 MAX_LINES = 200_000
@@ -74,10 +76,6 @@ class ReplayResult:
     complete: bool  # the record reaches the end of the game
 
 
-# Each family registers how its action lines become actions.
-ACTION_PARSERS: dict[str, Callable[[GameState, dict[str, Any]], Any]] = {}
-
-
 def _ruleset_for(header: dict[str, Any], record_path: Path, override: str | None) -> tuple[Ruleset, str]:
     ref = override or header.get("ruleset_path") or header.get("ruleset")
     if not isinstance(ref, str) or not ref:
@@ -124,60 +122,101 @@ def replay(path: Path, ruleset: str | None = None, *, check_hash: bool = True) -
     except (CardrulesError, ValueError) as exc:
         raise RecordError(str(exc), number) from None
     state.events[0] = dict(state.events[0], ruleset_sha256=header.get("ruleset_sha256"))
-    parse = ACTION_PARSERS[rules.family.value]
-    at = 1
-    for number, event in events[1:]:
-        # Drive the game until it has produced an event for this line.  One line may
-        # stand for several actions: a rummy "draw" after a buying window is the
-        # player declining the discard, every seat passing, and the card drawn.
-        steps = 0
-        while at >= len(state.events):
-            if state.is_over:
-                raise RecordError(f"the game is already over; unexpected \"{event['event']}\" event", number)
-            steps += 1
-            if steps > 4 * state.players + 8:
+    source = _RecordSource(state, events[1:])
+    try:
+        play_out(state, [source] * state.players, chance=source.chance, on_event=source.on_event)
+    except RecordError:
+        raise
+    except IllegalActionError as exc:
+        raise RecordError(f"illegal {source.kind}: {exc}", source.number) from None
+    except CardrulesError as exc:
+        raise RecordError(str(exc), source.number) from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:  # a field of the wrong type
+        raise RecordError(f"malformed \"{source.kind}\" event ({type(exc).__name__}: {exc})", source.number) from None
+    if source.pos < len(source.lines):  # the game ended before the record did
+        number, event = source.lines[source.pos]
+        raise RecordError(f"the game is already over; unexpected \"{event['event']}\" event", number)
+    return ReplayResult(state, len(events), state.is_over and source.matched_all)
+
+
+class _RecordSource:
+    """The record as the player of every seat and as chance: each action is the one the
+    current line calls for (a line may stand for several actions: a contract-rummy
+    "draw" after a buying window is the player declining the discard, every seat
+    passing, and the card drawn), and each event the game produces is checked against
+    the next line."""
+
+    kind = "record"
+    needs_observation = False
+
+    def __init__(self, state: GameState, lines: list[tuple[int, dict[str, Any]]]):
+        self.state = state
+        self.lines = lines
+        self.decode = state.rules.family.action_from_event
+        self.derived = KNOWN_DERIVED | state.rules.family.derived_events
+        self.optional = OPTIONAL_FIELDS | state.rules.family.optional_fields
+        self.pos = 0  # the line the game is at
+        self.steps = 0  # actions applied since the last line was matched
+        self.number = lines[0][0] if lines else 1
+        self.kind = lines[0][1]["event"] if lines else "game"
+        self.matched_all = True
+
+    def _next_action(self) -> Any:
+        while True:
+            if self.pos >= len(self.lines):
+                raise Stop
+            number, event = self.lines[self.pos]
+            self.number, self.kind = number, event["event"]
+            self.steps += 1
+            if self.steps > 4 * self.state.players + 8:
                 raise RecordError(f"\"{event['event']}\" does not follow from the game so far", number)
             try:
-                action = parse(state, event)
+                action = self.decode(self.state, event)
             except IllegalActionError as exc:
                 raise RecordError(str(exc), number) from None
-            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
                 raise RecordError(f"malformed \"{event.get('event')}\" event ({type(exc).__name__}: {exc})",
                                   number) from None
-            if action is None:  # not an action: an event kind this interpreter does not know
-                break
-            try:
-                state.apply(action)
-            except IllegalActionError as exc:
-                raise RecordError(f"illegal {event['event']}: {exc}", number) from None
-            except CardrulesError as exc:
-                raise RecordError(str(exc), number) from None
-            except (KeyError, TypeError, ValueError, AttributeError) as exc:  # a field of the wrong type
-                raise RecordError(f"malformed \"{event.get('event')}\" event ({type(exc).__name__}: {exc})",
-                                  number) from None
-        else:
-            _compare(state.events[at], event, number)
-            at += 1
-            continue
-        if event["event"] in KNOWN_DERIVED:
-            raise RecordError(f"\"{event['event']}\" does not follow from the game so far", number)
-    return ReplayResult(state, len(events), state.is_over and at == len(state.events))
+            if action is not None:
+                return action
+            # not an action: an event kind this interpreter does not know
+            if event["event"] in self.derived:
+                raise RecordError(f"\"{event['event']}\" does not follow from the game so far", number)
+            self.pos += 1
+            self.steps = 0
+
+    def act(self, observation: Any, legal: Any) -> Any:
+        return self._next_action()
+
+    def chance(self, state: GameState) -> Any:
+        return self._next_action()
+
+    def on_event(self, produced: dict[str, Any]) -> None:
+        if self.pos >= len(self.lines):  # the record stops before the game does
+            self.matched_all = False
+            raise Stop
+        number, event = self.lines[self.pos]
+        _compare(produced, event, number, self.optional)
+        self.pos += 1
+        self.steps = 0
 
 
-def _compare(expected: dict[str, Any], got: dict[str, Any], number: int) -> None:
+def _compare(expected: dict[str, Any], got: dict[str, Any], number: int, optional: frozenset[str]) -> None:
     if expected["event"] != got["event"]:
         raise RecordError(f"expected a \"{expected['event']}\" event here, found \"{got['event']}\"", number)
     for key, value in expected.items():
         if key in got and got[key] != value:
             raise RecordError(f"\"{key}\" is {json.dumps(got[key])} but the rules give {json.dumps(value)}",
                               number)
-        if key not in got and key not in OPTIONAL_FIELDS:
+        if key not in got and key not in optional:
             raise RecordError(f"the \"{got['event']}\" event lacks \"{key}\"", number)
 
 
-# Events the interpreter produces itself; a record line of one of these kinds that
-# the game did not produce at that point is an error, not an unknown kind.
-KNOWN_DERIVED = frozenset({"trump", "trick", "score", "end", "out", "reshuffle", "exhausted", "bonus"})
+# Events the interpreter produces itself (each family adds its own); a record line of
+# one of these kinds that the game did not produce at that point is an error, not an
+# unknown kind.
+KNOWN_DERIVED = frozenset({"score", "end"})
 
-# Fields a writer may leave out (the interpreter adds them for convenience).
-OPTIONAL_FIELDS = frozenset({"rules_round", "mode", "ruleset_path", "cards_after", "teams"})
+# Fields a writer may leave out (the interpreter adds them for convenience; each family
+# adds its own).
+OPTIONAL_FIELDS = frozenset({"rules_round", "mode", "ruleset_path", "teams"})

@@ -13,66 +13,36 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from .bots import make_policy
+from .driver import play_bots
+from .game import GameState
 from .record import save_record
-from .ruleset import Family, Ruleset, load_ruleset
-from .runner import play_game
+from .rules import Ruleset
+from .ruleset import load_ruleset
 
 
 @dataclass
 class GameSummary:
-    """What one finished game contributes to the statistics."""
+    """What one finished game contributes to the statistics (``extra``: the family's
+    own figures, see :meth:`cardrules.interpreter.family.GameFamily.summarize`)."""
 
     seed: int
     totals: list[int]
     winners: list[int]
     decisions: int
     rounds: int
-    exact_bids: list[int] = field(default_factory=list)  # per seat: rounds bid exactly (tricks)
-    bids: list[int] = field(default_factory=list)  # per seat: bids made (tricks)
-    constrained_bids: int = 0
-    by_hand_size: dict[int, list[int]] = field(default_factory=dict)  # size -> [points, seat-rounds]
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def summarize(state: Any) -> GameSummary:
-    players = state.players
-    summary = GameSummary(state.seed, list(state.totals), state.winners, state.decisions,
-                          len(state.setup.hand_sizes))
-    if state.family is Family.TRICK_TAKING:
-        exact = [0] * players
-        made = [0] * players
-        bids: dict[int, int] = {}
-        taken = [0] * players
-        size = 0
-        for event in state.events:
-            kind = event["event"]
-            if kind == "deal":
-                bids, taken, size = {}, [0] * players, event["hand_size"]
-            elif kind == "bid":
-                bids[event["seat"]] = event["bid"]
-            elif kind == "trick":
-                taken[event["winner"]] += 1
-            elif kind == "score":
-                for seat in range(players):
-                    made[seat] += 1
-                    exact[seat] += bids.get(seat) == taken[seat]
-                cell = summary.by_hand_size.setdefault(size, [0, 0])
-                cell[0] += sum(event["points"])
-                cell[1] += players
-        summary.exact_bids, summary.bids = exact, made
-        summary.constrained_bids = state.constrained_bids
-    else:
-        summary.extra = state.statistics() if hasattr(state, "statistics") else {}
-    return summary
+def summarize(state: GameState) -> GameSummary:
+    return GameSummary(state.seed, list(state.totals), state.winners, state.decisions,
+                       len(state.setup.hand_sizes), state.rules.family.summarize(state))
 
 
 def _play_one(job: tuple[str, Sequence[str], int, str | None, str | None]) -> GameSummary:
     ref, seats, seed, mode, record_dir = job
     rules = _cached_rules(ref)
     names = [f"{kind}-{i}" for i, kind in enumerate(seats)]
-    state = play_game(rules, [make_policy(kind, seed, i) for i, kind in enumerate(seats)], seed,
-                      names, mode, ref if ref != rules.name else None)
+    state = play_bots(rules, seats, seed, names, mode, ref if ref != rules.name else None)
     if record_dir is not None:
         save_record(state, Path(record_dir) / f"game-{seed}.jsonl")
     return summarize(state)
@@ -117,7 +87,7 @@ def _mean_sd(values: Sequence[float]) -> tuple[float, float]:
     return mean, math.sqrt(var)
 
 
-def statistics(results: Sequence[GameSummary], seats: Sequence[str], family: Family) -> dict[str, Any]:
+def statistics(results: Sequence[GameSummary], seats: Sequence[str], rules: Ruleset) -> dict[str, Any]:
     """The run's figures, as plain data (the CLI prints them or dumps them as JSON)."""
     n = len(results)
     players = len(seats)
@@ -139,34 +109,9 @@ def statistics(results: Sequence[GameSummary], seats: Sequence[str], family: Fam
             "win_share": shared / n, "mean_total": mean, "sd_total": sd,
             "min_total": min(totals), "max_total": max(totals),
         }
-        if family is Family.TRICK_TAKING:
-            bids = sum(r.bids[seat] for r in results)
-            entry["exact_bid_rate"] = sum(r.exact_bids[seat] for r in results) / bids if bids else 0.0
         out["seats"].append(entry)
-    if family is Family.TRICK_TAKING:
-        bids = sum(sum(r.bids) for r in results)
-        out["constrained_bid_rate"] = sum(r.constrained_bids for r in results) / bids if bids else 0.0
-        cells: dict[int, list[int]] = {}
-        for r in results:
-            for size, (points, count) in r.by_hand_size.items():
-                cell = cells.setdefault(size, [0, 0])
-                cell[0] += points
-                cell[1] += count
-        out["points_per_round_by_hand_size"] = {str(size): points / count
-                                                for size, (points, count) in sorted(cells.items())}
-    else:
-        rounds = sum(r.extra.get("rounds", 0) for r in results) or 1
-        for seat, entry in enumerate(out["seats"]):
-            entry["went_out_rate"] = sum(r.extra["seat_went_out"][seat] for r in results) / rounds
-            entry["mean_penalty_per_round"] = sum(r.extra["seat_penalty"][seat] for r in results) / rounds
-        counts = sorted({k for r in results for k, v in r.extra.items() if isinstance(v, int)})
-        summed = {k: sum(r.extra.get(k, 0) for r in results) for k in counts}
-        out["rummy"] = {
-            "rounds": rounds,
-            "gone_out_rate": summed.get("rounds_gone_out", 0) / rounds,
-            "mean_penalty_per_round": summed.get("penalty_points", 0) / rounds / players,
-            "buys_per_round": summed.get("buys", 0) / rounds,
-            "nobody_down_rate": summed.get("rounds_nobody_down", 0) / rounds,
-            "counts": summed,
-        }
+    per_seat, overall = rules.family.aggregate([r.extra for r in results], players)
+    for entry, extra in zip(out["seats"], per_seat):
+        entry.update(extra)
+    out.update(overall)
     return out

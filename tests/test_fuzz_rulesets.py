@@ -10,11 +10,11 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardrules.interpreter.bots import make_policy
+from cardrules.interpreter.bots import make_policies
 from cardrules.interpreter.errors import CardrulesError, RulesetError
 from cardrules.interpreter.loader import bundled_dir, bundled_names, document_from_text
 from cardrules.interpreter.ruleset import build_ruleset
-from cardrules.interpreter.state import CHANCE, new_game
+from cardrules.interpreter.game import CHANCE, new_game
 
 BASES = {name: yaml.safe_load((bundled_dir() / f"{name}.yaml").read_text()) for name in bundled_names()}
 
@@ -81,10 +81,11 @@ def test_a_mutated_ruleset_loads_or_is_refused_cleanly(text, seed):
     players = rules.min_players
     try:
         state = new_game(rules, players, seed)
-        policies = [make_policy("random", seed, s) for s in range(players)]
+        policies = make_policies(rules, ["random"] * players, seed)
         for _ in range(3000):  # a bounded look at the game: enough to reach scoring
             if state.is_over:
                 break
-            state.apply(state.chance_action() if state.turn == CHANCE else policies[state.turn].act(state, state.turn))
+            turn = state.turn
+            state.apply(state.chance_action() if turn == CHANCE else policies[turn].act(None, state.legal_actions()))
     except CardrulesError:
         pass  # a clean, explained stop (an expression failing at run time)

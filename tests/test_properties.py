@@ -12,14 +12,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardrules.interpreter import load_ruleset
-from cardrules.interpreter.bots import make_policy
+from cardrules.interpreter.bots import make_policies
 from cardrules.interpreter.cards import card
+from cardrules.interpreter.driver import play_out
+from cardrules.interpreter.game import CHANCE, new_game
 from cardrules.interpreter.loader import bundled_names
 from cardrules.interpreter.record import replay, save_record
-from cardrules.interpreter.ruleset import Family
-from cardrules.interpreter.state import CHANCE, new_game
 
-TRICK_RULESETS = [n for n in bundled_names() if load_ruleset(n).family is Family.TRICK_TAKING]
+TRICK_RULESETS = [n for n in bundled_names() if load_ruleset(n).family.name == "trick-taking"]
 
 # Independent oracles for the bundled score sheets (written from the seed pages, not
 # from the rulesets' expressions).
@@ -49,7 +49,7 @@ def games(names):
 def playout(state, seats, seed, bound, check):
     """Play to the end: every action must be listed as legal and pass verify; ``check``
     runs after every action; the game must end within ``bound`` actions."""
-    policies = [make_policy(kind, seed, s) for s, kind in enumerate(seats)]
+    policies = make_policies(state.rules, seats, seed)
     steps = 0
     while not state.is_over:
         steps += 1
@@ -57,8 +57,10 @@ def playout(state, seats, seed, bound, check):
         if state.turn == CHANCE:
             state.apply(state.chance_action())
         else:
-            action = policies[state.turn].act(state, state.turn)
-            assert action in state.legal_actions()
+            turn = state.turn
+            legal = state.legal_actions()
+            action = policies[turn].act(state.observation(turn), legal)
+            assert action in legal
             assert state.can_apply(action)
             state.apply(action)
         check(state)
@@ -123,10 +125,7 @@ def _counts(name):
 def test_every_trick_ruleset_plays_at_every_player_count(tmp_path, name, players):
     rules = load_ruleset(name)
     state = new_game(rules, players, seed=players)
-    policies = [make_policy("bot" if s % 2 else "random", players, s) for s in range(players)]
-    from cardrules.interpreter.runner import play_out
-
-    play_out(state, policies)
+    play_out(state, make_policies(rules, ["bot" if s % 2 else "random" for s in range(players)], players))
     assert state.is_over
     deals = [e["hand_size"] for e in state.events if e["event"] == "deal"]
     assert tuple(deals) == state.setup.hand_sizes
@@ -135,7 +134,7 @@ def test_every_trick_ruleset_plays_at_every_player_count(tmp_path, name, players
     assert replay(path).state.totals == state.totals
 
 
-RUMMY_RULESETS = [n for n in bundled_names() if load_ruleset(n).family is Family.CONTRACT_RUMMY]
+RUMMY_RULESETS = [n for n in bundled_names() if load_ruleset(n).family.name == "contract-rummy"]
 
 
 def rummy_cards_in_play(state):
@@ -156,14 +155,14 @@ def test_rummy_playouts_keep_every_rule(tmp_path_factory, game):
     rules = load_ruleset(name)
     state = new_game(rules, len(seats), seed)
     deck = Counter(state.deck)
-    bound = len(state.setup.hand_sizes) * (rules.rummy.stock.turn_limit + 2) * (len(seats) + 6)
+    bound = len(state.setup.hand_sizes) * (rules.section.stock.turn_limit + 2) * (len(seats) + 6)
 
     def every_card_in_one_place(state):
         if state.phase != "deal":
             # every card is in exactly one place: hands, stock, discard pile, melds
             assert rummy_cards_in_play(state) == deck
             for meld in state.melds.values():  # every meld on the table is a valid meld
-                assert state.checker.make(meld.kind, meld.cards).cards == meld.cards
+                assert state.meld_engine.make(meld.kind, meld.cards).cards == meld.cards
 
     playout(state, seats, seed, bound, every_card_in_one_place)
     scores = [e for e in state.events if e["event"] == "score"]
@@ -182,10 +181,7 @@ def test_rummy_playouts_keep_every_rule(tmp_path_factory, game):
 def test_every_rummy_ruleset_plays_at_every_player_count(tmp_path, name, players):
     rules = load_ruleset(name)
     state = new_game(rules, players, seed=players)
-    policies = [make_policy("bot" if s % 2 == 0 else "random", players, s) for s in range(players)]
-    from cardrules.interpreter.runner import play_out
-
-    play_out(state, policies)
+    play_out(state, make_policies(rules, ["bot" if s % 2 == 0 else "random" for s in range(players)], players))
     assert state.is_over
     contracts = [e.get("rules_round", e["round"]) for e in state.events if e["event"] == "deal"]
     assert tuple(contracts) == state.setup.round_numbers

@@ -58,7 +58,7 @@ def test_shanghai_round_counts_and_eleven_cards(name, rounds):
 def test_isra_modes_play_the_right_contracts():
     junior = load_ruleset("shanghai-isra-junior")
     express = load_ruleset("shanghai-isra-express")
-    contracts = junior.rummy.contracts
+    contracts = junior.section.contracts
     assert [contracts[n - 1].name for n in junior.setup(4).round_numbers] == ["SET SET", "SET RUN", "RUN RUN"]
     assert express.setup(5).round_numbers == (4, 5, 6, 7)
     assert contracts[3].name.startswith("SET SET SET")
@@ -70,16 +70,16 @@ def test_isra_deck_is_162_cards():
 
 
 def test_card_point_tables():
-    isra = load_ruleset("shanghai-isra").rummy.card_points
+    isra = load_ruleset("shanghai-isra").section.card_points
     assert (isra["JK"], isra["A"], isra["K"], isra["T"], isra["9"], isra["2"]) == (50, 20, 10, 10, 5, 5)
-    pagat = load_ruleset("shanghai-pagat").rummy.card_points
+    pagat = load_ruleset("shanghai-pagat").section.card_points
     assert (pagat["7"], pagat["8"], pagat["K"], pagat["A"], pagat["JK"]) == (5, 10, 10, 20, 50)
-    seed001 = load_ruleset("shanghai").rummy.card_points
+    seed001 = load_ruleset("shanghai").section.card_points
     assert {seed001[r] for r in "23456789T"} == {5}
 
 
 def test_shanghai_contracts_from_the_table():
-    names = [c.name for c in load_ruleset("shanghai").rummy.contracts]
+    names = [c.name for c in load_ruleset("shanghai").section.contracts]
     assert names[4] == "set of 3, run of 7"
     assert names[7] == "set of 3, run of 10"
     assert names[9] == "run of 5, run of 5, run of 5"
@@ -88,25 +88,25 @@ def test_shanghai_contracts_from_the_table():
 def test_shanghai_buy_limits_and_joker_limits_by_size():
     rules = load_ruleset("shanghai")
     env = rules.setup(4).env
-    limit = rules.rummy.buying.limit
+    limit = rules.section.buying.limit
     assert [limit({**env, "round": r}) for r in range(1, 11)] == [3] * 8 + [4, 4]
-    per_meld = rules.rummy.melds.jokers_per_meld
+    per_meld = rules.section.melds.jokers_per_meld
     assert [per_meld({**env, "size": s, "is_run": True, "is_set": False}) for s in (3, 4, 5, 7, 10)] == \
         [1, 1, 2, 3, 4]
 
 
 def test_child_overrides_and_null_deletes():
     rules = load_ruleset(DATA / "good" / "house-no-hook.yaml")
-    assert rules.tricks.bidding.restrictions == ()
+    assert rules.section.bidding.restrictions == ()
     assert rules.min_players == 3 and rules.max_players == 7  # inherited from oh-hell
     env = {"tricks": 3, "bid": 3}
-    assert rules.tricks.scoring.points(env) == 16
+    assert rules.section.scoring.points(env) == 16
 
 
 def test_a_chain_of_files_resolves_relative_to_each_child():
     rules = load_ruleset(DATA / "good" / "rotation-must-trump.yaml")
-    assert rules.tricks.trump.rotation == ("H", "S", "D", "C", None)
-    assert rules.tricks.play.must_trump and rules.tricks.bidding.restrictions == ()
+    assert rules.section.trump.rotation == (1, 0, 2, 3, None)  # hearts, spades, diamonds, clubs, no trump
+    assert rules.section.play.must_trump and rules.section.bidding.restrictions == ()
     assert rules.setup(4).hand_sizes == (7, 7, 7, 7, 7)
 
 

@@ -3,17 +3,16 @@ joker swaps, going out, scoring, the cut and the slam."""
 
 from __future__ import annotations
 
-from collections import Counter
 
 import pytest
 
 from cardrules.interpreter import IllegalActionError, load_ruleset
-from cardrules.interpreter.actions import (BUY, DRAW, PASS, TAKE, CutOutcome, Deal, Discard, GoDown, LayOff,
-                                           StockCard, Swap)
-from cardrules.interpreter.cards import JOKER, card, make_deck
-from cardrules.interpreter.melds import MeldChecker, card_points
-from cardrules.interpreter.ruleset import MeldKind
-from cardrules.interpreter.state import CHANCE, new_game
+from cardrules.interpreter.families.contract_rummy.actions import (BUY, DRAW, PASS, TAKE, CutOutcome, Discard, GoDown,
+                                                                   LayOff, StockCard, Swap)
+from cardrules.interpreter.cards import JOKER, card
+from cardrules.interpreter.families.contract_rummy.melds import MeldEngine, card_points
+from cardrules.interpreter.families.contract_rummy.rules import MeldKind
+from cardrules.interpreter.game import CHANCE, new_game
 
 
 def cards(text):
@@ -22,7 +21,7 @@ def cards(text):
 
 def checker(name, players=4):
     rules = load_ruleset(name)
-    return MeldChecker(rules.rummy.melds, rules.setup(players).env)
+    return MeldEngine(rules.section.melds, rules.setup(players).env)
 
 
 # --- the meld matrix --------------------------------------------------------------------------
@@ -100,17 +99,9 @@ def stacked(name, hands, upcard, stock=(), players=4, dealer=0, cut=False):
     rules = load_ruleset(name)
     state = new_game(rules, players, seed=0)
     state.dealer = dealer
-    for i, _ in enumerate(rules.rummy.chance_events):
+    for i, _ in enumerate(rules.section.chance_events):
         state.apply(CutOutcome(i, cut))
-    dealt = tuple(cards(h) for h in hands)
-    size = len(dealt[0])
-    state.setup = type(state.setup)(**{**state.setup.__dict__,
-                                       "hand_sizes": (size,) * len(state.setup.hand_sizes)})
-    rest = Counter(make_deck(state.setup.decks, state.setup.jokers, rules.deck.ranks))
-    used = [c for h in dealt for c in h] + [card(upcard)] + list(cards(" ".join(stock)))
-    rest.subtract(used)
-    order = list(cards(" ".join(stock))) + [c for c, n in sorted(rest.items()) for _ in range(n)]
-    state.apply(Deal(dealt, card(upcard), tuple(order)))
+    state.stack_deal(tuple(cards(h) for h in hands), card(upcard), cards(" ".join(stock)))
     return state
 
 
@@ -168,8 +159,7 @@ def test_two_buys_a_round_then_shopped_out():
     state.buys[2] = 2
     state.apply(DRAW)
     assert state.turn == 3  # seat 2 is shopped out: it is not even asked
-    state.turn = 2
-    state._legal = (-1, [])
+    state.buys[3] = 2  # and seat 3, asked, has made its buys too (as after two earlier buys)
     with pytest.raises(IllegalActionError, match="you have made your 2 buys this round"):
         state.apply(BUY)
 
@@ -195,7 +185,7 @@ def test_going_down_needs_exactly_the_contract():
 
 def test_pagat_initial_meld_rules():
     check = checker("shanghai-pagat")
-    contract = load_ruleset("shanghai-pagat").rummy.contracts
+    contract = load_ruleset("shanghai-pagat").section.contracts
     two_sets = [check.make(MeldKind.SET, cards("8H 8S 8D")), check.make(MeldKind.SET, cards("8C 8H 8S"))]
     assert "two sets of the same rank" in check.contract_problem(two_sets, contract[0].melds)
     runs = [check.make(MeldKind.RUN, cards("6S 7S 8S 9S")), check.make(MeldKind.RUN, cards("TS JS QS KS"))]
@@ -229,10 +219,7 @@ def test_joker_swap_isra_freed_joker_must_be_played_this_turn():
     draw(state)  # seat 0
     state.apply(Discard(card("KD")))
     # seat 1 is down; to test the swap put a run with a joker on the table for it
-    from cardrules.interpreter.melds import Meld
-
-    state.melds[3] = Meld(MeldKind.RUN, cards("4S JK 6S 7S"), suit=0, start=4)
-    state.owners[3] = 3
+    assert state.place_meld(3, cards("4S JK 6S 7S")) == 3
     state.hands[1].append(card("5S"))
     draw(state)
     with pytest.raises(IllegalActionError, match="runs only"):
@@ -249,11 +236,8 @@ def test_joker_swap_isra_freed_joker_must_be_played_this_turn():
 
 def queens_on_the_table(state, seat=1):
     """Seat ``seat`` is down and a set of queens (owned by seat 0) is on the table."""
-    from cardrules.interpreter.melds import Meld
-
     state.down[seat] = True
-    state.melds[1] = Meld(MeldKind.SET, cards("QC QC QD"), rank=10)
-    state.owners[1] = 0
+    assert state.place_meld(0, cards("QC QC QD")) == 1
 
 
 def test_isra_goes_out_only_onto_the_table():
@@ -306,7 +290,7 @@ def test_seed001_may_go_out_with_a_last_discard():
 
 def test_isra_left_over_hand_scores_85():
     # the issue's example: "a hand of ace, king, joker and seven left over scores 85"
-    table = load_ruleset("shanghai-isra").rummy.card_points
+    table = load_ruleset("shanghai-isra").section.card_points
     assert card_points(cards("AS KH JK 7D"), table) == 85
 
 
@@ -359,7 +343,7 @@ def test_runs_may_turn_the_corner_where_a_ruleset_says_so(tmp_path):
     path = tmp_path / "wrap.yaml"
     path.write_text("extends: shanghai-isra\nname: wrap\nmelds:\n  run: {wrap: true}\n")
     rules = load_ruleset(path)
-    check = MeldChecker(rules.rummy.melds, rules.setup(4).env)
+    check = MeldEngine(rules.section.melds, rules.setup(4).env)
     assert check.why_not_run(cards("KS AS 2S 3S")) is None
     assert check.why_not_run(cards("QS KS AS 2S 3S")) is None
     run = check.make(MeldKind.RUN, cards("KS AS 2S 3S"))

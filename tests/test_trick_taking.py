@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 
 from cardrules.interpreter import IllegalActionError, load_ruleset
-from cardrules.interpreter.actions import Bid, ChooseTrump, Deal, Play
-from cardrules.interpreter.cards import JOKER as JOKER_CARD, card, make_deck
-from cardrules.interpreter.state import CHANCE, new_game
+from cardrules.interpreter.bots import make_policies
+from cardrules.interpreter.driver import play_out
+from cardrules.interpreter.families.trick_taking.actions import Bid, ChooseTrump, Play
+from cardrules.interpreter.cards import JOKER as JOKER_CARD, card
+from cardrules.interpreter.game import CHANCE, new_game
 
 from helpers import DATA
 
@@ -17,7 +19,7 @@ def points(name, bid, tricks, hand_size=10):
     rules = load_ruleset(name)
     env = {**rules.setup(4).env, "round": 1, "hand_size": hand_size, "bid": bid, "tricks": tricks,
            "seat": 0, "is_dealer": False, "bids": [bid], "taken": [tricks]}
-    return rules.tricks.scoring.points(env)
+    return rules.section.scoring.points(env)
 
 
 @pytest.mark.parametrize("bid, took, scored", [(3, 5, 5), (2, 2, 12), (4, 3, 3)])
@@ -47,18 +49,8 @@ def hands_of(*hands):
 
 def stacked(name, hands, upcard, players=4, seed=0, dealer=None):
     """A game whose first round is dealt ``hands`` (seat 0 first) with ``upcard``."""
-    rules = load_ruleset(name)
-    state = new_game(rules, players, seed)
-    if dealer is not None:
-        state.dealer = dealer
-    dealt = hands_of(*hands)
-    size = len(dealt[0])
-    state.setup = type(state.setup)(**{**state.setup.__dict__, "hand_sizes": (size,) + state.setup.hand_sizes[1:]})
-    used = [c for h in dealt for c in h] + ([card(upcard)] if upcard else [])
-    stock = list(make_deck(state.setup.decks, state.setup.jokers, rules.deck.ranks))
-    for c in used:
-        stock.remove(c)
-    state.apply(Deal(dealt, card(upcard) if upcard else None, tuple(stock)))
+    state = new_game(load_ruleset(name), players, seed)
+    state.stack_deal(hands_of(*hands), card(upcard) if upcard else None, dealer=dealer)
     return state
 
 
@@ -154,10 +146,7 @@ def test_no_trump_round_when_the_whole_deck_is_dealt():
 def test_trump_rotation_with_a_no_trump_round():
     rules = load_ruleset(DATA / "good" / "rotation-must-trump.yaml")
     state = new_game(rules, 4, seed=1)
-    from cardrules.interpreter.bots import make_policy
-    from cardrules.interpreter.runner import play_out
-
-    play_out(state, [make_policy("random", 1, s) for s in range(4)])
+    play_out(state, make_policies(rules, ["random"] * 4, 1))
     suits = [e["suit"] for e in state.events if e["event"] == "trump"]
     assert suits == ["H", "S", "D", "C", None]
 
@@ -165,11 +154,7 @@ def test_trump_rotation_with_a_no_trump_round():
 def test_must_trump_when_void():
     rules = load_ruleset(DATA / "good" / "rotation-must-trump.yaml")  # round 1: hearts are trumps
     state = new_game(rules, 4, seed=0)
-    state.dealer = 0
-    deal = hands_of("2C 3H", "AS 4C", "KS 5D", "QS 6D")
-    rest = [c for c in make_deck(1, 0, rules.deck.ranks) if c not in {x for h in deal for x in h}]
-    state.setup = type(state.setup)(**{**state.setup.__dict__, "hand_sizes": (2, 2, 2, 2, 2)})
-    state.apply(Deal(deal, None, tuple(rest)))
+    state.stack_deal(hands_of("2C 3H", "AS 4C", "KS 5D", "QS 6D"), dealer=0)
     bid_all(state, [0, 0, 0, 0])
     play_trick(state, ["AS", "KS", "QS"])  # seat 1 leads spades; seat 0 has none
     assert [str(a) for a in state.legal_actions()] == ["play 3H"]
@@ -205,7 +190,7 @@ def test_named_by_highest_bidder_and_simultaneous_bids(tmp_path):
     state = stacked(path, ["2C 3C", "5C 6C", "8C 9C", "JC QC"], None, dealer=3)
     state.apply(Bid(1))
     obs = state.observation(1)
-    assert obs["bids"] == [None, None, None, None]  # seat 0's bid is hidden until all have bid
+    assert obs.bids == (None, None, None, None)  # seat 0's bid is hidden until all have bid
     state.apply(Bid(2))
     state.apply(Bid(2))
     state.apply(Bid(0))
@@ -223,10 +208,11 @@ def test_observation_never_shows_another_seats_hand():
     deal = state.events[1]
     for seat in range(4):
         obs = state.observation(seat)
-        others = {c for s, hand in enumerate(deal["hands"]) if s != seat for c in hand}
-        assert sorted(obs["hand"]) == sorted(deal["hands"][seat])
-        visible = repr({k: v for k, v in obs.items() if k != "hand"})
-        assert not any(f"'{c}'" in visible for c in others)
+        others = {card(c) for s, hand in enumerate(deal["hands"]) if s != seat for c in hand}
+        assert sorted(obs.hand) == sorted(card(c) for c in deal["hands"][seat])
+        # the cards in the rest of the observation: the upcard, the trick and the cards played
+        visible = [obs.upcard] + [c for _, c in obs.trick] + list(obs.played)
+        assert not others & set(visible)
 
 
 def test_chance_acts_first_and_the_same_seed_deals_the_same_cards():
@@ -298,14 +284,12 @@ def test_jokers_need_a_rule_in_trick_taking(tmp_path):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_games_with_jokers_finish_and_replay(tmp_path, seed):
-    from cardrules.interpreter.bots import make_policy
     from cardrules.interpreter.record import replay, save_record
-    from cardrules.interpreter.runner import play_out
 
     rules = load_ruleset(JOKERS)
     players = 3 + seed % 3
     state = new_game(rules, players, seed, ruleset_ref=str(JOKERS))
-    play_out(state, [make_policy("bot" if s % 2 else "random", seed, s) for s in range(players)])
+    play_out(state, make_policies(rules, ["bot" if s % 2 else "random" for s in range(players)], seed))
     taken = sum(1 for e in state.events if e["event"] == "trick")
     assert taken == sum(state.setup.hand_sizes)
     assert any("JK" in hand for e in state.events if e["event"] == "deal" for hand in e["hands"])
@@ -318,12 +302,9 @@ PARTNERS = DATA / "good" / "partners.yaml"
 
 
 def test_partnerships_score_by_team_and_the_best_team_wins():
-    from cardrules.interpreter.bots import make_policy
-    from cardrules.interpreter.runner import play_out
-
     rules = load_ruleset(PARTNERS)
     state = new_game(rules, 4, seed=2)
-    play_out(state, [make_policy("bot" if s % 2 == 0 else "random", 2, s) for s in range(4)])
+    play_out(state, make_policies(rules, ["bot" if s % 2 == 0 else "random" for s in range(4)], 2))
     end = state.events[-1]
     assert end["teams"] == [0, 1, 0, 1]
     team_totals = {t: sum(end["totals"][s] for s in range(4) if s % 2 == t) for t in (0, 1)}

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import EvaluationError, IllegalActionError
-from .expressions import DEFERRED, STATIC
-from .ruleset import Bidding
+from ...errors import EvaluationError
+from ...expressions import DEFERRED, STATIC
+from .rules import BiddingRules
 
 
-def candidate_bids(bidding: Bidding, env: dict[str, Any]) -> list[int]:
+def candidate_bids(bidding: BiddingRules, env: dict[str, Any]) -> list[int]:
     """The bidding range for this round (before restrictions), without duplicates."""
     seen: dict[int, None] = {}
     for b in bidding.range(env):
@@ -17,7 +17,7 @@ def candidate_bids(bidding: Bidding, env: dict[str, Any]) -> list[int]:
     return list(seen)
 
 
-def refusal(bidding: Bidding, env: dict[str, Any]) -> str | None:
+def refusal(bidding: BiddingRules, env: dict[str, Any]) -> str | None:
     """Why ``env['bid']`` may not be bid, or None when it may.  ``env`` is mutated
     by the caller between candidates (one dict per decision, not one per bid)."""
     for restriction in bidding.restrictions:
@@ -51,7 +51,7 @@ class _Unknown:
 UNKNOWN_BID = _Unknown()
 
 
-def legal_bids(bidding: Bidding, env: dict[str, Any], candidates: list[int]) -> list[int]:
+def legal_bids(bidding: BiddingRules, env: dict[str, Any], candidates: list[int]) -> list[int]:
     """The candidates every restriction allows (``candidates`` itself when all are).
 
     Each rule is first evaluated without the bid, in two stages (see
@@ -91,13 +91,13 @@ def legal_bids(bidding: Bidding, env: dict[str, Any], candidates: list[int]) -> 
     return out
 
 
-def verify_bid(bidding: Bidding, env: dict[str, Any], candidates: list[int], bid: int) -> None:
+def bid_refusal(bidding: BiddingRules, env: dict[str, Any], candidates: list[int], bid: int) -> str:
+    """Why ``bid`` may not be made, the caller having found it is not a legal bid: the
+    range, or the message of the first restriction it breaks."""
     if bid not in candidates:
         lo, hi = min(candidates), max(candidates)
         if candidates == list(range(lo, hi + 1)):
-            raise IllegalActionError(f"you may not bid {bid}: bids run from {lo} to {hi}")
-        raise IllegalActionError(f"you may not bid {bid}: the bids allowed are {', '.join(map(str, candidates))}")
+            return f"you may not bid {bid}: bids run from {lo} to {hi}"
+        return f"you may not bid {bid}: the bids allowed are {', '.join(map(str, candidates))}"
     env["bid"] = bid
-    reason = refusal(bidding, env)
-    if reason is not None:
-        raise IllegalActionError(reason)
+    return refusal(bidding, env) or f"you may not bid {bid} now"

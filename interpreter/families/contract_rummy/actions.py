@@ -1,62 +1,17 @@
-"""The actions a seat (or chance) can take, as small frozen values.
+"""The moves of a contract-rummy game, one frozen dataclass per kind (and the chance
+outcomes: the round's cut, the card drawn from the stock).
 
-Actions print the way a player would type them (``bid 3``, ``play QS``), and the
-common ones are interned, so listing legal actions allocates nothing.
+Actions print the way a player would type them (``take``, ``layoff 2 9D``); the
+common ones are interned.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
-from .cards import NAMES, SUITS
+from ...cards import NAMES
 
-
-@dataclass(frozen=True, slots=True)
-class Deal:
-    """Chance: the cards dealt to each seat, the upcard (or None) and the stock order."""
-
-    hands: tuple[tuple[int, ...], ...]
-    upcard: int | None
-    stock: tuple[int, ...]
-
-    def __str__(self) -> str:
-        return "deal"
-
-
-@dataclass(frozen=True, slots=True)
-class Bid:
-    bid: int
-
-    def __str__(self) -> str:
-        return f"bid {self.bid}"
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    card: int
-
-    def __str__(self) -> str:
-        return f"play {NAMES[self.card]}"
-
-
-@dataclass(frozen=True, slots=True)
-class ChooseTrump:
-    suit: int | None  # None: no trump
-
-    def __str__(self) -> str:
-        return f"trump {'none' if self.suit is None else SUITS[self.suit]}"
-
-
-BIDS: tuple[Bid, ...] = tuple(Bid(n) for n in range(0, 200))
-PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(len(NAMES)))
-TRUMP_CHOICES: tuple[ChooseTrump, ...] = tuple(ChooseTrump(s) for s in (0, 1, 2, 3)) + (ChooseTrump(None),)
-
-
-def bid(n: int) -> Bid:
-    return BIDS[n] if 0 <= n < len(BIDS) else Bid(n)
-
-
-# --- contract rummy ---------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class CutOutcome:
     """Chance: whether the round's cut (a ruleset chance event) succeeds."""
@@ -88,6 +43,11 @@ class Buy:
 
 @dataclass(frozen=True, slots=True)
 class Pass:
+    """Decline the discard on offer.  ``quiet``: the table shows nothing for it, so it
+    does not pause after a bot's pass."""
+
+    quiet: ClassVar[bool] = True
+
     def __str__(self) -> str:
         return "pass"
 

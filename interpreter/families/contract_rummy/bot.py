@@ -1,4 +1,4 @@
-"""A heuristic contract-rummy player.
+"""A heuristic contract-rummy player, playing from its observation and the rules.
 
 It keeps partial sets and runs (open-ended runs over inside ones), takes or buys a
 discard that completes a meld within its buy limit, goes down as soon as it can, lays
@@ -9,12 +9,14 @@ card while avoiding cards the next player could lay off.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Sequence
 
+from ...cards import JOKER
+from ...rules import Ruleset
 from .actions import BUY, DRAW, PASS, TAKE, Claim, Discard, GoDown, LayOff, Swap
-from .cards import JOKER
 from .melds import card_points
-from .ruleset import MeldKind
+from .rules import MeldKind, RummyRules
+from .state import RummyObservation
 
 
 def _run_neighbour(rank: int, r: int) -> float:
@@ -33,34 +35,41 @@ def _run_neighbour(rank: int, r: int) -> float:
 _RUN_NEIGHBOURS: tuple[tuple[float, ...], ...] = tuple(tuple(_run_neighbour(a, b) for b in range(13)) for a in range(13))
 
 
-class RummyStrategy:
-    def __init__(self, rng: random.Random):
-        self.rng = rng
+class RummyBot:
+    """Plays toward the round's contract; see the module's description."""
+
+    kind = "bot"
+    needs_observation = True
+
+    def __init__(self, rules: Ruleset, seed: int | str = 0):
+        self.rng = random.Random(seed)
+        self.section: RummyRules = rules.section
         self._needs_cache: tuple[Any, tuple[bool, bool]] = (None, (False, False))
         self._points_cache: tuple[Any, dict[int, int]] = (None, {})
 
-    def act(self, state: Any, seat: int) -> Any:
-        actions = state.legal_actions()
+    def act(self, obs: RummyObservation, legal: Sequence[Any]) -> Any:
+        actions = legal
         if len(actions) == 1:
             return actions[0]
-        phase = state.phase
+        phase = obs.phase
         if phase == "draw":
-            top = state.pile[-1] if state.pile else None
-            if TAKE in actions and top is not None and self._wants(state, seat, top, buying=False):
+            top = obs.top_discard
+            if TAKE in actions and top is not None and self._wants(obs, top, buying=False):
                 return TAKE
             return DRAW
         if phase == "window":
             claims = [a for a in actions if isinstance(a, Claim)]
             if claims:
                 return claims[0]
-            if BUY in actions and self._wants(state, seat, state.pile[-1], buying=True):
+            if BUY in actions and obs.top_discard is not None and self._wants(obs, obs.top_discard, buying=True):
                 return BUY
             return PASS
-        return self._play(state, seat, actions)
+        return self._play(obs, actions)
 
     # --- what a card is worth to this hand ------------------------------------------------
-    def _needs(self, state: Any) -> tuple[bool, bool]:
-        contract = state.contract.melds
+    def _needs(self, obs: RummyObservation) -> tuple[bool, bool]:
+        assert obs.contract is not None
+        contract = obs.contract.melds
         cached_for, needs = self._needs_cache
         if cached_for is not contract:  # one contract a round: work it out once
             kinds = {m.kind for m in contract}
@@ -68,13 +77,13 @@ class RummyStrategy:
             self._needs_cache = (contract, needs)
         return needs
 
-    def _keep_score(self, state: Any, hand: list[int], c: int) -> float:
+    def _keep_score(self, obs: RummyObservation, hand: list[int], c: int) -> float:
         """How much ``c`` helps toward the contract (higher: keep it): what
-        ``self._scorer(state, hand)(c)`` gives, in one pass over the hand for the one card
+        ``self._scorer(obs, hand)(c)`` gives, in one pass over the hand for the one card
         (asked for each discard on offer)."""
         if c == JOKER:
             return 100.0
-        need_sets, need_runs = self._needs(state)
+        need_sets, need_runs = self._needs(obs)
         rank, suit = c % 13, c // 13
         same_rank = 0
         total = 0.0
@@ -89,10 +98,10 @@ class RummyStrategy:
             total += 3.0 * min(same_rank - 1, 2)
         return total
 
-    def _scorer(self, state: Any, hand: list[int]) -> Any:
+    def _scorer(self, obs: RummyObservation, hand: Sequence[int]) -> Any:
         """A function card -> keep score for this hand, with the hand's rank and suit
         counts computed once (a discard decision scores every card)."""
-        need_sets, need_runs = self._needs(state)
+        need_sets, need_runs = self._needs(obs)
         ranks = [0] * 13
         by_suit: list[list[int]] = [[], [], [], []]
         for x in hand:
@@ -115,7 +124,7 @@ class RummyStrategy:
 
         return score
 
-    def _points(self, table: dict[str, int]) -> dict[int, int]:
+    def _points(self, table: Any) -> dict[int, int]:
         """Each card's penalty points under ``table`` (filled in as cards come up), kept
         for as long as the ruleset's table is the same."""
         cached_for, points = self._points_cache
@@ -124,20 +133,16 @@ class RummyStrategy:
             self._points_cache = (table, points)
         return points
 
-    def _fits_table(self, state: Any, c: int) -> bool:
-        return state._fits_table(c)  # the state keeps what fits its table between plays
-
-    def _wants(self, state: Any, seat: int, c: int, *, buying: bool) -> bool:
-        hand = state.hands[seat]
-        if state.down[seat]:
-            return not buying and self._fits_table(state, c)
+    def _wants(self, obs: RummyObservation, c: int, *, buying: bool) -> bool:
+        if obs.down[obs.seat]:
+            return not buying and obs.table.fits(c)
         if c == JOKER:
             return True
-        score = self._keep_score(state, hand + [c], c)
+        score = self._keep_score(obs, list(obs.hand) + [c], c)
         return score >= (4.0 if buying else 3.0)
 
     # --- a turn after drawing ---------------------------------------------------------------
-    def _play(self, state: Any, seat: int, actions: list[Any]) -> Any:
+    def _play(self, obs: RummyObservation, actions: Sequence[Any]) -> Any:
         # one pass over the actions, sorted by kind (the lists keep the listing order)
         downs: list[GoDown] = []
         swaps: list[Swap] = []
@@ -160,19 +165,20 @@ class RummyStrategy:
             # naturals first; a joker goes on a run (it extends play) rather than a set
             def lay_key(a: LayOff) -> tuple[int, int]:
                 joker = JOKER in a.cards
-                on_set = state.melds[a.meld].kind is MeldKind.SET
+                meld = obs.table.meld(a.meld)
+                on_set = meld is not None and meld.kind is MeldKind.SET
                 return (joker, joker and on_set)
 
             return min(lay_offs, key=lay_key)
         if not discards:
             return actions[0]
-        hand = state.hands[seat]
-        table = state.rummy.card_points
+        seat = obs.seat
+        table = self.section.card_points
         points = self._points(table)
-        nxt = (seat + 1) % state.players
-        feeds = state.down[nxt]
+        feeds = obs.down[(seat + 1) % obs.players]
+        fits = obs.table.fits
         # a down hand keeps nothing for the contract: its cards are not scored at all
-        scorer = None if state.down[seat] else self._scorer(state, hand)
+        scorer = None if obs.down[seat] else self._scorer(obs, obs.hand)
         # the lowest (keep + 5 * feeding, -worth, call) wins, the first listed on a tie;
         # a plain loop, as min() with a key function called it for every discard
         best = discards[0]
@@ -180,7 +186,7 @@ class RummyStrategy:
         for a in discards:
             c = a.card
             keep = 0.0 if scorer is None else scorer(c)
-            if feeds and self._fits_table(state, c):
+            if feeds and fits(c):
                 keep += 5.0
             worth = points.get(c)
             if worth is None:

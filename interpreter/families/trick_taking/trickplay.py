@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .cards import JOKER, NAMES
-from .errors import IllegalActionError
+from ...cards import JOKER, NAMES
 from .trump import TOP, describe
 
 
@@ -23,21 +22,20 @@ def legal_plays(hand: Sequence[int], led: int, suits: Sequence[int], trump: int 
     return list(cards) if unique else list(dict.fromkeys(cards))
 
 
-def verify_play(hand: Sequence[int], card: int, led: int, suits: Sequence[int], trump: int | None,
-                follow_suit: bool, must_trump: bool) -> None:
+def play_refusal(hand: Sequence[int], card: int, led: int, suits: Sequence[int], trump: int | None,
+                 must_trump: bool) -> str:
+    """Why ``card`` may not be played, the caller having found it is not among the
+    legal plays: the rule it breaks, in the player's words."""
     if card not in hand:
-        raise IllegalActionError(f"you do not hold {NAMES[card]}")
-    if led < 0 or not follow_suit:
-        return
-    if suits[card] == led:
-        return
-    if any(suits[c] == led for c in hand):
+        return f"you do not hold {NAMES[card]}"
+    if led >= 0 and suits[card] != led and any(suits[c] == led for c in hand):
         extra = ""
         if suits[card] != card // 13:
             extra = f" ({NAMES[card]} counts as a {describe(suits[card]).rstrip('s')} this round)"
-        raise IllegalActionError(f"you must follow {describe(led)}{extra}")
+        return f"you must follow {describe(led)}{extra}"
     if must_trump and trump is not None and suits[card] != trump and any(suits[c] == trump for c in hand):
-        raise IllegalActionError(f"you have no {describe(led)}, so you must play a trump ({describe(trump)})")
+        return f"you have no {describe(led)}, so you must play a trump ({describe(trump)})"
+    return f"you may not play {NAMES[card]} now"
 
 
 def trick_winner(plays: Sequence[tuple[int, int]], suits: Sequence[int], power: Sequence[int],

@@ -1,6 +1,6 @@
-"""The contract-rummy family: chance events and the deal -> turns of draw (or take,
-with a buying window for the others) -> go down, lay off, swap -> discard or go out
--> penalty scoring.
+"""A game of any contract-rummy ruleset: chance events and the deal -> turns of draw
+(or take, with a buying window for the others) -> go down, lay off, swap -> discard or
+go out -> penalty scoring.
 
 A turn, as the rules describe it: the player in turn takes the top discard free or
 draws from the stock.  Declining the discard opens a window in which the others, in
@@ -9,53 +9,79 @@ with penalty cards) or, where the ruleset allows the call, claim a discard that 
 meld on the table.  Then the player may go down with exactly the round's contract, lay
 off, swap jokers, and ends the turn with a discard or by going out.  Drawing from the
 stock is a chance event, so a replay can name the card drawn.
+
+Legality: each kind of table play has one check (:meth:`RummyState._check_go_down`,
+:meth:`~RummyState._check_lay_off`, :meth:`~RummyState._check_swap`) that returns what
+applying it needs; ``verify`` is those checks, and ``apply`` uses what they returned.
+The listed moves are the canonical ones (a go-down with each meld of its least size,
+a lay-off of one card), found through an index of what the table accepts; a property
+test checks that they are exactly the candidates the checks accept.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, cast
+from enum import StrEnum
+from typing import Any, NamedTuple
 
-from .actions import (BUY, DISCARDS, DRAW, PASS, TAKE, Buy, Claim, CutOutcome, Deal, Discard, DrawStock,
-                      GoDown, LayOff, Pass, StockCard, Swap, TakeDiscard)
-from .cards import JOKER, NAMES, card
-from .errors import EvaluationError, IllegalActionError
-from .melds import Meld, MeldChecker, card_points, describe_contract
-from .record import ACTION_PARSERS
-from .ruleset import Family, GoingOut, MeldKind
-from .state import CHANCE, OVER, GameState, register
+from ...cards import JOKER, NAMES
+from ...deal import Deal, take_from_stock
+from ...errors import EvaluationError, IllegalActionError
+from ...game import CHANCE, OVER, GameState
+from .actions import (BUY, DISCARDS, DRAW, PASS, TAKE, Buy, Claim, CutOutcome, Discard, DrawStock, GoDown,
+                      LayOff, Pass, StockCard, Swap, TakeDiscard)
+from .melds import Meld, MeldEngine, card_points
+from .rules import (BuyPriority, Contract, FreedJoker, GoingOut, LayOffOn, MeldKind, RummyRules, SwapFrom,
+                    WhenEmpty)
 
-DEAL, DRAWING, WINDOW, PLAYING = "deal", "draw", "window", "play"
+
+class Phase(StrEnum):
+    DEAL = "deal"
+    DRAWING = "draw"
+    WINDOW = "window"
+    PLAYING = "play"
+    OVER = "over"
+
+
+class TableMeld(NamedTuple):
+    """A meld on the table: its number (as players name it), who put it down, the meld."""
+
+    id: int
+    owner: int
+    meld: Meld
 
 
 class TableIndex:
-    """What the melds on the table accept, made once per table (see RummyState._table):
-    ``entries`` (meld id, meld, the naturals it accepts) in the table's order;
-    ``by_card`` natural -> the places in ``entries`` of the melds that accept it;
-    :meth:`joker_places` the places of the melds a joker fits; ``swaps`` (meld
-    id, cards that can free a joker) for each meld the joker-swap rule lets a joker be
-    taken from, in order.  A lay-off listing then looks up the hand's cards instead of
-    asking every meld about every card."""
+    """The melds on the table and what they accept, made once per table (see
+    RummyState.table): ``melds`` (:class:`TableMeld` in the table's order); ``entries``
+    (meld id, meld, the naturals it accepts); ``by_card`` natural -> the places in
+    ``entries`` of the melds that accept it; :meth:`joker_places` the places of the
+    melds a joker fits; ``swaps`` (meld id, cards that can free a joker) for each meld
+    the joker-swap rule lets a joker be taken from, in order.  A lay-off listing then
+    looks up the hand's cards instead of asking every meld about every card.  It is
+    public information (a function of the melds and the rules), so observations carry it."""
 
-    __slots__ = ("ids", "melds", "entries", "by_card", "swaps", "_joker_places", "_checker")
+    __slots__ = ("ids", "table", "melds", "entries", "by_card", "swaps", "_joker_places", "_engine")
 
-    def __init__(self, ids: tuple[int, ...], melds: tuple[Meld, ...], checker: MeldChecker, rummy: Any):
+    def __init__(self, ids: tuple[int, ...], table: tuple[Meld, ...], owners: dict[int, int], engine: MeldEngine,
+                 swap_from: SwapFrom):
         self.ids = ids
-        self.melds = melds
+        self.table = table
+        self.melds = tuple(TableMeld(i, owners[i], m) for i, m in zip(ids, table))
         self.entries: list[tuple[int, Meld, frozenset[int]]] = []
         self.by_card: dict[int, list[int]] = {}
         self._joker_places: list[int] | None = None
-        self._checker = checker
+        self._engine = engine
         self.swaps: list[tuple[int, frozenset[int]]] = []
-        runs_only = rummy.joker_swap.melds != "all"
-        for place, (meld_id, meld) in enumerate(zip(ids, melds)):
-            accepted = checker.accepts(meld)
+        runs_only = swap_from is not SwapFrom.ALL
+        for place, (meld_id, meld) in enumerate(zip(ids, table)):
+            accepted = engine.accepts(meld)
             self.entries.append((meld_id, meld, accepted))
             for c in accepted:
                 self.by_card.setdefault(c, []).append(place)
             if JOKER in meld.cards and (not runs_only or meld.kind is MeldKind.RUN):
-                swappable = checker.swappable(meld)
+                swappable = engine.swappable(meld)
                 if swappable:
                     self.swaps.append((meld_id, swappable))
 
@@ -64,69 +90,133 @@ class TableIndex:
         changes with most plays and few hands hold a joker, and a joker's two ends are
         two lay_off calls per new meld."""
         if self._joker_places is None:
-            joker_ends = self._checker.joker_ends
+            joker_ends = self._engine.joker_ends
             self._joker_places = [place for place, entry in enumerate(self.entries) if joker_ends(entry[1])]
         return self._joker_places
 
+    def fits(self, c: int) -> bool:
+        """Whether ``c`` can be laid off on some meld of the table."""
+        if c == JOKER:
+            return bool(self.joker_places())
+        return c in self.by_card
 
-@register
+    def meld(self, meld_id: int) -> Meld | None:
+        for i, m in zip(self.ids, self.table):
+            if i == meld_id:
+                return m
+        return None
+
+
+class RummyObservation(NamedTuple):
+    """What one seat of a contract-rummy game may know.  Cards are card numbers
+    (:mod:`cardrules.interpreter.cards`)."""
+
+    seat: int
+    players: int
+    round: int
+    rounds: int
+    hand_size: int
+    dealer: int
+    phase: str
+    turn: int
+    totals: tuple[int, ...]
+    hand: tuple[int, ...]  # this seat's cards, in the order held
+    contract: Contract | None  # this round's (None once the game is over)
+    player: int  # the player in turn (``turn`` is whoever must act now)
+    hand_counts: tuple[int, ...]
+    top_discard: int | None
+    discard_protected: bool
+    stock: int  # cards left in the stock
+    table: TableIndex  # the melds on the table, and what they accept
+    down: tuple[bool, ...]
+    buys: tuple[int, ...]  # buys made this round, per seat
+    buys_left: int  # this seat's
+    joker_debt: int  # freed jokers the player in turn must still lay off this turn
+    window: tuple[int, ...]  # the seats that may buy or claim the discard on offer, in order
+    buyer: int | None  # who asked to buy it so far
+    known: tuple[tuple[int, ...], ...]  # cards each seat took from the pile and still holds
+    turn_number: int
+    went_down_this_turn: bool  # this seat went down in the current turn
+
+
+def _draw_event(round_number: int, seat: int, source: str, card: int) -> dict[str, Any]:
+    return {"event": "draw", "round": round_number, "seat": seat, "from": source, "card": NAMES[card]}
+
+
+def _discard_event(round_number: int, seat: int, card: int, call: str | None) -> dict[str, Any]:
+    event: dict[str, Any] = {"event": "discard", "round": round_number, "seat": seat, "card": NAMES[card]}
+    if call is not None:
+        event[call] = True
+    return event
+
+
 class RummyState(GameState):
     """A game of any contract-rummy ruleset."""
 
-    family = Family.CONTRACT_RUMMY
-
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        rummy = self.rules.rummy
-        assert rummy is not None
-        self.rummy = rummy
-        self.checker = MeldChecker(rummy.melds, self.setup.env)
-        self.phase = DEAL
+        self.section: RummyRules = self.rules.section
+        self.meld_engine = MeldEngine(self.section.melds, self.setup.env)
+        self.phase = Phase.DEAL
         self.hands: list[list[int]] = [[] for _ in range(self.players)]
-        self.stock: list[int] = []  # the top is the end of the list
-        self.pile: list[int] = []  # the discard pile; the top is the end
         self.melds: dict[int, Meld] = {}
         self.owners: dict[int, int] = {}
         self.down = [False] * self.players
         self.buys = [0] * self.players
         self.jokers_melded = [0] * self.players
         self.down_turn = [0] * self.players  # the turn number each seat went down in (0: not down)
+        self.known: list[list[int]] = [[] for _ in range(self.players)]  # taken from the pile, still held
         self.turn_number = 0
         self.discarder: int | None = None  # who discarded the card on top of the pile
         self.reshuffles = 0
         self.player = 0  # the player in turn (self.turn is whoever must act now)
-        self.offered: int | None = None  # the discard on offer to the player in turn
         self.protected = False  # the discard was protected by a call
         self.window: list[int] = []
         self.window_pos = 0
         self.buyer: int | None = None  # a tentative buyer, overruled by a claim
-        self.took_discard = False
         self.joker_debt = 0  # freed jokers that must be laid off this turn
         self.chance_step = 0
         self.cut_success: list[bool] = []
-        self.forced: list[int] = []  # cards a replay says come off the stock next
+        self.forced: list[int] = []  # cards a replay says come off the stock (or a claimer gives) next
         self.counters: Counter[str] = Counter()
         self._per_round: dict[tuple[int, int], int] = {}
         self.went_out = [0] * self.players  # rounds each seat went out in
         self.penalties = [0] * self.players  # penalty points from cards left in hand
         self._aux_rng = random.Random(f"{self.seed}/aux")
-        self._rummy_pending: Any = None
-        self._table_index = TableIndex((), (), self.checker, self.rummy)  # see _table
+        self._chance_pending: Any = None
+        self._go_downs: dict[int, tuple[Meld, ...]] = {}  # id(listed GoDown) -> its melds
+        self._table_index = TableIndex((), (), {}, self.meld_engine, self.section.joker_swap.melds)
+
+    def place_meld(self, owner: int, cards: Any) -> int:
+        """Put ``cards`` on the table as a meld of ``owner``'s (a position from a worked
+        example or a test; no hand gives the cards) and return its number."""
+        meld = self.meld_engine.classify(tuple(cards))
+        meld_id = len(self.owners) + 1
+        while meld_id in self.melds:
+            meld_id += 1
+        self.melds[meld_id] = meld
+        self.owners[meld_id] = owner
+        self._legal = (-1, [])
+        return meld_id
+
+    @property
+    def contract(self) -> Contract:
+        return self.section.contracts[self.rules_round - 1]
 
     # --- chance --------------------------------------------------------------------------
     def chance_action(self) -> Any:
         if self.turn != CHANCE:
             raise IllegalActionError("it is not chance's turn")
-        if self._rummy_pending is not None:
-            return self._rummy_pending
-        if self.phase == DEAL and self.chance_step < len(self.rummy.chance_events):
-            event = self.rummy.chance_events[self.chance_step]
+        if self._chance_pending is not None:
+            return self._chance_pending
+        if self.phase is Phase.DEAL and self.chance_step < len(self.section.chance_events):
+            event = self.section.chance_events[self.chance_step]
             action: Any = CutOutcome(self.chance_step, self._deal_rng.randrange(event.one_in) == 0)
-        elif self.phase == DEAL:
+        elif self.phase is Phase.DEAL:
             action = super().chance_action()
         else:
             action = StockCard(self.stock[-1])
-        self._rummy_pending = action
+        self._chance_pending = action
         return action
 
     # --- legal actions ---------------------------------------------------------------------
@@ -139,9 +229,9 @@ class RummyState(GameState):
             actions: list[Any] = []
         elif turn == CHANCE:
             actions = [self.chance_action()]
-        elif self.phase == DRAWING:
+        elif self.phase is Phase.DRAWING:
             actions = ([TAKE] if self._can_take() else []) + [DRAW]
-        elif self.phase == WINDOW:
+        elif self.phase is Phase.WINDOW:
             actions = [PASS]
             if self._can_buy(turn):
                 actions.append(BUY)
@@ -158,20 +248,20 @@ class RummyState(GameState):
         return bool(self.pile) and not self.protected
 
     def _can_buy(self, seat: int) -> bool:
-        buying = self.rummy.buying
+        buying = self.section.buying
         return (buying.allowed and self.buyer is None and bool(self.pile) and not self.protected
                 and self.buys[seat] < self._round_value(buying.limit))
 
     def _may_claim(self, seat: int) -> bool:
         """A claimer gives cards from its hand and must keep one (an empty hand between
         turns is no way to go out)."""
-        return len(self.hands[seat]) > self.rummy.fitting_discard_call.penalty_draw
+        return len(self.hands[seat]) > self.section.fitting_discard_call.penalty_draw
 
     def _claimable(self) -> list[int]:
-        if not self.rummy.fitting_discard_call.allowed or self.protected or not self.pile:
+        if not self.section.fitting_discard_call.allowed or self.protected or not self.pile:
             return []
         top = self.pile[-1]
-        return [m for m, meld in self.melds.items() if self.checker.fits(meld, top)]
+        return [m for m, meld in self.melds.items() if self.meld_engine.fits(meld, top)]
 
     def _round_value(self, compiled: Any) -> int:
         """A buying expression's value this round.  Those expressions see only the
@@ -188,17 +278,19 @@ class RummyState(GameState):
 
     def _play_actions(self, seat: int) -> list[Any]:
         hand = self.hands[seat]
-        checker = self.checker
+        engine = self.meld_engine
         actions: list[Any] = []
         distinct = list(dict.fromkeys(hand))
+        self._go_downs = {}
         if not self.down[seat]:
             next_id = len(self.owners) + 1
-            for option in checker.go_down_options(hand, self.contract.melds):
+            for option in engine.go_down_options(hand, self.contract.melds):
                 action = GoDown(tuple(m.cards for m in option))
                 added = {next_id + i: m for i, m in enumerate(option)}
                 if self._leaves_legal_hand(seat, [c for m in action.melds for c in m], added):
                     actions.append(action)
-        lay_off = self.rummy.lay_off
+                    self._go_downs[id(action)] = option
+        lay_off = self.section.lay_off
         if self.down[seat] and lay_off.allowed and (lay_off.same_turn_as_going_down or
                                                     self.down_turn[seat] != self.turn_number):
             # Every lay-off of one natural (and of one joker) leaves the hand the same size:
@@ -207,7 +299,7 @@ class RummyState(GameState):
             roomy_natural = self._cards_left(seat, (0,)) >= 2
             roomy_joker = self._cards_left(seat, (JOKER,)) >= 2
             holds_joker = JOKER in distinct
-            table = self._table()
+            table = self.table
             # Only the melds that take one of the hand's cards (or a joker, if it holds
             # one) can give a lay-off; the index names them, by their place on the table,
             # so the listing keeps the table's order without asking every meld.
@@ -217,36 +309,37 @@ class RummyState(GameState):
                 hit = by_card.get(c)
                 if hit is not None:
                     places.update(hit)
-            own_only = lay_off.on == "own-melds"
+            own_only = lay_off.on is LayOffOn.OWN_MELDS
             for place in sorted(places):
                 meld_id, meld, accepted = table.entries[place]
                 if own_only and self.owners[meld_id] != seat:
                     continue
                 for c in distinct:
                     if c == JOKER:
-                        for low in checker.joker_ends(meld):  # where lay_off(meld, JOKER, low) fits
+                        for low in engine.joker_ends(meld):  # where lay_off(meld, JOKER, low) fits
                             if roomy_joker or self._leaves_legal_hand(
-                                    seat, [c], {meld_id: cast(Meld, checker.lay_off(meld, c, low))}):
+                                    seat, [c], {meld_id: _fitted(engine.lay_off(meld, c, low))}):
                                 actions.append(LayOff(meld_id, (c,), low))
                     elif c in accepted:  # lay_off(meld, c) fits
                         if roomy_natural or self._leaves_legal_hand(
-                                seat, [c], {meld_id: cast(Meld, checker.lay_off(meld, c))}):
+                                seat, [c], {meld_id: _fitted(engine.lay_off(meld, c))}):
                             actions.append(LayOff(meld_id, (c,), None))
-            swap = self.rummy.joker_swap
-            if swap.allowed and self.joker_debt == 0 and (self.down[seat] or not swap.requires_down):
-                for meld_id, swappable in table.swaps:  # melds holding a joker a card can free
-                    if swappable.isdisjoint(distinct):
-                        continue
-                    for c in distinct:
-                        if c != JOKER and c in swappable and self._swap_result(meld_id, c) is not None and \
-                                self._swap_leaves_legal_hand(seat):
-                            actions.append(Swap(meld_id, c))
+        swap = self.section.joker_swap
+        if swap.allowed and self.joker_debt == 0 and (self.down[seat] or not swap.requires_down):
+            for meld_id, swappable in self.table.swaps:  # melds holding a joker a card can free
+                if swappable.isdisjoint(distinct):
+                    continue
+                for c in distinct:
+                    if c != JOKER and c in swappable and self._swap_result(meld_id, c) is not None and \
+                            self._swap_leaves_legal_hand(seat):
+                        actions.append(Swap(meld_id, c))
         if self.joker_debt == 0:
             out_rule = self.contract.going_out
             if len(hand) > 1 or out_rule is not GoingOut.NO_DISCARD:
                 actions += [DISCARDS[c] for c in distinct]
-                if self.rummy.fitting_discard_call.allowed:
-                    actions += [Discard(c, True) for c in distinct if self._fits_table(c)]
+                if self.section.fitting_discard_call.allowed:
+                    table = self.table
+                    actions += [Discard(c, True) for c in distinct if table.fits(c)]
         return actions
 
     def _cards_left(self, seat: int, cards_out: Any) -> int:
@@ -274,91 +367,99 @@ class RummyState(GameState):
         if not remaining:
             return rule is not GoingOut.DISCARD_REQUIRED
         if len(remaining) == 1 and rule is GoingOut.NO_DISCARD:
-            lay_off = self.rummy.lay_off
+            lay_off = self.section.lay_off
             if not lay_off.allowed or (not lay_off.same_turn_as_going_down and not self.down[seat]):
                 return False
             # the table with ``changed``: a meld the index names that the play leaves
             # alone, or else one of the changed melds
             last = remaining[0]
-            index = self._table()
+            index = self.table
             places = index.joker_places() if last == JOKER else index.by_card.get(last, ())
             if any(index.entries[place][0] not in changed for place in places):
                 return True
-            # (lay_off itself, not the cached checker.fits: a changed meld is a new object
+            # (lay_off itself, not the cached engine.fits: a changed meld is a new object
             # each time, so its answers would only be computed and crowd the cache)
-            return any(self.checker.lay_off(m, last) is not None for m in changed.values())
+            return any(self.meld_engine.lay_off(m, last) is not None for m in changed.values())
         return True
 
     def _swap_leaves_legal_hand(self, seat: int) -> bool:
         """A swap keeps the hand's size; if the freed joker must then be laid off, the
         hand after that lay-off must still be able to end the turn."""
-        if self.rummy.joker_swap.freed_joker != "play-this-turn":
+        if self.section.joker_swap.freed_joker is not FreedJoker.PLAY_THIS_TURN:
             return True
         left = len(self.hands[seat]) - 1
         return left != 1 or self.contract.going_out is not GoingOut.NO_DISCARD
 
     def _swap_result(self, meld_id: int, c: int) -> Meld | None:
-        meld = self.checker.swap(self.melds[meld_id], c)
+        meld = self.meld_engine.swap(self.melds[meld_id], c)
         if meld is None:
             return None
-        if self.rummy.joker_swap.freed_joker == "play-this-turn":
+        if self.section.joker_swap.freed_joker is FreedJoker.PLAY_THIS_TURN:
             # the freed joker must then be laid off somewhere this turn
             trial = dict(self.melds)
             trial[meld_id] = meld
-            if not any(self.checker.joker_ends(m) for m in trial.values()):
+            if not any(self.meld_engine.joker_ends(m) for m in trial.values()):
                 return None
         return meld
 
     @property
-    def contract(self) -> Any:
-        return self.rummy.contracts[self.rules_round - 1]
+    def table(self) -> TableIndex:
+        """The index of the melds on the table (see :class:`TableIndex`).  The table
+        changes only with a play, and the bots and the legal actions ask about it at
+        every decision, so the index is kept with the melds it was made from; comparing
+        those with the table's is an identity check per meld when nothing changed (and
+        the index is made again when anything did)."""
+        index = self._table_index
+        melds = self.melds
+        if index.ids != tuple(melds) or index.table != tuple(melds.values()):
+            index = self._table_index = TableIndex(tuple(melds), tuple(melds.values()), self.owners,
+                                                   self.meld_engine, self.section.joker_swap.melds)
+        return index
 
-    # --- verification ------------------------------------------------------------------------
-    def verify(self, action: Any) -> None:
+    # --- verification: one check per kind of move, returning what applying it needs --------
+    def verify(self, action: Any) -> Any:
         turn = self.turn
         if turn == OVER:
             raise IllegalActionError("the game is over")
         if turn == CHANCE:
             self._verify_chance(action)
-            return
+            return None
         phase = self.phase
-        if phase == DRAWING:
+        if phase is Phase.DRAWING:
             if isinstance(action, TakeDiscard):
                 if not self.pile:
                     raise IllegalActionError("there is no discard to take")
                 if self.protected:
                     raise IllegalActionError("that discard was protected with a call; draw from the stock")
-                return
+                return None
             if isinstance(action, DrawStock):
-                return
+                return None
             raise IllegalActionError(f"first take the discard or draw from the stock ('take' or 'draw'), "
                                      f"not '{action}'")
-        if phase == WINDOW:
+        if phase is Phase.WINDOW:
             if isinstance(action, Pass):
-                return
+                return None
             if isinstance(action, Buy):
                 self._verify_buy(turn)
-                return
+                return None
             if isinstance(action, Claim):
                 if not self._may_claim(turn):
                     raise IllegalActionError("you need a card to give the discarder before you can call")
                 if action.meld not in self._claimable():
                     raise IllegalActionError(f"the discard does not fit meld {action.meld}")
-                return
+                return None
             raise IllegalActionError(f"you may buy the discard or pass now, not '{action}'")
-        self._verify_play(turn, action)
+        return self._verify_play(turn, action)
 
     def _verify_chance(self, action: Any) -> None:
-        if action is self._rummy_pending:
+        if action is self._chance_pending:
             return
-        if self.phase == DEAL and self.chance_step < len(self.rummy.chance_events):
+        if self.phase is Phase.DEAL and self.chance_step < len(self.section.chance_events):
             if not isinstance(action, CutOutcome) or action.index != self.chance_step:
-                raise IllegalActionError(f"the round begins with the {self.rummy.chance_events[self.chance_step].name}")
+                raise IllegalActionError(f"the round begins with the {self.section.chance_events[self.chance_step].name}")
             return
-        if self.phase == DEAL:
-            if not isinstance(action, Deal):
-                raise IllegalActionError(f"the cards must be dealt first, not '{action}'")
-            self._verify_deal(action)
+        if self.phase is Phase.DEAL:
+            self.verify_deal(action)
             return
         if not isinstance(action, StockCard):
             raise IllegalActionError(f"a card comes off the stock now, not '{action}'")
@@ -366,7 +467,7 @@ class RummyState(GameState):
             raise IllegalActionError(f"the stock holds no {NAMES[action.card]}")
 
     def _verify_buy(self, seat: int) -> None:
-        buying = self.rummy.buying
+        buying = self.section.buying
         if not buying.allowed:
             raise IllegalActionError("this ruleset has no buying")
         if self.protected:
@@ -377,7 +478,7 @@ class RummyState(GameState):
         if self.buys[seat] >= limit:
             raise IllegalActionError(f"you have made your {limit} buys this round")
 
-    def _verify_play(self, seat: int, action: Any) -> None:
+    def _verify_play(self, seat: int, action: Any) -> Any:
         hand = self.hands[seat]
         if isinstance(action, Discard):
             if self.joker_debt:
@@ -386,37 +487,16 @@ class RummyState(GameState):
                 raise IllegalActionError(f"you do not hold {NAMES[action.card]}")
             if len(hand) == 1 and self.contract.going_out is GoingOut.NO_DISCARD:
                 raise IllegalActionError("you may not go out by discarding: every card must go onto the table")
-            if action.call and not self._fits_table(action.card):
+            if action.call and not self.table.fits(action.card):
                 raise IllegalActionError(f"{NAMES[action.card]} fits no meld on the table, so there is nothing to call")
-            return
+            return None
         if isinstance(action, GoDown):
-            self._build_go_down(seat, action)
-            return
+            return self._check_go_down(seat, action)
         if isinstance(action, LayOff):
-            self._build_lay_off(seat, action)
-            return
+            return self._check_lay_off(seat, action)
         if isinstance(action, Swap):
-            self._check_swap(seat, action)
-            return
+            return self._check_swap(seat, action)
         raise IllegalActionError(f"now go down, lay off, swap or discard, not '{action}'")
-
-    def _fits_table(self, c: int) -> bool:
-        table = self._table()
-        if c == JOKER:
-            return bool(table.joker_places())
-        return c in table.by_card
-
-    def _table(self) -> TableIndex:
-        """The index of the melds on the table (see :class:`TableIndex`).  The table
-        changes only with a play, and the bot and the legal actions ask about it at
-        every decision, so the index is kept with the melds it was made from; comparing
-        those with the table's is an identity check per meld when nothing changed (and
-        the index is made again when anything did, even by a hand other than this class's)."""
-        index = self._table_index
-        melds = self.melds
-        if index.ids != tuple(melds) or index.melds != tuple(melds.values()):
-            index = self._table_index = TableIndex(tuple(melds), tuple(melds.values()), self.checker, self.rummy)
-        return index
 
     def _take_from_hand(self, seat: int, cards: Any) -> None:
         hand = self.hands[seat]
@@ -426,18 +506,19 @@ class RummyState(GameState):
                 raise IllegalActionError(f"you do not hold {'two of ' if n > 1 else ''}{NAMES[c]}"
                                          + (f" ({held} held)" if held else ""))
 
-    def _build_go_down(self, seat: int, action: GoDown) -> list[Meld]:
+    def _check_go_down(self, seat: int, action: GoDown) -> list[Meld]:
+        """The melds of a legal go-down (IllegalActionError quoting the rule if not)."""
         if self.down[seat]:
             raise IllegalActionError("you are already down this round: lay off instead")
         self._take_from_hand(seat, [c for m in action.melds for c in m])
         melds = []
         for i, cards in enumerate(action.melds, 1):
             try:
-                melds.append(self.checker.classify(cards))
+                melds.append(self.meld_engine.classify(cards))
             except ValueError as exc:
                 shown = " ".join(NAMES[c] for c in cards)
                 raise IllegalActionError(f"meld {i} ({shown}) is not a meld: {exc}") from None
-        problem = self.checker.contract_problem(melds, self.contract.melds)
+        problem = self.meld_engine.contract_problem(melds, self.contract.melds)
         if problem:
             raise IllegalActionError(problem)
         next_id = len(self.owners) + 1
@@ -452,8 +533,9 @@ class RummyState(GameState):
         return ("you may not keep a single card that cannot be played: this round is won by putting every "
                 "card onto the table, never by a discard")
 
-    def _build_lay_off(self, seat: int, action: LayOff) -> Meld:
-        lay_off = self.rummy.lay_off
+    def _check_lay_off(self, seat: int, action: LayOff) -> Meld:
+        """The meld after a legal lay-off (IllegalActionError quoting the rule if not)."""
+        lay_off = self.section.lay_off
         if not lay_off.allowed:
             raise IllegalActionError("this ruleset has no laying off")
         if lay_off.requires_down and not self.down[seat]:
@@ -463,23 +545,26 @@ class RummyState(GameState):
         meld = self.melds.get(action.meld)
         if meld is None:
             raise IllegalActionError(f"there is no meld {action.meld} on the table")
-        if lay_off.on == "own-melds" and self.owners[action.meld] != seat:
+        if lay_off.on is LayOffOn.OWN_MELDS and self.owners[action.meld] != seat:
             raise IllegalActionError("you may lay off only on your own melds")
         if not action.cards:
             raise IllegalActionError("lay off which card?")
         self._take_from_hand(seat, action.cards)
-        if action.cards_after is not None:
-            result = self._match_after(meld, action)
-        else:
-            result = meld
-            for c in action.cards:
-                placed = self.checker.lay_off(result, c, action.at_low if c == JOKER else None)
-                if placed is None:
-                    raise IllegalActionError(f"{NAMES[c]} does not fit meld {action.meld} "
-                                             f"({' '.join(result.names())})")
-                result = placed
+        result = self._lay_off_result(meld, action)
         if not self._leaves_legal_hand(seat, action.cards, {action.meld: result}):
             raise IllegalActionError(self._hand_rule())
+        return result
+
+    def _lay_off_result(self, meld: Meld, action: LayOff) -> Meld:
+        if action.cards_after is not None:
+            return self._match_after(meld, action)
+        result = meld
+        for c in action.cards:
+            placed = self.meld_engine.lay_off(result, c, action.at_low if c == JOKER else None)
+            if placed is None:
+                raise IllegalActionError(f"{NAMES[c]} does not fit meld {action.meld} "
+                                         f"({' '.join(result.names())})")
+            result = placed
         return result
 
     def _match_after(self, meld: Meld, action: LayOff) -> Meld:
@@ -491,13 +576,14 @@ class RummyState(GameState):
             if not any(after[i:i + n] == meld.cards for i in range(len(after) - n + 1)):
                 raise IllegalActionError("a lay-off extends a run at its ends")
         try:
-            made = self.checker.make(meld.kind, after)
+            made = self.meld_engine.make(meld.kind, after)
         except ValueError as exc:
             raise IllegalActionError(f"the meld after the lay-off is not valid: {exc}") from None
         return made
 
     def _check_swap(self, seat: int, action: Swap) -> Meld:
-        swap = self.rummy.joker_swap
+        """The meld after a legal joker swap (IllegalActionError quoting the rule if not)."""
+        swap = self.section.joker_swap
         if not swap.allowed:
             raise IllegalActionError("this ruleset has no joker swaps")
         if swap.requires_down and not self.down[seat]:
@@ -507,7 +593,7 @@ class RummyState(GameState):
         meld = self.melds.get(action.meld)
         if meld is None:
             raise IllegalActionError(f"there is no meld {action.meld} on the table")
-        if swap.melds == "runs" and meld.kind is not MeldKind.RUN:
+        if swap.melds is SwapFrom.RUNS and meld.kind is not MeldKind.RUN:
             raise IllegalActionError("jokers may be swapped out of runs only, not sets")
         self._take_from_hand(seat, [action.card])
         if not self._swap_leaves_legal_hand(seat):
@@ -516,12 +602,28 @@ class RummyState(GameState):
         if result is None:
             raise IllegalActionError(f"no joker in meld {action.meld} stands for {NAMES[action.card]}"
                                      + (" (or the freed joker could not be played this turn)"
-                                        if swap.freed_joker == "play-this-turn" else ""))
+                                        if swap.freed_joker is FreedJoker.PLAY_THIS_TURN else ""))
         return result
 
     # --- applying ------------------------------------------------------------------------------
-    def _apply(self, action: Any) -> None:
-        self._rummy_pending = None
+    def apply(self, action: Any) -> None:
+        """As :meth:`GameState.apply`; an action from the cached legal list (the case
+        of every bot) is not verified again, and what applying it needs comes from the
+        listing (a listed go-down's melds) or is worked out once, here."""
+        if self.turn == OVER:
+            raise IllegalActionError("the game is over")
+        cached_at, cached = self._legal
+        if cached_at == self.moves and any(a is action for a in cached):
+            checked = self._go_downs[id(action)] if type(action) is GoDown else None
+        else:
+            checked = self.verify(action)
+        if self.turn >= 0:
+            self.decisions += 1
+        self._do(action, checked)
+        self.moves += 1
+
+    def _do(self, action: Any, checked: Any) -> None:
+        self._chance_pending = None
         kind = type(action)
         if kind is Discard:
             self._discard(action)
@@ -539,21 +641,21 @@ class RummyState(GameState):
         elif kind is Claim:
             self._claim(action.meld)
         elif kind is GoDown:
-            self._go_down(action)
+            self._go_down(checked)
         elif kind is LayOff:
-            self._lay_off(action)
+            self._lay_off(action, checked)
         elif kind is Swap:
-            self._swap(action)
+            self._swap(action, checked)
         elif kind is CutOutcome:
             self._cut(action)
         else:
             self._deal(action)
 
     def _cut(self, outcome: CutOutcome) -> None:
-        event = self.rummy.chance_events[outcome.index]
+        event = self.section.chance_events[outcome.index]
         seat = self.seat_from_dealer(event.seat)
         self.cut_success.append(outcome.success)
-        self.events.append({"event": event.name, "round": self.round, "seat": seat, "success": outcome.success})
+        self.log({"event": event.name, "round": self.round, "seat": seat, "success": outcome.success})
         if outcome.success:
             self.counters[f"{event.name}s"] += 1
         self.chance_step += 1
@@ -568,53 +670,47 @@ class RummyState(GameState):
         self.buys = [0] * self.players
         self.jokers_melded = [0] * self.players
         self.down_turn = [0] * self.players
+        self.known = [[] for _ in range(self.players)]
         self.turn_number = 0
         self.reshuffles = 0
         self.forced = []
         self.discarder = None
-        self._deal_event(deal)
+        self.log_deal(deal)
         self.counters["rounds"] += 1
         self._start_turn(self.seat_from_dealer(self.rules.deal.first_to_act))
 
     def _start_turn(self, seat: int) -> None:
         self.player = seat
         self.turn_number += 1
-        self.took_discard = False
-        if self.turn_number > self.rummy.stock.turn_limit:
+        if self.turn_number > self.section.stock.turn_limit:
             self._exhausted("turns")
             return
         if not self.stock and not self._refill_stock():
             self._exhausted("stock")
             return
-        self.phase = DRAWING
+        self.phase = Phase.DRAWING
         self.turn = seat
 
     def _refill_stock(self) -> bool:
-        stock_rule = self.rummy.stock
-        if stock_rule.when_empty != "reshuffle-discards" or self.reshuffles >= stock_rule.reshuffles:
+        stock_rule = self.section.stock
+        if stock_rule.when_empty is not WhenEmpty.RESHUFFLE_DISCARDS or self.reshuffles >= stock_rule.reshuffles:
             return False
-        if len(self.pile) <= 1:
+        if not self.reshuffle():
             return False
-        top = self.pile.pop()
-        self.stock = self.pile
-        self._deal_rng.shuffle(self.stock)
-        self.pile = [top]
         self.reshuffles += 1
-        self.events.append({"event": "reshuffle", "round": self.round, "stock": len(self.stock)})
         return True
 
     def _exhausted(self, reason: str) -> None:
-        self.events.append({"event": "exhausted", "round": self.round, "reason": reason})
+        self.log({"event": "exhausted", "round": self.round, "reason": reason})
         self.counters["rounds_exhausted"] += 1
         self._end_round(None)
 
     def _take_discard(self) -> None:
         c = self.pile.pop()
         self.hands[self.player].append(c)
-        self.took_discard = True
-        self.events.append({"event": "draw", "round": self.round, "seat": self.player, "from": "discard",
-                            "card": NAMES[c]})
-        self.phase = PLAYING
+        self.known[self.player].append(c)
+        self._log.append((_draw_event, self.round_index + 1, self.player, "discard", c))
+        self.phase = Phase.PLAYING
 
     def _decline_discard(self) -> None:
         self.buyer = None
@@ -623,14 +719,14 @@ class RummyState(GameState):
         self._window_next()
 
     def _window_order(self) -> list[int]:
-        buying = self.rummy.buying
+        buying = self.section.buying
         discarder = self.discarder  # None for the flip card: anyone else may buy it
-        if buying.priority == "clockwise-from-dealer-left":
+        if buying.priority is BuyPriority.FROM_DEALER_LEFT:
             first = self.seat_after(self.dealer)
         else:
             first = self.seat_after(self.player)
         order = [self.seat_after(first, k) for k in range(self.players)]
-        can_call = self.rummy.fitting_discard_call.allowed
+        can_call = self.section.fitting_discard_call.allowed
         return [s for s in order if s not in (self.player, discarder) and
                 (buying.allowed or can_call)]
 
@@ -643,7 +739,7 @@ class RummyState(GameState):
                 return
             seat = self.window[self.window_pos]
             if self._can_buy(seat) or (self._may_claim(seat) and self._claimable()):
-                self.phase = WINDOW
+                self.phase = Phase.WINDOW
                 self.turn = seat
                 return
 
@@ -651,6 +747,7 @@ class RummyState(GameState):
         if self.buyer is not None:
             self._buy(self.buyer)
         self.buyer = None
+        self.window = []
         self.forced = []
         self._draw_for_player()
 
@@ -658,7 +755,7 @@ class RummyState(GameState):
         if not self.stock and not self._refill_stock():
             self._exhausted("stock")
             return
-        self.phase = DRAWING
+        self.phase = Phase.DRAWING
         self.turn = CHANCE
 
     def _take_stock_card(self, wanted: int | None = None) -> int | None:
@@ -667,28 +764,22 @@ class RummyState(GameState):
             return None
         if wanted is None and self.forced:
             wanted = self.forced.pop(0)
-        if wanted is None:
-            return self.stock.pop()
-        if wanted not in self.stock:
-            raise IllegalActionError(f"the stock holds no {NAMES[wanted]}")
-        # a replay names the card: take it from wherever it lies in the (unknown) order
-        index = len(self.stock) - 1 - self.stock[::-1].index(wanted)
-        return self.stock.pop(index)
+        return take_from_stock(self.stock, wanted)
 
     def _stock_draw(self, c: int) -> None:
         drawn = self._take_stock_card(c)
         assert drawn is not None
         self.hands[self.player].append(drawn)
-        self.events.append({"event": "draw", "round": self.round, "seat": self.player, "from": "stock",
-                            "card": NAMES[drawn]})
-        self.phase = PLAYING
+        self._log.append((_draw_event, self.round_index + 1, self.player, "stock", drawn))
+        self.phase = Phase.PLAYING
         self.turn = self.player
 
     def _buy(self, seat: int) -> None:
         c = self.pile.pop()
         self.hands[seat].append(c)
+        self.known[seat].append(c)
         penalty = []
-        for _ in range(self._round_value(self.rummy.buying.penalty_cards)):
+        for _ in range(self._round_value(self.section.buying.penalty_cards)):
             drawn = self._take_stock_card()
             if drawn is None:
                 break
@@ -696,16 +787,16 @@ class RummyState(GameState):
         self.hands[seat].extend(penalty)
         self.buys[seat] += 1
         self.counters["buys"] += 1
-        self.events.append({"event": "buy", "round": self.round, "seat": seat, "card": NAMES[c],
-                            "penalty": [NAMES[p] for p in penalty]})
+        self.log({"event": "buy", "round": self.round, "seat": seat, "card": NAMES[c],
+                  "penalty": [NAMES[p] for p in penalty]})
 
     def _claim(self, meld_id: int) -> None:
         claimer = self.turn
         discarder = self.discarder if self.discarder is not None else self.player
         c = self.pile.pop()
-        self.melds[meld_id] = self.checker.lay_off(self.melds[meld_id], c) or self.melds[meld_id]
+        self.melds[meld_id] = self.meld_engine.lay_off(self.melds[meld_id], c) or self.melds[meld_id]
         given = []
-        for _ in range(self.rummy.fitting_discard_call.penalty_draw):
+        for _ in range(self.section.fitting_discard_call.penalty_draw):
             hand = self.hands[claimer]
             if not hand:
                 break
@@ -713,24 +804,31 @@ class RummyState(GameState):
             if pick not in hand:
                 raise IllegalActionError(f"the claimer holds no {NAMES[pick]} to give")
             hand.remove(pick)
+            self._forget(claimer, pick)
             self.hands[discarder].append(pick)
             given.append(pick)
         self.counters["calls"] += 1
-        self.events.append({"event": self.rummy.fitting_discard_call.name, "round": self.round, "seat": claimer,
-                            "meld": meld_id,
-                            "card": NAMES[c], "given": [NAMES[g] for g in given],
-                            "cards_after": self.melds[meld_id].names()})
+        self.log({"event": self.section.fitting_discard_call.name, "round": self.round, "seat": claimer,
+                  "meld": meld_id, "card": NAMES[c], "given": [NAMES[g] for g in given],
+                  "cards_after": self.melds[meld_id].names()})
         self.buyer = None
+        self.window = []
         self._draw_for_player()
 
-    def _go_down(self, action: GoDown) -> None:
+    def _forget(self, seat: int, c: int) -> None:
+        """A card left ``seat``'s hand: it is no longer known to be there."""
+        known = self.known[seat]
+        if c in known:
+            known.remove(c)
+
+    def _go_down(self, melds: Any) -> None:
         seat = self.player
-        melds = self._build_go_down(seat, action)
         hand = self.hands[seat]
         listed = []
         for meld in melds:
             for c in meld.cards:
                 hand.remove(c)
+                self._forget(seat, c)
             meld_id = len(self.owners) + 1
             self.melds[meld_id] = meld
             self.owners[meld_id] = seat
@@ -738,33 +836,37 @@ class RummyState(GameState):
             listed.append({"id": meld_id, "kind": meld.kind.value, "cards": meld.names()})
         self.down[seat] = True
         self.down_turn[seat] = self.turn_number
-        self.events.append({"event": "meld", "round": self.round, "seat": seat, "melds": listed})
+        self.log({"event": "meld", "round": self.round, "seat": seat, "melds": listed})
         self._after_table_play(seat)
 
-    def _lay_off(self, action: LayOff) -> None:
+    def _lay_off(self, action: LayOff, meld: Meld | None) -> None:
         seat = self.player
-        meld = self._build_lay_off(seat, action)
+        if meld is None:  # a listed lay-off: its meld is worked out once, here
+            meld = self._lay_off_result(self.melds[action.meld], action)
         for c in action.cards:
             self.hands[seat].remove(c)
+            self._forget(seat, c)
             if c == JOKER:
                 self.jokers_melded[seat] += 1
                 self.joker_debt = max(0, self.joker_debt - 1)
         self.melds[action.meld] = meld
-        self.events.append({"event": "layoff", "round": self.round, "seat": seat, "meld": action.meld,
-                            "cards": [NAMES[c] for c in action.cards], "cards_after": meld.names()})
+        self.log({"event": "layoff", "round": self.round, "seat": seat, "meld": action.meld,
+                  "cards": [NAMES[c] for c in action.cards], "cards_after": meld.names()})
         self._after_table_play(seat)
 
-    def _swap(self, action: Swap) -> None:
+    def _swap(self, action: Swap, meld: Meld | None) -> None:
         seat = self.player
-        meld = self._check_swap(seat, action)
+        if meld is None:  # a listed swap: its meld is worked out once, here
+            meld = _fitted(self._swap_result(action.meld, action.card))
         self.hands[seat].remove(action.card)
+        self._forget(seat, action.card)
         self.melds[action.meld] = meld
         self.hands[seat].append(JOKER)  # freed: it must go back onto the table this turn, or stays in hand
-        if self.rummy.joker_swap.freed_joker == "play-this-turn":
+        if self.section.joker_swap.freed_joker is FreedJoker.PLAY_THIS_TURN:
             self.joker_debt += 1
         self.counters["swaps"] += 1
-        self.events.append({"event": "swap", "round": self.round, "seat": seat, "meld": action.meld,
-                            "card": NAMES[action.card]})
+        self.log({"event": "swap", "round": self.round, "seat": seat, "meld": action.meld,
+                  "card": NAMES[action.card]})
 
     def _after_table_play(self, seat: int) -> None:
         if not self.hands[seat]:
@@ -773,25 +875,24 @@ class RummyState(GameState):
     def _discard(self, action: Discard) -> None:
         seat = self.player
         self.hands[seat].remove(action.card)
+        self._forget(seat, action.card)
         self.pile.append(action.card)
         self.discarder = seat
         self.protected = action.call
-        event: dict[str, Any] = {"event": "discard", "round": self.round, "seat": seat, "card": NAMES[action.card]}
-        if action.call:
-            event[self.rummy.fitting_discard_call.name] = True
-        self.events.append(event)
+        self._log.append((_discard_event, self.round_index + 1, seat, action.card,
+                          self.section.fitting_discard_call.name if action.call else None))
         if not self.hands[seat]:
             self._go_out(seat)
             return
         self._start_turn(self.seat_after(seat))
 
     def _go_out(self, seat: int) -> None:
-        self.events.append({"event": "out", "round": self.round, "seat": seat})
+        self.log({"event": "out", "round": self.round, "seat": seat})
         self.counters["rounds_gone_out"] += 1
         self._end_round(seat)
 
     def _end_round(self, goer: int | None) -> None:
-        table = self.rummy.card_points
+        table = self.section.card_points
         points = [0 if s == goer else card_points(self.hands[s], table) for s in range(self.players)]
         for s in range(self.players):
             self.penalties[s] += points[s]
@@ -806,16 +907,16 @@ class RummyState(GameState):
                        jokers_melded=self.jokers_melded[goer], buys=self.buys[goer],
                        others_down=sum(1 for s in range(self.players) if s != goer and self.down[s]),
                        is_last_round=self.round_index == len(self.setup.hand_sizes) - 1)
-            for bonus in self.rummy.bonuses:
+            for bonus in self.section.bonuses:
                 if bonus.when(env):
                     goer_points, other_points = bonus.goer(env), bonus.others(env)
                     for s in range(self.players):
                         points[s] += goer_points if s == goer else other_points
                     self.counters[f"bonus_{bonus.name}"] += 1
-                    self.events.append({"event": "bonus", "round": self.round, "name": bonus.name, "seat": goer})
+                    self.log({"event": "bonus", "round": self.round, "name": bonus.name, "seat": goer})
         for index, success in enumerate(self.cut_success):
             if success:
-                event = self.rummy.chance_events[index]
+                event = self.section.chance_events[index]
                 env = self.setup.env
                 env["round"] = self.rules_round
                 actor = self.seat_from_dealer(event.seat)
@@ -825,89 +926,50 @@ class RummyState(GameState):
         self.chance_step = 0
         self.joker_debt = 0
         self.protected = False
-        self.phase = DEAL
-        self._score_round(points)
+        self.phase = Phase.DEAL
+        self.score_round(points)
 
     # --- what a seat sees ---------------------------------------------------------------------
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> RummyObservation:
         over = self.turn == OVER
-        return {
-            **self._public(seat, self.phase),
-            "contract": describe_contract(self.contract.melds) if not over else "",
-            "contract_name": self.contract.name if not over else "",
-            "going_out": self.contract.going_out.value if not over else "",
-            "player": self.player,
-            "hand": [NAMES[c] for c in sorted(self.hands[seat])],
-            "hand_counts": [len(h) for h in self.hands],
-            "top_discard": NAMES[self.pile[-1]] if self.pile else None,
-            "discard_protected": self.protected,
-            "stock": len(self.stock),
-            "melds": [{"id": m, "owner": self.owners[m], "kind": meld.kind.value, "cards": meld.names()}
-                      for m, meld in self.melds.items()],
-            "down": list(self.down),
-            "buys": list(self.buys),
-            "buys_left": max(0, self._round_value(self.rummy.buying.limit) - self.buys[seat])
-            if self.rummy.buying.allowed and not over else 0,
-            "joker_debt": self.joker_debt,
-        }
+        pile = self.pile
+        buying = self.section.buying
+        window = self.window if self.phase is Phase.WINDOW else ()
+        return RummyObservation(
+            seat, self.players, self.round_index + 1, len(self.setup.hand_sizes), 0 if over else self.hand_size,
+            self.dealer, Phase.OVER if over else self.phase, self.turn, tuple(self.totals),
+            tuple(self.hands[seat]), None if over else self.contract, self.player,
+            tuple(len(h) for h in self.hands), pile[-1] if pile else None, self.protected, len(self.stock),
+            self.table, tuple(self.down), tuple(self.buys),
+            max(0, self._round_value(buying.limit) - self.buys[seat]) if buying.allowed and not over else 0,
+            self.joker_debt, tuple(window), self.buyer,
+            tuple(tuple(k) for k in self.known), self.turn_number,
+            self.down[seat] and self.down_turn[seat] == self.turn_number)
 
-    def statistics(self) -> dict[str, Any]:
-        """Counts for `cardrules simulate`: rounds, buys, bonuses, ... and per seat."""
-        return {**self.counters, "seat_went_out": list(self.went_out), "seat_penalty": list(self.penalties)}
-
-    def parse_input(self, text: str) -> Any:
-        from .textio import parse_rummy_input
-
-        return parse_rummy_input(self, text)
-
-
-def action_from_event(state: GameState, event: dict[str, Any]) -> Any:
-    """The next action the line ``event`` calls for; a replay calls this until the game
-    produces the line's event (so an undecorated buy window becomes passes)."""
-    assert isinstance(state, RummyState)
-    kind = event["event"]
-    seat = event.get("seat")
-    call = state.rummy.fitting_discard_call.name
-    if state.turn == CHANCE:
-        if kind == "deal":
-            from .deal import deal_from_event
-
-            return deal_from_event(event, state.deck)
-        if state.phase == DEAL and state.chance_step < len(state.rummy.chance_events):
-            if kind != state.rummy.chance_events[state.chance_step].name:
-                raise IllegalActionError(f"the round begins with the {state.rummy.chance_events[state.chance_step].name}")
-            return CutOutcome(state.chance_step, bool(event["success"]))
-        if kind == "draw" and event.get("from") == "stock":
-            return StockCard(card(event["card"]))
-        raise IllegalActionError(f"a card comes off the stock now, not a \"{kind}\" event")
-    if state.phase == DRAWING:
-        if kind == "draw" and event.get("from") == "discard":
-            return TAKE
-        if kind in ("draw", "buy", call):
-            return DRAW
-    if state.phase == WINDOW:
-        if kind == "buy" and seat == state.turn:
-            state.forced = [card(c) for c in event.get("penalty", [])]
-            return BUY
-        if kind == call and seat == state.turn:
-            state.forced = [card(c) for c in event.get("given", [])]
-            return Claim(event["meld"])
-        return PASS
-    if kind in ("meld", "layoff", "swap", "discard") and seat is not None and seat != state.turn:
-        raise IllegalActionError(f"seat {seat} acts out of turn (it is seat {state.turn}'s turn)")
-    if kind == "meld":
-        return GoDown(tuple(tuple(card(c) for c in m["cards"]) for m in event["melds"]))
-    if kind == "layoff":
-        after = event.get("cards_after")
-        return LayOff(event["meld"], tuple(card(c) for c in event["cards"]),
-                      cards_after=tuple(card(c) for c in after) if after else None)
-    if kind == "swap":
-        return Swap(event["meld"], card(event["card"]))
-    if kind == "discard":
-        return Discard(card(event["card"]), bool(event.get(call, False)))
-    if kind in ("draw", "buy", call):
-        raise IllegalActionError(f"\"{kind}\" does not fit here: seat {state.turn} is playing its turn")
-    return None
+    # --- copies -------------------------------------------------------------------------------
+    def _copy_into(self, new: Any) -> None:
+        new.hands = [h[:] for h in self.hands]
+        new.melds = dict(self.melds)
+        new.owners = dict(self.owners)
+        new.down = self.down[:]
+        new.buys = self.buys[:]
+        new.jokers_melded = self.jokers_melded[:]
+        new.down_turn = self.down_turn[:]
+        new.known = [k[:] for k in self.known]
+        new.window = self.window[:]
+        new.cut_success = self.cut_success[:]
+        new.forced = self.forced[:]
+        new.counters = Counter(self.counters)
+        new._per_round = dict(self._per_round)
+        new.went_out = self.went_out[:]
+        new.penalties = self.penalties[:]
+        aux = random.Random()
+        aux.setstate(self._aux_rng.getstate())
+        new._aux_rng = aux
+        new._go_downs = {}
 
 
-ACTION_PARSERS[Family.CONTRACT_RUMMY.value] = action_from_event
+def _fitted(meld: Meld | None) -> Meld:
+    """A meld the caller knows is there (a lay-off or swap the listing found to fit)."""
+    assert meld is not None
+    return meld

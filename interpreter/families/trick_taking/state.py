@@ -1,53 +1,93 @@
-"""The trick-taking family: deal -> trump -> auction -> trick play -> scoring.
+"""A game of any trick-taking ruleset: deal -> trump -> auction -> trick play -> scoring.
 
-Each phase's rules live in their own module (:mod:`.deal`, :mod:`.trump`,
-:mod:`.auction`, :mod:`.trickplay`); this state wires them together and records
-events.  Everything a variant changes comes from the ruleset.
+Each phase's rules live in their own module (:mod:`.trump`, :mod:`.auction`,
+:mod:`.trickplay`); this state wires them together and records events.  Legality has
+one source per kind of move: the legal cards (:meth:`TrickTakingState._legal_cards`)
+and the legal bids (:func:`.auction.legal_bids`) are what ``legal_actions`` lists and
+what ``verify`` accepts; a refusal's reason is worked out only once a move is refused.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from enum import StrEnum
+from typing import Any, NamedTuple
 
+from ...cards import NAMES, SUITS
+from ...deal import Deal
+from ...errors import EvaluationError, IllegalActionError
+from ...game import CHANCE, OVER, GameState
 from . import auction, trickplay
-from .actions import BIDS, PLAYS, TRUMP_CHOICES, Bid, ChooseTrump, Deal, Play
-from .cards import NAMES, SUITS
-from .errors import EvaluationError, IllegalActionError
-from .ruleset import Family
-from .state import CHANCE, OVER, GameState, register
-from .record import ACTION_PARSERS
+from .actions import BIDS, PLAYS, TRUMP_CHOICES, Bid, ChooseTrump, Play
+from .rules import BidOrder, TrickRules, TrumpKind
 from .trump import card_order, round_trump
 
-DEAL, CHOOSE_TRUMP, BIDDING, PLAYING = "deal", "trump", "bidding", "play"
+
+class Phase(StrEnum):
+    DEAL = "deal"
+    CHOOSE_TRUMP = "trump"
+    BIDDING = "bidding"
+    PLAYING = "play"
+    OVER = "over"
 
 
-@register
+class TrickObservation(NamedTuple):
+    """What one seat of a trick-taking game may know.  Cards are card numbers
+    (:mod:`cardrules.interpreter.cards`); ``suits`` and ``power`` are the round's card
+    order (each card's suit in play and its power), public as the trump is."""
+
+    seat: int
+    players: int
+    round: int
+    rounds: int
+    hand_size: int
+    dealer: int
+    phase: str
+    turn: int
+    totals: tuple[int, ...]
+    hand: tuple[int, ...]  # this seat's cards, in the order held
+    upcard: int | None
+    trump: int | None  # the trump suit (0..3) once known, else None
+    bids: tuple[int | None, ...]  # None: not bid yet (or hidden until everyone has bid)
+    taken: tuple[int, ...]  # tricks taken this round, per seat
+    trick: tuple[tuple[int, int], ...]  # (seat, card) of the trick in progress
+    trick_number: int
+    leader: int
+    played: tuple[int, ...]  # this round's cards played, in order
+    suits: tuple[int, ...]
+    power: tuple[int, ...]
+
+
+def _bid_event(round_number: int, seat: int, bid: int) -> dict[str, Any]:
+    return {"event": "bid", "round": round_number, "seat": seat, "bid": bid}
+
+
+def _play_event(round_number: int, trick: int, seat: int, card: int) -> dict[str, Any]:
+    return {"event": "play", "round": round_number, "trick": trick, "seat": seat, "card": NAMES[card]}
+
+
+def _trick_event(round_number: int, trick: int, winner: int) -> dict[str, Any]:
+    return {"event": "trick", "round": round_number, "trick": trick, "winner": winner}
+
+
 class TrickTakingState(GameState):
     """A game of any trick-taking ruleset."""
-
-    family = Family.TRICK_TAKING
 
     # Slots for this class's own attributes.  GameState keeps a __dict__ for its fields,
     # but with all ~50 attributes in one instance dict CPython drops its compact
     # shared-key layout (at most 30 keys), and every attribute access on the hot path
     # becomes a generic dict look-up.
-    __slots__ = ("trump_rules", "bidding", "play_rules", "scoring", "ace_high", "unique_cards", "phase",
-                 "hands", "upcard", "trump", "bids", "bid_order", "taken", "trick", "trick_number",
-                 "leader", "suits", "power", "played", "constrained_bids", "_candidates",
-                 "_candidate_actions", "_candidate_action", "_candidate_cache", "_bid_env", "_made",
-                 "_legal_keys", "_follow_suit", "_must_trump", "_simultaneous")
+    __slots__ = ("tricks", "ace_high", "unique_cards", "phase", "hands", "upcard", "trump", "bids",
+                 "bid_order", "taken", "trick", "trick_number", "leader", "suits", "power", "played",
+                 "constrained_bids", "exact_bids", "points_by_hand_size", "_candidates", "_candidate_actions", "_candidate_action",
+                 "_candidate_cache", "_bid_env", "_made", "_legal_keys", "_follow_suit", "_must_trump",
+                 "_simultaneous")
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        tricks = self.rules.tricks
-        assert tricks is not None
-        self.trump_rules = tricks.trump
-        self.bidding = tricks.bidding
-        self.play_rules = tricks.play
-        self.scoring = tricks.scoring
+        self.tricks: TrickRules = self.rules.section
         self.ace_high = self.rules.deck.ace != "low"
         self.unique_cards = self.setup.decks == 1 and self.setup.jokers <= 1
-        self.phase = DEAL
+        self.phase = Phase.DEAL
         self.hands: list[list[int]] = [[] for _ in range(self.players)]
         self.upcard: int | None = None
         self.trump: int | None = None
@@ -57,10 +97,12 @@ class TrickTakingState(GameState):
         self.trick: list[tuple[int, int]] = []
         self.trick_number = 0
         self.leader = 0
-        self.suits: list[int] = []
-        self.power: list[int] = []
+        self.suits: tuple[int, ...] = ()
+        self.power: tuple[int, ...] = ()
         self.played: list[int] = []  # this round's cards, in order (public)
         self.constrained_bids = 0  # bids where a restriction removed a candidate
+        self.exact_bids = [0] * self.players  # rounds each seat took exactly its bid
+        self.points_by_hand_size: dict[int, list[int]] = {}  # hand size -> [points, seat-rounds]
         self._candidates: list[int] = []
         self._candidate_actions: list[Any] = []  # the Bid action of each candidate, same order
         self._candidate_action: dict[int, Any] = {}
@@ -72,32 +114,18 @@ class TrickTakingState(GameState):
         # dataclasses' Python __eq__ for every listed action before the chosen one.
         self._legal_keys: list[Any] = []
         # Rule flags read on every move, copied out of their frozen rule objects.
-        self._follow_suit = self.play_rules.follow_suit
-        self._must_trump = self.play_rules.must_trump
-        self._simultaneous = self.bidding.order == "simultaneous"
+        self._follow_suit = self.tricks.play.follow_suit
+        self._must_trump = self.tricks.play.must_trump
+        self._simultaneous = self.tricks.bidding.order is BidOrder.SIMULTANEOUS
 
-    # --- legal actions -------------------------------------------------------------------
+    # --- legal actions: one source per kind of move ---------------------------------------------
     def legal_actions(self) -> list[Any]:
         legal = self._legal
         if legal[0] == self.moves:
             return legal[1]
         turn = self.turn
-        if self.phase == PLAYING and turn >= 0:  # the hot path: inline for speed
-            hand = self.hands[turn]
-            trick = self.trick
-            suits = self.suits
-            if trick and self._follow_suit and suits[trick[0][1]] >= 0:
-                led = suits[trick[0][1]]
-                cards = [c for c in hand if suits[c] == led]
-                if not cards:  # void in the suit led
-                    if self._must_trump:
-                        cards = self._legal_cards(turn)
-                    else:  # any card: as trickplay.legal_plays, without the call
-                        cards = hand[:] if self.unique_cards else list(dict.fromkeys(hand))
-                elif not self.unique_cards:
-                    cards = list(dict.fromkeys(cards))
-            else:
-                cards = hand[:] if self.unique_cards else list(dict.fromkeys(hand))
+        if self.phase is Phase.PLAYING and turn >= 0:
+            cards = self._legal_cards(turn)
             # map() with the interned actions' __getitem__ builds the list in C
             actions: list[Any] = list(map(PLAYS.__getitem__, cards))
             self._legal_keys = cards
@@ -107,15 +135,12 @@ class TrickTakingState(GameState):
         elif turn == OVER:
             actions = []
             self._legal_keys = []
-        elif self.phase == BIDDING:
-            bids = auction.legal_bids(self.bidding, self._env_for_bid(turn), self._candidates)
+        elif self.phase is Phase.BIDDING:
+            bids = self._legal_bids(turn)
             if bids is self._candidates:  # no restriction removed a bid: reuse the round's actions
                 actions = self._candidate_actions[:]
             else:
                 actions = list(map(self._candidate_action.__getitem__, bids))
-            if not actions:
-                raise EvaluationError(f"the bidding restrictions leave seat {turn} no legal bid "
-                                      f"in round {self.round}")
             self._legal_keys = bids
         else:
             actions = list(TRUMP_CHOICES)
@@ -124,10 +149,26 @@ class TrickTakingState(GameState):
         return actions
 
     def _legal_cards(self, seat: int) -> list[int]:
-        led = self.suits[self.trick[0][1]] if self.trick else -1
-        return trickplay.legal_plays(self.hands[seat], led, self.suits, self.trump,
-                                     self.play_rules.follow_suit, self.play_rules.must_trump,
-                                     self.unique_cards)
+        """The distinct cards ``seat`` may play now (what is listed and what verifies)."""
+        hand = self.hands[seat]
+        trick = self.trick
+        if trick and self._follow_suit:
+            suits = self.suits
+            led = suits[trick[0][1]]
+            if led >= 0:
+                cards = [c for c in hand if suits[c] == led]
+                if cards:
+                    return cards if self.unique_cards else list(dict.fromkeys(cards))
+                if self._must_trump:  # void in the suit led
+                    return trickplay.legal_plays(hand, led, suits, self.trump, True, True, self.unique_cards)
+        return hand[:] if self.unique_cards else list(dict.fromkeys(hand))
+
+    def _legal_bids(self, seat: int) -> list[int]:
+        """The bids ``seat`` may make now (what is listed and what verifies)."""
+        bids = auction.legal_bids(self.tricks.bidding, self._env_for_bid(seat), self._candidates)
+        if not bids:
+            raise EvaluationError(f"the bidding restrictions leave seat {seat} no legal bid in round {self.round}")
+        return bids
 
     def _env_for_bid(self, seat: int) -> dict[str, Any]:
         env = self._bid_env
@@ -146,25 +187,26 @@ class TrickTakingState(GameState):
     def verify(self, action: Any) -> None:
         turn = self.turn
         if turn == CHANCE:
-            if not isinstance(action, Deal):
-                raise IllegalActionError(f"the cards must be dealt first, not '{action}'")
-            self._verify_deal(action)
+            self.verify_deal(action)
             return
         if turn == OVER:
             raise IllegalActionError("the game is over")
         phase = self.phase
-        if phase == PLAYING:
+        if phase is Phase.PLAYING:
             if not isinstance(action, Play):
                 raise IllegalActionError(f"it is time to play a card, not '{action}'")
-            led = self.suits[self.trick[0][1]] if self.trick else -1
-            trickplay.verify_play(self.hands[turn], action.card, led, self.suits, self.trump,
-                                  self.play_rules.follow_suit, self.play_rules.must_trump)
-        elif phase == BIDDING:
+            if action.card not in self._legal_cards(turn):
+                led = self.suits[self.trick[0][1]] if self.trick else -1
+                raise IllegalActionError(trickplay.play_refusal(self.hands[turn], action.card, led, self.suits,
+                                                                self.trump, self._must_trump))
+        elif phase is Phase.BIDDING:
             if not isinstance(action, Bid):
                 raise IllegalActionError(f"it is time to bid, not '{action}'")
-            auction.verify_bid(self.bidding, self._env_for_bid(turn), self._candidates, action.bid)
-        elif phase == CHOOSE_TRUMP:
-            if not isinstance(action, ChooseTrump):
+            if action.bid not in self._legal_bids(turn):
+                raise IllegalActionError(auction.bid_refusal(self.tricks.bidding, self._env_for_bid(turn),
+                                                             self._candidates, action.bid))
+        elif phase is Phase.CHOOSE_TRUMP:
+            if not isinstance(action, ChooseTrump) or action not in TRUMP_CHOICES:
                 raise IllegalActionError(f"the highest bidder names the trump suit now, not '{action}'")
 
     # --- applying --------------------------------------------------------------------------
@@ -174,26 +216,26 @@ class TrickTakingState(GameState):
         if self._legal[0] == self.moves:
             kind = type(action)
             phase = self.phase
-            if kind is Play and phase == PLAYING:  # the keys are cards only while playing
+            if kind is Play and phase is Phase.PLAYING:  # the keys are cards only while playing
                 if action.card in self._legal_keys:
                     self.decisions += 1
                     self._play(action.card)
                     self.moves += 1
                     return
-            elif kind is Bid and phase == BIDDING and action.bid in self._legal_keys:
+            elif kind is Bid and phase is Phase.BIDDING and action.bid in self._legal_keys:
                 self.decisions += 1
                 self._bid(action.bid)
                 self.moves += 1
                 return
         super().apply(action)
 
-    def _apply(self, action: Any) -> None:
+    def _do(self, action: Any, checked: Any) -> None:
         kind = type(action)
         if kind is Play:
             self._play(action.card)
         elif kind is Deal:
             self._deal(action)
-        elif isinstance(action, Bid):
+        elif kind is Bid:
             self._bid(action.bid)
         else:
             self._choose_trump(action.suit)
@@ -201,54 +243,56 @@ class TrickTakingState(GameState):
     def _deal(self, deal: Deal) -> None:
         self.hands = [list(h) for h in deal.hands]
         self.upcard = deal.upcard
+        self.stock = list(deal.stock)
         players = self.players
         self.bids = [None] * players
         self.taken = [0] * players
         self.trick = []
         self.trick_number = 1
         self.played = []
-        self._deal_event(deal)
+        self.log_deal(deal)
         first = self.seat_from_dealer(self.rules.deal.first_to_act)
         self.bid_order = [(first + k) % players for k in range(players)]  # seat_after(first, k)
         env = self._bid_env = self.round_env()  # a fresh dict each round, only the bids use it
         cached = self._candidate_cache.get(self.round_index)
         if cached is None:
-            candidates = auction.candidate_bids(self.bidding, env)
+            candidates = auction.candidate_bids(self.tricks.bidding, env)
             actions = [BIDS[b] if 0 <= b < len(BIDS) else Bid(b) for b in candidates]
             # the candidates, their actions, and bid -> action to map filtered bids in C
             cached = self._candidate_cache[self.round_index] = (candidates, actions, dict(zip(candidates, actions)))
         self._candidates, self._candidate_actions, self._candidate_action = cached
         self._made = []
-        if self.trump_rules.kind != "named-by-highest-bidder":
-            self._set_trump(round_trump(self.trump_rules, self.rules_round, self.upcard), None)
+        trump_rules = self.tricks.trump
+        if trump_rules.kind is not TrumpKind.NAMED_BY_HIGHEST_BIDDER:
+            self._set_trump(round_trump(trump_rules, self.rules_round, self.upcard), None)
         else:  # no trump until it is named: cards rank as in a no-trump round meanwhile
             self.trump = None
-            self.suits, self.power = card_order(self.trump_rules, None, self.ace_high)
-        self.phase = BIDDING
+            self.suits, self.power = card_order(trump_rules, None, self.ace_high)
+        self.phase = Phase.BIDDING
         self.turn = self.bid_order[0]
 
     def _set_trump(self, suit: int | None, seat: int | None) -> None:
         self.trump = suit
-        self.suits, self.power = card_order(self.trump_rules, suit, self.ace_high)
+        self.suits, self.power = card_order(self.tricks.trump, suit, self.ace_high)
         event: dict[str, Any] = {"event": "trump", "round": self.round, "suit": None if suit is None else SUITS[suit]}
         if seat is not None:
             event["seat"] = seat
-        self.events.append(event)
+        self.log(event)
 
     def _bid(self, bid: int) -> None:
         seat = self.turn
-        if self.bidding.restrictions and len(self.legal_actions()) < len(self._candidates):
+        if self.tricks.bidding.restrictions and len(self.legal_actions()) < len(self._candidates):
             self.constrained_bids += 1
         self.bids[seat] = bid
         self._made.append(bid)
-        self.events.append({"event": "bid", "round": self.round_index + 1, "seat": seat, "bid": bid})
+        self._log.append((_bid_event, self.round_index + 1, seat, bid))
         position = self.bid_order.index(seat)
         if position + 1 < self.players:
             self.turn = self.bid_order[position + 1]
             return
-        if self.trump_rules.kind == "named-by-highest-bidder":
+        if self.tricks.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER:
             high = max(b for b in self.bids if b is not None)
-            self.phase = CHOOSE_TRUMP
+            self.phase = Phase.CHOOSE_TRUMP
             self.turn = next(s for s in self.bid_order if self.bids[s] == high)
             return
         self._start_play()
@@ -258,7 +302,7 @@ class TrickTakingState(GameState):
         self._start_play()
 
     def _start_play(self) -> None:
-        self.phase = PLAYING
+        self.phase = Phase.PLAYING
         self.leader = self.bid_order[0]
         self.turn = self.leader
 
@@ -270,15 +314,15 @@ class TrickTakingState(GameState):
         self.played.append(card)
         number = self.trick_number
         round_number = self.round_index + 1
-        self.events.append({"event": "play", "round": round_number, "trick": number,
-                            "seat": seat, "card": NAMES[card]})
+        log = self._log
+        log.append((_play_event, round_number, number, seat, card))
         players = self.players
         if len(trick) < players:
             self.turn = seat + 1 if seat + 1 < players else 0
             return
         winner = trickplay.trick_winner(trick, self.suits, self.power, self.trump)
         self.taken[winner] += 1
-        self.events.append({"event": "trick", "round": round_number, "trick": number, "winner": winner})
+        log.append((_trick_event, round_number, number, winner))
         self.trick = []
         self.trick_number = number + 1
         self.leader = self.turn = winner
@@ -292,7 +336,7 @@ class TrickTakingState(GameState):
         env["bids"] = bids
         env["taken"] = list(taken)
         points = []
-        score = self.scoring.points
+        score = self.tricks.scoring.points
         dealer = self.dealer
         teams = self.setup.teams or tuple(range(self.players))  # alone, a seat is its own team
         team_bid: dict[int, int] = {}
@@ -314,57 +358,39 @@ class TrickTakingState(GameState):
                 points.append(score(env))
             except EvaluationError as exc:
                 raise EvaluationError(f"scoring seat {seat} in round {self.round}: {exc}") from None
-        self.phase = DEAL
-        self._score_round(points)
-
-    def parse_input(self, text: str) -> Any:
-        from .textio import parse_trick_input
-
-        return parse_trick_input(self, text)
+            if bids[seat] == taken[seat]:
+                self.exact_bids[seat] += 1
+        cell = self.points_by_hand_size.setdefault(self.hand_size, [0, 0])
+        cell[0] += sum(points)
+        cell[1] += self.players
+        self.phase = Phase.DEAL
+        self.score_round(points)
 
     # --- what a seat sees ---------------------------------------------------------------------
-    def observation(self, seat: int) -> dict[str, Any]:
-        simultaneous_pending = self.bidding.order == "simultaneous" and self.phase == BIDDING
-        return {
-            **self._public(seat, self.phase),
-            "hand": [NAMES[c] for c in sorted(self.hands[seat], key=self._sort_key)],
-            "upcard": None if self.upcard is None else NAMES[self.upcard],
-            "trump": None if self.trump is None or self.phase in (DEAL, CHOOSE_TRUMP) else SUITS[self.trump],
-            "bids": [b if (s == seat or not simultaneous_pending) else None for s, b in enumerate(self.bids)],
-            "tricks_taken": list(self.taken),
-            "trick": [[s, NAMES[c]] for s, c in self.trick],
-            "trick_number": self.trick_number,
-            "played": [NAMES[c] for c in self.played],
-        }
+    def observation(self, seat: int) -> TrickObservation:
+        phase = self.phase
+        over = self.turn == OVER
+        hidden_bids = self._simultaneous and phase is Phase.BIDDING
+        bids = self.bids
+        return TrickObservation(
+            seat, self.players, self.round_index + 1, len(self.setup.hand_sizes),
+            0 if over else self.hand_size, self.dealer, Phase.OVER if over else phase, self.turn,
+            tuple(self.totals), tuple(self.hands[seat]), self.upcard,
+            None if phase is Phase.DEAL or phase is Phase.CHOOSE_TRUMP else self.trump,
+            tuple(bids) if not hidden_bids else tuple(b if s == seat else None for s, b in enumerate(bids)),
+            tuple(self.taken), tuple(self.trick), self.trick_number, self.leader, tuple(self.played),
+            self.suits, self.power)
 
-    def _sort_key(self, card: int) -> tuple[int, int]:
-        suit = self.suits[card] if self.suits else card // 13
-        power = self.power[card] if self.power else card % 13
-        return (suit, power)
-
-
-
-def action_from_event(state: GameState, event: dict[str, Any]) -> Any:
-    """The action a trick-taking record line stands for (None: not an action)."""
-    from .cards import card
-    from .deal import deal_from_event
-
-    kind = event["event"]
-    if kind == "deal":
-        return deal_from_event(event, state.deck)
-    if kind in ("bid", "play", "trump") and "seat" in event and event["seat"] != state.turn:
-        raise IllegalActionError(f"seat {event['seat']} acts out of turn (it is seat {state.turn}'s turn)")
-    if kind == "bid":
-        value = event["bid"]
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError(f"bid {value!r} is not a number")
-        return Bid(value)
-    if kind == "play":
-        return PLAYS[card(event["card"])]
-    if kind == "trump" and isinstance(state, TrickTakingState) and state.phase == CHOOSE_TRUMP:
-        suit = event["suit"]
-        return ChooseTrump(None if suit is None else SUITS.index(suit))
-    return None
-
-
-ACTION_PARSERS[Family.TRICK_TAKING.value] = action_from_event
+    # --- copies -------------------------------------------------------------------------------
+    def _copy_into(self, new: Any) -> None:
+        new.hands = [h[:] for h in self.hands]
+        new.bids = self.bids[:]
+        new.bid_order = self.bid_order[:]
+        new.taken = self.taken[:]
+        new.exact_bids = self.exact_bids[:]
+        new.points_by_hand_size = {k: v[:] for k, v in self.points_by_hand_size.items()}
+        new.trick = self.trick[:]
+        new.played = self.played[:]
+        new._made = self._made[:]
+        new._bid_env = dict(self._bid_env)
+        new._candidate_cache = dict(self._candidate_cache)

@@ -11,10 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from .cards import JOKER, NAMES
-from .ruleset import MeldKind, MeldRules, MeldSpec
-
-RANK_NAMES = "23456789TJQKA"
+from ...cards import JOKER, NAMES, RANKS
+from ...rules import Ace
+from .rules import MeldKind, MeldRules, MeldSpec
 
 
 def values_of(card: int, ace_low: bool, ace_high: bool) -> tuple[int, ...]:
@@ -34,7 +33,7 @@ def card_for(suit: int, value: int) -> int:
 # are counted with a mask and int.bit_count().
 _VALUE_BITS: tuple[int, ...] = tuple(1 << (r + 2) for r in range(12)) + ((1 << 14) | (1 << 1),)
 
-# (lo, hi, jokers adjacent, wrap) -> the go-down search caches of MeldChecker (windows,
+# (lo, hi, jokers adjacent, wrap) -> the go-down search caches of MeldEngine (windows,
 # best window counts, runs in a suit), shared by every checker with those rules.
 _SEARCH_CACHES: dict[tuple[int, int, bool, bool], tuple[dict, dict, dict]] = {}
 
@@ -64,14 +63,16 @@ class Meld:
         return card_for(self.suit, self.start + index)
 
 
-class MeldChecker:
-    """Meld rules of one ruleset for one game (joker limits evaluated lazily, cached)."""
+class MeldEngine:
+    """The meld rules of one ruleset for one game: it makes and checks melds, lays off,
+    swaps jokers, and searches a hand for ways to meet a contract (joker limits
+    evaluated lazily, cached)."""
 
     def __init__(self, rules: MeldRules, env: dict[str, Any]):
         self.rules = rules
         self.env = env
-        self.ace_low = rules.run_ace in ("low", "either")
-        self.ace_high = rules.run_ace in ("high", "either")
+        self.ace_low = rules.run_ace in (Ace.LOW, Ace.EITHER)
+        self.ace_high = rules.run_ace in (Ace.HIGH, Ace.EITHER)
         self.lo = 1 if self.ace_low else 2
         self.hi = 14 if self.ace_high else 13
         self._limits: dict[tuple[int, bool], tuple[int, int]] = {}
@@ -539,5 +540,5 @@ def describe_contract(contract: Sequence[MeldSpec]) -> str:
 
 
 def card_points(cards: Sequence[int], table: Mapping[str, int]) -> int:
-    return sum(table["JK" if c == JOKER else RANK_NAMES[c % 13]] for c in cards)
+    return sum(table["JK" if c == JOKER else RANKS[c % 13]] for c in cards)
 

@@ -9,34 +9,33 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .cards import JOKER, NAMES, RANKS
-from .ruleset import Trump
+from ...cards import JOKER, NAMES, RANKS, SUIT_NAMES, SUITS
+from .rules import TrumpKind, TrumpRules
 
 JACK = RANKS.index("J")
 SAME_COLOUR = {0: 3, 3: 0, 1: 2, 2: 1}  # spades<->clubs, hearts<->diamonds
 
 
-def round_trump(trump: Trump, round_number: int, upcard: int | None) -> int | None:
+def round_trump(trump: TrumpRules, round_number: int, upcard: int | None) -> int | None:
     """The trump suit (0..3) or None, for trump kinds fixed before bidding."""
-    if trump.kind == "upcard":
+    if trump.kind is TrumpKind.UPCARD:
         return None if upcard is None or upcard == JOKER else upcard // 13
-    if trump.kind == "rotation":
-        s = trump.rotation[(round_number - 1) % len(trump.rotation)]
-        return None if s is None else "SHDC".index(s)
+    if trump.kind is TrumpKind.ROTATION:
+        return trump.rotation[(round_number - 1) % len(trump.rotation)]
     return None
 
 
 TOP = 102  # a top-trump joker's power: above both bowers
 
 
-def card_order(trump: Trump, trump_suit: int | None, ace_high: bool) -> tuple[list[int], list[int]]:
-    """(suit_in_play, power) tables for every card id (shared: do not mutate)."""
+def card_order(trump: TrumpRules, trump_suit: int | None, ace_high: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(suit_in_play, power) tables for every card id (shared and immutable)."""
     return _card_order(trump.bowers, trump_suit, ace_high, trump.jokers_top)
 
 
 @lru_cache(maxsize=64)
 def _card_order(has_bowers: bool, trump_suit: int | None, ace_high: bool,
-                jokers_top: bool = False) -> tuple[list[int], list[int]]:
+                jokers_top: bool = False) -> tuple[tuple[int, ...], tuple[int, ...]]:
     suits = [c // 13 for c in range(len(NAMES) - 1)] + [-1]
     power = []
     for c in range(len(NAMES) - 1):
@@ -55,9 +54,9 @@ def _card_order(has_bowers: bool, trump_suit: int | None, ace_high: bool,
         power[JOKER] = TOP
         if trump_suit is not None:
             suits[JOKER] = trump_suit
-    return suits, power
+    return tuple(suits), tuple(power)
 
 
 def describe(suit: int | None) -> str:
-    return "no trump" if suit is None else ("spades", "hearts", "diamonds", "clubs")[suit]
+    return "no trump" if suit is None else SUIT_NAMES[SUITS[suit]]
 

@@ -1,0 +1,79 @@
+"""How each family's table looks at the terminal: the registry of views, keyed by the
+ruleset's ``family:`` value.  A family without a view of its own gets
+:class:`GenericView`, which still narrates, shows the hand and lists the legal moves.
+
+A view is made for one game's renderer (``view_for(rules, renderer)``) and answers:
+``event(event)`` (narrate a family event), ``round_header()`` and
+``score_sheet(event)`` (the round's summary), ``show_table(obs)``, ``hand_text(obs)``,
+``prompt(obs, legal)``, ``help_text()``; and, for `simulate`, ``seat_columns()``,
+``seat_cells(entry)`` and ``summary_lines(stats)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import click
+
+from ...interpreter.cards import NAMES
+from ...interpreter.rules import Ruleset
+from .contract_rummy import RummyView
+from .trick_taking import TrickView
+
+
+class GenericView:
+    """The table of a family that brings no view of its own."""
+
+    def __init__(self, rules: Ruleset, renderer: Any):
+        self.rules = rules
+        self.r = renderer
+
+    def event(self, event: dict[str, Any]) -> None:
+        if "seat" in event and event["event"] not in ("deal",):
+            detail = ", ".join(f"{k} {v}" for k, v in event.items() if k not in ("event", "round", "seat"))
+            self.r.say(f"{self.r.names[event['seat']]}: {event['event']}" + (f" ({detail})" if detail else ""))
+
+    def round_header(self) -> str:
+        return ""
+
+    def score_sheet(self, event: dict[str, Any]) -> None:
+        w = self.r.width
+        click.echo(f"  {'':{w}} {'points':>7} {'total':>6}")
+        for seat, name in enumerate(self.r.names):
+            click.echo(f"  {name:{w}} {event['points'][seat]:>7} {event['totals'][seat]:>6}")
+
+    def show_table(self, obs: Any) -> None:
+        pass
+
+    def hand_text(self, obs: Any) -> str:
+        return self.r.hand_text([NAMES[c] for c in sorted(obs.hand)])
+
+    def prompt(self, obs: Any, legal: Sequence[Any]) -> str:
+        return f"your move ({' / '.join(str(a) for a in legal[:12])}{' ...' if len(legal) > 12 else ''})"
+
+    def help_text(self) -> str:
+        return "  Type a move as it is listed at the prompt."
+
+    def seat_columns(self) -> str:
+        return ""
+
+    def seat_cells(self, entry: dict[str, Any]) -> str:
+        return ""
+
+    def summary_lines(self, stats: dict[str, Any]) -> list[str]:
+        return []
+
+
+VIEWS: dict[str, Callable[[Ruleset, Any], Any]] = {
+    "trick-taking": TrickView,
+    "contract-rummy": RummyView,
+}
+
+
+def register_view(family: str, view: Callable[[Ruleset, Any], Any]) -> None:
+    """Give the family registered as ``family`` its own table view."""
+    VIEWS[family] = view
+
+
+def view_for(rules: Ruleset, renderer: Any) -> Any:
+    return VIEWS.get(rules.family.name, GenericView)(rules, renderer)

@@ -1,0 +1,166 @@
+"""The contract-rummy table at the terminal: the contract, the discard on offer, the
+melds on the table, buys, and the round's penalty sheet.  Events a ruleset names
+itself (its chance events, its fitting-discard call) are narrated by the names the
+ruleset gives them."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import click
+
+from ...interpreter.cards import NAMES
+from ...interpreter.families.contract_rummy.rules import GoingOut, RummyRules
+from ...interpreter.families.contract_rummy.state import Phase, RummyObservation
+from ...interpreter.rules import Ruleset
+
+GOING_OUT_WORDS = {GoingOut.NO_DISCARD: "go out with every card on the table",
+                   GoingOut.DISCARD_OPTIONAL: "go out with or without a last discard",
+                   GoingOut.DISCARD_REQUIRED: "go out with a last discard"}
+
+
+class RummyView:
+    def __init__(self, rules: Ruleset, renderer: Any):
+        self.rules = rules
+        self.section: RummyRules = rules.section
+        self.r = renderer
+        self.call = self.section.fitting_discard_call.name
+        self.chance_events = {e.name for e in self.section.chance_events}
+
+    def _name(self, seat: int) -> str:
+        return self.r.names[seat]
+
+    # --- narration ---
+    def event(self, event: dict[str, Any]) -> None:
+        kind = event["event"]
+        if kind == self.call:
+            self.on_call(event)
+        elif kind in self.chance_events:
+            self.on_chance_event(event)
+        else:
+            handler = getattr(self, f"on_{kind}", None)
+            if handler is not None:
+                handler(event)
+
+    def on_draw(self, event: dict[str, Any]) -> None:
+        if event["from"] == "discard":
+            self.r.say(f"{self._name(event['seat'])} takes {self.r.card(event['card'])}")
+        else:
+            self.r.say(f"{self._name(event['seat'])} draws from the stock")
+
+    def on_meld(self, event: dict[str, Any]) -> None:
+        melds = "; ".join(f"[{m['id']}] {self.r.cards(m['cards'])}" for m in event["melds"])
+        self.r.say(f"{self._name(event['seat'])} goes down: {melds}")
+
+    def on_layoff(self, event: dict[str, Any]) -> None:
+        self.r.say(f"{self._name(event['seat'])} lays off {self.r.cards(event['cards'])} on [{event['meld']}]")
+
+    def on_swap(self, event: dict[str, Any]) -> None:
+        self.r.say(f"{self._name(event['seat'])} swaps {self.r.card(event['card'])} for the joker "
+                   f"in [{event['meld']}]")
+
+    def on_discard(self, event: dict[str, Any]) -> None:
+        call = " and calls it" if event.get(self.call) else ""
+        self.r.say(f"{self._name(event['seat'])} discards {self.r.card(event['card'])}{call}")
+
+    def on_call(self, event: dict[str, Any]) -> None:
+        self.r.say(f"{self._name(event['seat'])} calls {self.r.card(event['card'])} onto "
+                   f"[{event['meld']}] and gives a card away")
+
+    def on_chance_event(self, event: dict[str, Any]) -> None:
+        if event.get("success"):
+            self.r.round.setdefault("bonuses", []).append(f"the {event['event']} by {self._name(event['seat'])}")
+
+    def on_out(self, event: dict[str, Any]) -> None:
+        self.r.round["out"] = event["seat"]
+        self.r.say(f"{self._name(event['seat'])} goes out")
+
+    def on_exhausted(self, event: dict[str, Any]) -> None:
+        self.r.round["exhausted"] = event["reason"]
+
+    def on_bonus(self, event: dict[str, Any]) -> None:
+        self.r.round.setdefault("bonuses", []).append(event["name"])
+
+    def on_buy(self, event: dict[str, Any]) -> None:
+        buys = self.r.round.setdefault("buys", [0] * len(self.r.names))
+        buys[event["seat"]] += 1
+        self.r.say(f"{self._name(event['seat'])} buys {self.r.card(event['card'])} "
+                   f"(+{len(event['penalty'])} from the stock)")
+
+    # --- the round's summary ---
+    def round_header(self) -> str:
+        return ""
+
+    def score_sheet(self, event: dict[str, Any]) -> None:
+        round_ = self.r.round
+        number = self.r.setup.round_numbers[event["round"] - 1]
+        contract = self.section.contracts[number - 1].name
+        if "out" in round_:
+            how = f"{self._name(round_['out'])} went out"
+        else:
+            how = "no one went out (" + ("the stock ran out" if round_.get("exhausted") == "stock"
+                                        else "the turn limit was reached") + ")"
+        extra = "; ".join(round_.get("bonuses", []))
+        click.echo(f"  contract {contract}: {how}" + (f"; {extra}" if extra else ""))
+        buys = round_.get("buys", [0] * len(self.r.names))
+        w = self.r.width
+        click.echo(f"  {'':{w}} {'buys':>5} {'points':>7} {'total':>6}")
+        for seat, name in enumerate(self.r.names):
+            click.echo(f"  {name:{w}} {buys[seat]:>5} {event['points'][seat]:>7} {event['totals'][seat]:>6}")
+
+    # --- a person's turn ---
+    def show_table(self, obs: RummyObservation) -> None:
+        contract = obs.contract
+        if contract is not None:
+            spelled = ", ".join(str(m) for m in contract.melds)
+            click.echo(f"Contract: {contract.name} ({spelled}); {GOING_OUT_WORDS[contract.going_out]}")
+        top = obs.top_discard
+        click.echo(f"Stock: {obs.stock} cards. Top discard: "
+                   f"{self.r.card(NAMES[top]) if top is not None else '-'}"
+                   + (" (protected)" if obs.discard_protected else "")
+                   + f". Buys left: {obs.buys_left}.")
+        if obs.table.melds:
+            click.echo("Table:")
+            for m in obs.table.melds:
+                click.echo(f"  [{m.id}] {self._name(m.owner)}'s {m.meld.kind.value}: {self.r.cards(m.meld.names())}")
+        down = [self._name(s) for s, d in enumerate(obs.down) if d]
+        click.echo(f"Down: {', '.join(down) if down else 'no one yet'}. Cards held: "
+                   + ", ".join(f"{self._name(s)} {n}" for s, n in enumerate(obs.hand_counts)))
+        if obs.joker_debt and obs.seat == obs.player:
+            click.echo("You freed a joker: lay it off before you discard.")
+
+    def hand_text(self, obs: RummyObservation) -> str:
+        return self.r.hand_text([NAMES[c] for c in sorted(obs.hand)])
+
+    def prompt(self, obs: RummyObservation, legal: Sequence[Any]) -> str:
+        if obs.phase == Phase.DRAWING:
+            return "take the discard or draw (take / draw)"
+        if obs.phase == Phase.WINDOW and obs.top_discard is not None:
+            options = " / ".join(str(a) for a in legal)
+            return f"{self.r.card(NAMES[obs.top_discard])} is on offer ({options})"
+        return "meld / layoff / swap / discard"
+
+    def help_text(self) -> str:
+        return ("  take | draw | buy | pass | claim N\n"
+                "  meld 8h 8s jk | 5d 6d jk 8d   (go down: melds split by '|', runs low to high)\n"
+                "  layoff N 9d [low|high]   swap N 7d   discard ks [call]")
+
+    # --- simulate ---
+    def seat_columns(self) -> str:
+        return f" {'went out':>9} {'penalty/round':>14}"
+
+    def seat_cells(self, entry: dict[str, Any]) -> str:
+        return f" {100 * entry['went_out_rate']:8.1f}% {entry['mean_penalty_per_round']:14.1f}"
+
+    def summary_lines(self, stats: dict[str, Any]) -> list[str]:
+        rummy = stats["rummy"]
+        lines = [f"  rounds: {rummy['rounds']}; someone went out in {100 * rummy['gone_out_rate']:.1f}%; "
+                 f"no one went down in {100 * rummy['nobody_down_rate']:.1f}%; "
+                 f"{rummy['buys_per_round']:.2f} buys a round; "
+                 f"mean penalty {rummy['mean_penalty_per_round']:.1f} a seat a round"]
+        named = {f"{e.name}s" for e in self.section.chance_events}
+        events = {k: v for k, v in rummy["counts"].items() if k.startswith("bonus_") or k in named
+                  or k in ("swaps", "calls")}
+        if events:
+            lines.append("  events: " + ", ".join(f"{k.removeprefix('bonus_')} {v}" for k, v in sorted(events.items())))
+        return lines

@@ -1,0 +1,119 @@
+"""The trick-taking table at the terminal: bids, tricks, trump, the score sheet."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import click
+
+from ...interpreter.cards import NAMES, SUIT_NAMES, SUITS
+from ...interpreter.families.trick_taking.rules import BidOrder, TrickRules
+from ...interpreter.families.trick_taking.state import Phase, TrickObservation
+from ...interpreter.rules import Ruleset
+
+
+class TrickView:
+    def __init__(self, rules: Ruleset, renderer: Any):
+        self.rules = rules
+        self.section: TrickRules = rules.section
+        self.r = renderer
+
+    # --- narration ---
+    def event(self, event: dict[str, Any]) -> None:
+        handler = getattr(self, f"on_{event['event']}", None)
+        if handler is not None:
+            handler(event)
+
+    def on_deal(self, event: dict[str, Any]) -> None:
+        self.r.round.update(bids={}, taken=[0] * len(self.r.names), trump=None)
+
+    def on_trump(self, event: dict[str, Any]) -> None:
+        self.r.round["trump"] = event["suit"]
+
+    def on_bid(self, event: dict[str, Any]) -> None:
+        self.r.round["bids"][event["seat"]] = event["bid"]
+        line = f"{self.r.names[event['seat']]} bids {event['bid']}"
+        if self.section.bidding.order is BidOrder.SIMULTANEOUS:
+            # bids made at once are shown together, once everyone has bid
+            pending = self.r.round.setdefault("pending_bids", [])
+            pending.append(line)
+            if len(pending) == len(self.r.names):
+                for held in pending:
+                    self.r.say(held)
+            return
+        self.r.say(line)
+
+    def on_play(self, event: dict[str, Any]) -> None:
+        self.r.say(f"{self.r.names[event['seat']]} plays {self.r.card(event['card'])}")
+
+    def on_trick(self, event: dict[str, Any]) -> None:
+        self.r.round["taken"][event["winner"]] += 1
+        self.r.say(f"{self.r.names[event['winner']]} wins trick {event['trick']}")
+
+    # --- the round's summary ---
+    def round_header(self) -> str:
+        round_ = self.r.round
+        if "trump" not in round_:
+            return ""
+        suit = round_["trump"]
+        head = ", " + ("no trump" if suit is None else f"trump {SUIT_NAMES[suit]}")
+        if round_.get("upcard"):
+            head += f" ({self.r.card(round_['upcard'])} turned)"
+        return head
+
+    def score_sheet(self, event: dict[str, Any]) -> None:
+        w = self.r.width
+        round_ = self.r.round
+        click.echo(f"  {'':{w}} {'bid':>4} {'took':>5} {'points':>7} {'total':>6}")
+        for seat, name in enumerate(self.r.names):
+            bid = round_.get("bids", {}).get(seat, "-")
+            taken = round_.get("taken", [0] * len(self.r.names))[seat]
+            click.echo(f"  {name:{w}} {bid:>4} {taken:>5} {event['points'][seat]:>7} {event['totals'][seat]:>6}")
+
+    # --- a person's turn ---
+    def show_table(self, obs: TrickObservation) -> None:
+        names = self.r.names
+        trump = obs.trump
+        line = "Trump: " + ("none yet" if obs.phase == Phase.CHOOSE_TRUMP else
+                            "no trump" if trump is None else SUIT_NAMES[SUITS[trump]])
+        if obs.upcard is not None:
+            line += f" (turned {self.r.card(NAMES[obs.upcard])})"
+        click.echo(line)
+        bids = ", ".join(f"{names[s]} {b}" for s, b in enumerate(obs.bids) if b is not None)
+        click.echo(f"Bids: {bids or '-'}")
+        if obs.phase == Phase.PLAYING:
+            took = ", ".join(f"{names[s]} {t}" for s, t in enumerate(obs.taken))
+            click.echo(f"Tricks taken: {took}")
+            trick = "  ".join(f"{names[s]} {self.r.card(NAMES[c])}" for s, c in obs.trick)
+            click.echo(f"Trick {obs.trick_number}: {trick or '(you lead)'}")
+
+    def hand_text(self, obs: TrickObservation) -> str:
+        suits, power = obs.suits, obs.power
+
+        def key(c: int) -> tuple[int, int]:
+            return (suits[c], power[c]) if suits else (c // 13, c % 13)
+
+        return self.r.hand_text([NAMES[c] for c in sorted(obs.hand, key=key)])
+
+    def prompt(self, obs: TrickObservation, legal: Sequence[Any]) -> str:
+        if obs.phase == Phase.BIDDING:
+            return f"your bid ({', '.join(str(a.bid) for a in legal)})"
+        if obs.phase == Phase.CHOOSE_TRUMP:
+            return "name the trump (spades, hearts, diamonds, clubs, none)"
+        return "your card"
+
+    def help_text(self) -> str:
+        return "  Type a bid ('3' or 'bid 3'), a card ('QS', '10h', 'q♠', 'play QS') or 'trump hearts'."
+
+    # --- simulate ---
+    def seat_columns(self) -> str:
+        return f" {'exact bids':>11}"
+
+    def seat_cells(self, entry: dict[str, Any]) -> str:
+        return f" {100 * entry['exact_bid_rate']:10.1f}%"
+
+    def summary_lines(self, stats: dict[str, Any]) -> list[str]:
+        by_size = stats["points_per_round_by_hand_size"]
+        return [f"  bids constrained by a restriction: {100 * stats['constrained_bid_rate']:.1f}% of bids",
+                "  points a seat scores per round, by hand size: "
+                + ", ".join(f"{size}: {points:.2f}" for size, points in by_size.items())]

@@ -1,0 +1,73 @@
+"""The contract-rummy family (Shanghai and its relatives): a contract per round, draw
+or take the discard (others may buy it), go down with exactly the contract, lay off,
+swap jokers, go out; penalty points for cards left in hand.  :data:`FAMILY` is what
+the core talks to (see :mod:`cardrules.interpreter.family`)."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any, Callable, Mapping, Sequence
+
+from ...expressions import Type
+from ...game import GameState
+from ...rules import RulesBuilder, Ruleset, Setup
+from . import explain, rules, stats, textio
+from .bot import RummyBot
+from .state import RummyState
+
+
+class ContractRummy:
+    """The family object registered under ``contract-rummy``."""
+
+    name = "contract-rummy"
+    bound_names = frozenset(rules.MELD_NAMES) | frozenset(rules.BONUS_NAMES)
+    record_events = rules.RECORD_EVENTS
+    derived_events = frozenset({"out", "reshuffle", "exhausted", "bonus"})
+    optional_fields = frozenset({"cards_after"})
+    policies: Mapping[str, Callable[..., Any]] = {"bot": RummyBot}
+
+    def __init__(self) -> None:
+        text = resources.files(__package__).joinpath("schema.json").read_text("utf-8")
+        self.schema = json.loads(text)
+
+    def default_upcard(self, builder: RulesBuilder) -> bool:
+        return True  # the flip card starts the discard pile
+
+    def build_section(self, builder: RulesBuilder) -> rules.RummyRules:
+        return rules.build_section(builder)
+
+    def schedule(self, section: Any, sizes: int | list[int]) -> list[int]:
+        return rules.schedule(section, sizes)
+
+    def check_setup(self, ruleset: Ruleset, setup: Setup, report: Callable[..., None]) -> None:
+        rules.check_setup(ruleset, setup, report)
+
+    def names(self) -> Mapping[str, Type]:
+        return {**rules.MELD_NAMES, **rules.BONUS_NAMES}
+
+    def new_state(self, ruleset: Ruleset, players: int, seed: int, names: Sequence[str] | None,
+                  mode: str | None, ruleset_ref: str | None) -> GameState:
+        return RummyState(ruleset, players, seed, names, mode, ruleset_ref)
+
+    def parse_input(self, ruleset: Ruleset, observation: Any, text: str) -> Any:
+        return textio.parse_input(ruleset.section.fitting_discard_call.name, text)
+
+    def action_from_event(self, state: Any, event: dict[str, Any]) -> Any:
+        return textio.action_from_event(state, event)
+
+    def summarize(self, state: Any) -> dict[str, Any]:
+        return stats.summarize(state)
+
+    def aggregate(self, summaries: Sequence[dict[str, Any]], players: int) -> tuple[list[dict[str, Any]],
+                                                                                 dict[str, Any]]:
+        return stats.aggregate(summaries, players)
+
+    def metrics(self) -> Sequence[tuple[str, Callable[[dict[str, Any]], float | None]]]:
+        return stats.METRICS
+
+    def explain(self, ruleset: Ruleset) -> list[str]:
+        return explain.explain(ruleset)
+
+
+FAMILY = ContractRummy()

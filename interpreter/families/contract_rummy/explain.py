@@ -1,0 +1,103 @@
+"""The contract-rummy sections of a ruleset's rules in words (see the core
+:mod:`cardrules.interpreter.explain`)."""
+
+from __future__ import annotations
+
+from ...cards import NAMES
+from ...explain import SEAT_WORDS
+from ...rules import Ace, Ruleset
+from .melds import card_points
+from .rules import BuyPriority, FreedJoker, GoingOut, LayOffOn, RummyRules, SwapFrom, WhenEmpty
+
+OUT_WORDS = {GoingOut.DISCARD_REQUIRED: "by putting down or laying off all but one card and discarding the last",
+             GoingOut.DISCARD_OPTIONAL: "by getting rid of every card, with or without a last discard",
+             GoingOut.NO_DISCARD: "only by putting every card onto the table - never by a discard"}
+
+
+def explain(rules: Ruleset) -> list[str]:
+    """The contract-rummy sections of the rules in words (Markdown lines)."""
+    rummy: RummyRules = rules.section
+    setup = rules.setup(rules.min_players)
+    sizes = sorted(set(setup.hand_sizes))
+    out = ["## The deal", "",
+           f"Each player is dealt {', '.join(map(str, sizes))} cards; "
+           + ("the next card is turned face up to start the discard pile (the flip card)." if rules.deal.upcard
+              else "no card is turned."), "",
+           "## Contracts", "",
+           "Going down means putting down exactly the round's contract - no more melds, though a meld may be "
+           "longer than its least size.", "",
+           "| round | contract | going out |", "|---|---|---|"]
+    numbers = setup.round_numbers
+    for i, number in enumerate(numbers, 1):
+        contract = rummy.contracts[number - 1]
+        spelled = ", ".join(str(m) for m in contract.melds)
+        name = contract.name if contract.name != spelled else spelled
+        label = f"{i}" + (f" (round {number} of the full game)" if number != i else "")
+        out.append(f"| {label} | {name}{'' if name == spelled else f' ({spelled})'} | "
+                   f"{contract.going_out.value} |")
+    melds = rummy.melds
+    ace = {Ace.HIGH: "high only", Ace.LOW: "low only", Ace.EITHER: "high or low"}[melds.run_ace]
+    out += ["", "## Melds", "",
+            f"- A set is {melds.set_min} or more cards of one rank.",
+            f"- A run is {melds.run_min} or more cards in sequence in one suit; aces {ace}"
+            + ("; runs may turn the corner (K-A-2)." if melds.wrap else "; a run never turns the corner."),
+            f"- Jokers are wild. Most jokers in one meld: `{melds.jokers_per_meld.source}` (by its `size`)"
+            + ("" if melds.jokers_adjacent else "; two jokers may never stand side by side in a run") + "."]
+    if melds.distinct_set_ranks:
+        out.append("- Going down, no two sets may be of the same rank.")
+    if melds.no_consecutive_same_suit_runs:
+        out.append("- Going down, no two runs of one suit may join end to end (they may later, by lay-offs).")
+    lay = rummy.lay_off
+    out += ["", "## A turn", "",
+            "The player in turn takes the top discard (free) or draws from the stock."]
+    buying = rummy.buying
+    if buying.allowed:
+        order = ("clockwise from the player in turn" if buying.priority is BuyPriority.FROM_PLAYER_IN_TURN
+                 else "from the player closest to the dealer's left")
+        out.append(f"If they draw from the stock, the others may buy the discard, in priority {order}: one buy "
+                   f"per discard, taking `{buying.penalty_cards.source}` penalty card(s) from the stock too; "
+                   f"each player may buy `{buying.limit.source}` time(s) a round.")
+    if rummy.fitting_discard_call.allowed:
+        out.append("A discard that fits a meld on the table may be protected by its discarder with a call; "
+                   "otherwise any other player may call it, lay it off, and give the discarder "
+                   f"{rummy.fitting_discard_call.penalty_draw} card(s) drawn blind from their hand. A call "
+                   "comes before a buy.")
+    if lay.allowed:
+        out.append("A player who is down may lay off cards on " + ("any meld" if lay.on is LayOffOn.ANY_MELD
+                                                                  else "their own melds")
+                   + (", from the turn they go down." if lay.same_turn_as_going_down
+                      else ", from the turn after they go down."))
+    swap = rummy.joker_swap
+    if swap.allowed:
+        out.append("A player who is down may replace a joker in a " + ("run" if swap.melds is SwapFrom.RUNS else "meld")
+                   + " by the natural card it stands for; the freed joker "
+                   + ("goes to their hand." if swap.freed_joker is FreedJoker.TO_HAND
+                      else "stays on the table and must be laid off that turn."))
+    out.append("The turn ends with a discard, or by going out.")
+    stock = rummy.stock
+    out += ["", "## Going out and the end of a round", "",
+            f"Unless a round says otherwise, a player goes out {OUT_WORDS[rummy.going_out]}.",
+            "When the stock runs out, " + (f"the discards but the top card are shuffled into a new stock "
+                                           f"(at most {stock.reshuffles} time(s)); after that "
+                                           if stock.when_empty is WhenEmpty.RESHUFFLE_DISCARDS else "")
+            + f"the round ends with every hand counted. A round also ends after {stock.turn_limit} turns.",
+            "", "## Scoring", "", "The player who goes out scores 0; everyone else scores the cards left in hand:", "",
+            "| cards | points |", "|---|---|"]
+    by_points: dict[int, list[str]] = {}
+    for rank, points in rummy.card_points.items():
+        by_points.setdefault(points, []).append("joker" if rank == "JK" else rank)
+    for points, ranks in sorted(by_points.items(), reverse=True):
+        out.append(f"| {', '.join(ranks)} | {points} |")
+    for bonus in rummy.bonuses:
+        out.append("")
+        out.append(f"Bonus `{bonus.name}`: when `{bonus.when.source}` for the player going out, that player "
+                   f"scores `{bonus.goer.source}` more and every other player `{bonus.others.source}`.")
+    for event in rummy.chance_events:
+        out.append("")
+        out.append(f"Chance event `{event.name}` ({event.description}): once a round, with odds of 1 in "
+                   f"{event.one_in}, {SEAT_WORDS[event.seat]} succeeds; then that player scores "
+                   f"`{event.actor.source}` more and every other player `{event.others.source}`.")
+    hand = [c for c in (12, 11, 52, 5) if c != 52 or "JK" in rummy.card_points]  # AS KS JK 7S
+    out += ["", f"Worked example: a hand of {' '.join(NAMES[c] for c in hand)} left over scores "
+                f"{card_points(hand, dict(rummy.card_points))}.", ""]
+    return out

@@ -1,0 +1,332 @@
+"""The contract-rummy section of a ruleset: contracts, melds, lay-offs, joker swaps,
+buying, going out, the stock, card points, bonuses, chance events and the call of a
+fitting discard; built from the document and checked for every player count."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Callable, Mapping
+
+from ...errors import EvaluationError
+from ...expressions import Compiled, Type
+from ...rules import CORE_EVENTS, GAME_NAMES, Ace, RulesBuilder, Ruleset, SeatFromDealer, Setup
+
+# The event kinds a contract-rummy record writes besides the core's: a ruleset's own
+# events (chance events, the fitting-discard call) must not reuse them.
+RECORD_EVENTS = ("draw", "buy", "meld", "layoff", "swap", "discard", "out", "reshuffle", "exhausted", "bonus")
+
+MELD_NAMES: dict[str, Type] = {**GAME_NAMES, "size": Type.INT, "is_run": Type.BOOL, "is_set": Type.BOOL}
+BUY_NAMES: dict[str, Type] = {**GAME_NAMES, "round": Type.INT, "rounds": Type.INT}
+BONUS_NAMES: dict[str, Type] = {**BUY_NAMES, "in_one_turn": Type.BOOL, "jokers_melded": Type.INT,
+                                "others_down": Type.INT, "buys": Type.INT, "is_last_round": Type.BOOL}
+
+
+class MeldKind(StrEnum):
+    SET = "set"
+    RUN = "run"
+
+
+class GoingOut(StrEnum):
+    DISCARD_REQUIRED = "discard-required"
+    DISCARD_OPTIONAL = "discard-optional"
+    NO_DISCARD = "no-discard"
+
+
+class LayOffOn(StrEnum):
+    ANY_MELD = "any-meld"
+    OWN_MELDS = "own-melds"
+
+
+class SwapFrom(StrEnum):
+    RUNS = "runs"
+    ALL = "all"
+
+
+class FreedJoker(StrEnum):
+    TO_HAND = "to-hand"
+    PLAY_THIS_TURN = "play-this-turn"
+
+
+class BuyPriority(StrEnum):
+    FROM_PLAYER_IN_TURN = "clockwise-from-player-in-turn"
+    FROM_DEALER_LEFT = "clockwise-from-dealer-left"
+
+
+class WhenEmpty(StrEnum):
+    RESHUFFLE_DISCARDS = "reshuffle-discards"
+    END_ROUND = "end-round"
+
+
+@dataclass(frozen=True)
+class MeldSpec:
+    kind: MeldKind
+    min_size: int
+
+    def __str__(self) -> str:
+        return f"{self.kind.value} of {self.min_size}"
+
+
+@dataclass(frozen=True)
+class Contract:
+    melds: tuple[MeldSpec, ...]
+    going_out: GoingOut
+    name: str
+
+    @property
+    def cards_needed(self) -> int:
+        return sum(m.min_size for m in self.melds)
+
+
+@dataclass(frozen=True)
+class MeldRules:
+    set_min: int
+    run_min: int
+    run_ace: Ace
+    wrap: bool
+    jokers_per_meld: Compiled
+    jokers_adjacent: bool
+    min_natural: Compiled
+    distinct_set_ranks: bool
+    no_consecutive_same_suit_runs: bool
+
+
+@dataclass(frozen=True)
+class LayOffRules:
+    allowed: bool
+    requires_down: bool
+    same_turn_as_going_down: bool
+    on: LayOffOn
+
+
+@dataclass(frozen=True)
+class JokerSwapRules:
+    allowed: bool
+    melds: SwapFrom
+    requires_down: bool
+    freed_joker: FreedJoker
+
+
+@dataclass(frozen=True)
+class BuyingRules:
+    allowed: bool
+    priority: BuyPriority
+    penalty_cards: Compiled
+    limit: Compiled
+
+
+@dataclass(frozen=True)
+class StockRules:
+    when_empty: WhenEmpty
+    reshuffles: int
+    turn_limit: int
+
+
+@dataclass(frozen=True)
+class Bonus:
+    name: str
+    when: Compiled
+    goer: Compiled
+    others: Compiled
+
+
+@dataclass(frozen=True)
+class ChanceEvent:
+    name: str
+    description: str
+    one_in: int
+    seat: SeatFromDealer
+    actor: Compiled
+    others: Compiled
+
+
+@dataclass(frozen=True)
+class FittingDiscardCall:
+    allowed: bool
+    penalty_draw: int
+    name: str  # the record's event kind and the word typed at the table
+
+
+@dataclass(frozen=True)
+class RummyRules:
+    """The contract-rummy section of a ruleset (``Ruleset.section``)."""
+
+    contracts: tuple[Contract, ...]
+    melds: MeldRules
+    lay_off: LayOffRules
+    joker_swap: JokerSwapRules
+    buying: BuyingRules
+    going_out: GoingOut
+    stock: StockRules
+    card_points: Mapping[str, int]
+    bonuses: tuple[Bonus, ...]
+    chance_events: tuple[ChanceEvent, ...]
+    fitting_discard_call: FittingDiscardCall
+
+
+def schedule(section: RummyRules, sizes: int | list[int]) -> list[int]:
+    """One hand size per contract: a single number for every round, or a list."""
+    count = len(section.contracts)
+    if isinstance(sizes, list):
+        if len(sizes) != count:
+            raise ValueError(f"the deal gives {len(sizes)} hand sizes for {count} contracts")
+        return sizes
+    return [sizes] * count
+
+
+def build_section(builder: RulesBuilder) -> RummyRules:
+    get = builder.get
+    deck = builder.deck
+    assert deck is not None
+    set_min = get(("melds", "set", "min_size"), 3)
+    run_min = get(("melds", "run", "min_size"), 4)
+    default_out = GoingOut(get(("going_out", "final_discard"), "discard-optional"))
+    contracts = []
+    for i, entry in enumerate(get(("contracts",), [])):
+        specs, path = (entry, ("contracts", i)) if isinstance(entry, list) else (entry["melds"], ("contracts", i, "melds"))
+        melds = []
+        for j, text in enumerate(specs):
+            kind, _, size = text.partition(" of ")
+            least = set_min if kind == "set" else run_min
+            spec = MeldSpec(MeldKind(kind), int(size) if size else least)
+            if spec.min_size < least:
+                builder.fail(path + (j,), f"the contract asks for a {spec} but a {kind} has at least "
+                          f"{least} cards (melds.{kind}.min_size)")
+            melds.append(spec)
+        going_out = GoingOut(entry.get("going_out", default_out)) if isinstance(entry, dict) else default_out
+        name = entry.get("name", "") if isinstance(entry, dict) else ""
+        contracts.append(Contract(tuple(melds), going_out, name or ", ".join(map(str, melds))))
+    run_ace = Ace(get(("melds", "run", "ace"), deck.ace))
+    card_points: dict[str, int] = {}
+    for key, points in get(("card_points",), {}).items():
+        for rank in key.split():
+            if rank in card_points:
+                builder.fail(("card_points", key), f"rank {rank} is given points twice", at_key=True, span=len(key))
+            card_points[rank] = points
+    for rank in deck.ranks:
+        if rank not in card_points:
+            builder.fail(("card_points",), f"card_points gives no points for rank {rank}", at_key=True,
+                      span=len("card_points"))
+    bonuses = []
+    for i, b in enumerate(get(("bonuses",), [])):
+        bonuses.append(Bonus(
+            name=b["name"],
+            when=builder.expr(("bonuses", i, "when"), BONUS_NAMES, Type.BOOL),
+            goer=builder.expr(("bonuses", i, "goer"), BONUS_NAMES, Type.INT, 0),
+            others=builder.expr(("bonuses", i, "others"), BONUS_NAMES, Type.INT, 0)))
+    taken = set(CORE_EVENTS) | set(RECORD_EVENTS)
+    for i, e in enumerate(get(("chance_events",), [])):
+        if e["name"] in taken:
+            builder.fail(("chance_events", i, "name"), f"'{e['name']}' is already an event kind of game "
+                      "records: name the chance event something else")
+        taken.add(e["name"])
+    call_name = get(("fitting_discard_call", "name"), "call")
+    if call_name in taken:
+        builder.fail(("fitting_discard_call", "name"), f"'{call_name}' is already an event kind of game "
+                  "records: name the call something else")
+    events = []
+    for i, e in enumerate(get(("chance_events",), [])):
+        events.append(ChanceEvent(
+            name=e["name"], description=e.get("description", ""), one_in=e["one_in"], seat=SeatFromDealer(e["seat"]),
+            actor=builder.expr(("chance_events", i, "actor"), BUY_NAMES, Type.INT, 0),
+            others=builder.expr(("chance_events", i, "others"), BUY_NAMES, Type.INT, 0)))
+    return RummyRules(
+        contracts=tuple(contracts),
+        melds=MeldRules(
+            set_min=set_min, run_min=run_min, run_ace=run_ace,
+            wrap=get(("melds", "run", "wrap"), False),
+            jokers_per_meld=builder.expr(("melds", "jokers", "per_meld"), MELD_NAMES, Type.INT, "size"),
+            jokers_adjacent=get(("melds", "jokers", "adjacent_in_runs"), True),
+            min_natural=builder.expr(("melds", "jokers", "min_natural"), MELD_NAMES, Type.INT, 1),
+            distinct_set_ranks=get(("melds", "initial", "distinct_set_ranks"), False),
+            no_consecutive_same_suit_runs=get(("melds", "initial", "no_consecutive_same_suit_runs"), False),
+        ),
+        lay_off=LayOffRules(allowed=get(("lay_off", "allowed"), True),
+                       requires_down=get(("lay_off", "requires_down"), True),
+                       same_turn_as_going_down=get(("lay_off", "same_turn_as_going_down"), True),
+                       on=LayOffOn(get(("lay_off", "on"), "any-meld"))),
+        joker_swap=JokerSwapRules(allowed=get(("joker_swap", "allowed"), False),
+                             melds=SwapFrom(get(("joker_swap", "melds"), "runs")),
+                             requires_down=get(("joker_swap", "requires_down"), True),
+                             freed_joker=FreedJoker(get(("joker_swap", "freed_joker"), "to-hand"))),
+        buying=BuyingRules(allowed=get(("buying", "allowed"), False),
+                      priority=BuyPriority(get(("buying", "priority"), "clockwise-from-player-in-turn")),
+                      penalty_cards=builder.expr(("buying", "penalty_cards"), BUY_NAMES, Type.INT, 1),
+                      limit=builder.expr(("buying", "limit"), BUY_NAMES, Type.INT, 0)),
+        going_out=default_out,
+        stock=StockRules(when_empty=WhenEmpty(get(("stock", "when_empty"), "reshuffle-discards")),
+                        reshuffles=get(("stock", "reshuffles"), 1),
+                        turn_limit=get(("stock", "turn_limit"), 400)),
+        card_points=card_points,
+        bonuses=tuple(bonuses),
+        chance_events=tuple(events),
+        fitting_discard_call=FittingDiscardCall(
+            allowed=get(("fitting_discard_call", "allowed"), False),
+            penalty_draw=get(("fitting_discard_call", "penalty_draw"), 1),
+            name=get(("fitting_discard_call", "name"), "call")),
+    )
+
+
+
+def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None:
+    """Every round's deal fits the deck, every contract can be held and made."""
+    rummy: RummyRules = rules.section
+    env = setup.env
+    for number, size in zip(setup.round_numbers, setup.hand_sizes):
+        needed = size * setup.players + (1 if rules.deal.upcard else 0)
+        if needed > setup.deck_size:
+            once(("deal", "hand_size"), f"with {setup.players} players, round {number} needs {needed} "
+                 f"cards (flip card included), but {setup.decks} deck(s) with {setup.jokers} joker(s) "
+                 f"hold {setup.deck_size}")
+            return
+    if setup.jokers and "JK" not in rummy.card_points:
+        once(("card_points",), "the deck has jokers, but card_points gives no points for JK")
+    naturals_per_rank = 4 * setup.decks
+    for i, number in enumerate(setup.round_numbers):
+        if number > len(rummy.contracts):
+            continue
+        contract = rummy.contracts[number - 1]
+        renv = {**env, "round": number}
+        try:
+            buys = rummy.buying.limit(renv) if rummy.buying.allowed else 0
+            penalty = rummy.buying.penalty_cards(renv) if rummy.buying.allowed else 0
+        except EvaluationError as exc:
+            once(("buying",), f"with {setup.players} players, round {number}: {exc}")
+            return
+        most = setup.hand_sizes[i] + 1 + buys * (1 + penalty)
+        if contract.cards_needed > most:
+            once(("contracts", number - 1), f"round {number}'s contract ({contract.name}) needs "
+                 f"{contract.cards_needed} cards, but a player holds at most {most} "
+                 f"({setup.hand_sizes[i]} dealt, 1 drawn, {buys} buys of {1 + penalty})")
+        for meld in contract.melds:
+            meld_env = {**env, "size": meld.min_size, "is_run": meld.kind is MeldKind.RUN,
+                        "is_set": meld.kind is MeldKind.SET}
+            try:
+                most, least = rummy.melds.jokers_per_meld(meld_env), rummy.melds.min_natural(meld_env)
+            except EvaluationError as exc:
+                once(("melds", "jokers"), str(exc))
+                return
+            if most < 0:
+                once(("melds", "jokers", "per_meld"), f"a {meld} may hold {most} jokers: the limit "
+                     "must be 0 or more", key="negative")
+            if least > meld.min_size:
+                once(("melds", "jokers", "min_natural"), f"a {meld} needs {least} natural cards, more "
+                     "than it holds: no such meld can be made", key="too many")
+            if meld.kind is MeldKind.RUN:
+                longest = len(rules.deck.ranks) + (1 if rummy.melds.run_ace == "either" else 0)
+                if rummy.melds.wrap:
+                    longest = len(rules.deck.ranks)
+                if meld.min_size > longest:
+                    once(("contracts", number - 1), f"round {number}'s contract asks for a {meld}, but "
+                         f"the longest possible run has {longest} cards")
+            else:
+                try:
+                    jokers = min(setup.jokers, rummy.melds.jokers_per_meld(
+                        {**env, "size": meld.min_size, "is_run": False, "is_set": True}))
+                except EvaluationError as exc:
+                    once(("melds", "jokers", "per_meld"), str(exc))
+                    return
+                if meld.min_size > naturals_per_rank + jokers:
+                    once(("contracts", number - 1), f"round {number}'s contract asks for a {meld}, but "
+                         f"with {setup.decks} deck(s) a rank has {naturals_per_rank} cards and a set "
+                         f"may hold {jokers} joker(s)")

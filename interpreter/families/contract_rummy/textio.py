@@ -1,0 +1,124 @@
+"""What a player types at a contract-rummy table, and what a record line means."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...cards import card
+from ...deal import deal_from_event
+from ...errors import IllegalActionError
+from ...game import CHANCE
+from ...textio import NUMBER
+from .actions import BUY, DRAW, PASS, TAKE, Claim, CutOutcome, Discard, GoDown, LayOff, StockCard, Swap
+from .state import Phase, RummyState
+
+
+def parse_input(call: str, text: str) -> Any:
+    """An action from what a player typed at a rummy table: ``take``, ``draw``, ``buy``,
+    ``pass``, ``claim 2``, ``meld 8h 8s jk | 5d 6d jk 8d``, ``layoff 2 9d`` (``layoff 2 jk
+    low``), ``swap 2 7d``, ``discard ks`` (``discard ks call`` to protect it); ``call`` is
+    the word the ruleset gives its fitting-discard call."""
+    words = text.strip().lower().replace(",", " , ").split()
+    if not words:
+        raise IllegalActionError("type what you do (or 'help')")
+    verb, rest = words[0], words[1:]
+    simple = {"take": TAKE, "pick": TAKE, "draw": DRAW, "stock": DRAW, "buy": BUY, "may": BUY,
+              "pass": PASS, "no": PASS}
+    if verb in simple and not rest or (verb == "may" and rest == ["i"]):
+        return simple[verb]
+
+    def cards(items: list[str]) -> tuple[int, ...]:
+        try:
+            return tuple(card(w) for w in items if w not in (",", "|"))
+        except ValueError as exc:
+            raise IllegalActionError(str(exc)) from None
+
+    def meld_number(word: str) -> int:
+        if not NUMBER.fullmatch(word) or word.startswith("-"):
+            raise IllegalActionError(f"'{word}' is not a meld number (the melds on the table are numbered)")
+        return int(word)
+
+    if verb in ("claim", call) and len(rest) == 1 and NUMBER.fullmatch(rest[0]):
+        return Claim(meld_number(rest[0]))
+    if verb in ("meld", "down", "go"):
+        if verb == "go" and rest[:1] == ["down"]:
+            rest = rest[1:]
+        groups: list[list[str]] = [[]]
+        for w in " ".join(rest).replace("|", " | ").split():
+            if w in ("|", "/", ";"):
+                groups.append([])
+            else:
+                groups[-1].append(w)
+        melds = tuple(cards(g) for g in groups if g)
+        if not melds:
+            raise IllegalActionError("meld which cards? e.g. 'meld 8h 8s jk | 5d 6d jk 8d'")
+        return GoDown(melds)
+    if verb in ("layoff", "lay", "add"):
+        if verb == "lay" and rest[:1] == ["off"]:
+            rest = rest[1:]
+        if len(rest) < 2:
+            raise IllegalActionError("lay off on which meld? e.g. 'layoff 2 9d'")
+        at_low = None
+        if rest[-1] in ("low", "high"):
+            at_low = rest[-1] == "low"
+            rest = rest[:-1]
+        return LayOff(meld_number(rest[0]), cards(rest[1:]), at_low)
+    if verb == "swap":
+        if len(rest) != 2:
+            raise IllegalActionError("swap which card into which meld? e.g. 'swap 2 7d'")
+        return Swap(meld_number(rest[0]), cards(rest[1:])[0])
+    if verb == "discard" or (verb == call and rest):
+        calling = verb == call or rest[-1:] in (["call"], [call])
+        items = [w for w in rest if w not in ("call", call)]
+        if len(items) != 1:
+            raise IllegalActionError("discard which card? e.g. 'discard ks'")
+        return Discard(cards(items)[0], calling)
+    raise IllegalActionError(f"'{text.strip()}' is not a move here: try take, draw, buy, pass, meld, "
+                             "layoff, swap, discard (or 'help')")
+
+
+def action_from_event(state: RummyState, event: dict[str, Any]) -> Any:
+    """The next action the line ``event`` calls for; a replay calls this until the game
+    produces the line's event (so an undecorated buy window becomes passes)."""
+    kind = event["event"]
+    seat = event.get("seat")
+    call = state.section.fitting_discard_call.name
+    if state.turn == CHANCE:
+        if kind == "deal":
+            return deal_from_event(event, state.deck)
+        events = state.section.chance_events
+        if state.phase is Phase.DEAL and state.chance_step < len(events):
+            if kind != events[state.chance_step].name:
+                raise IllegalActionError(f"the round begins with the {events[state.chance_step].name}")
+            return CutOutcome(state.chance_step, bool(event["success"]))
+        if kind == "draw" and event.get("from") == "stock":
+            return StockCard(card(event["card"]))
+        raise IllegalActionError(f"a card comes off the stock now, not a \"{kind}\" event")
+    if state.phase is Phase.DRAWING:
+        if kind == "draw" and event.get("from") == "discard":
+            return TAKE
+        if kind in ("draw", "buy", call):
+            return DRAW
+    if state.phase is Phase.WINDOW:
+        if kind == "buy" and seat == state.turn:
+            state.forced = [card(c) for c in event.get("penalty", [])]
+            return BUY
+        if kind == call and seat == state.turn:
+            state.forced = [card(c) for c in event.get("given", [])]
+            return Claim(event["meld"])
+        return PASS
+    if kind in ("meld", "layoff", "swap", "discard") and seat is not None and seat != state.turn:
+        raise IllegalActionError(f"seat {seat} acts out of turn (it is seat {state.turn}'s turn)")
+    if kind == "meld":
+        return GoDown(tuple(tuple(card(c) for c in m["cards"]) for m in event["melds"]))
+    if kind == "layoff":
+        after = event.get("cards_after")
+        return LayOff(event["meld"], tuple(card(c) for c in event["cards"]),
+                      cards_after=tuple(card(c) for c in after) if after else None)
+    if kind == "swap":
+        return Swap(event["meld"], card(event["card"]))
+    if kind == "discard":
+        return Discard(card(event["card"]), bool(event.get(call, False)))
+    if kind in ("draw", "buy", call):
+        raise IllegalActionError(f"\"{kind}\" does not fit here: seat {state.turn} is playing its turn")
+    return None

@@ -1,0 +1,85 @@
+"""The trick-taking family (Oh Hell and its relatives): deal -> trump -> bidding ->
+trick play -> scoring, each rule from the ruleset.  :data:`FAMILY` is what the core
+talks to (see :mod:`cardrules.interpreter.family`)."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any, Callable, Mapping, Sequence
+
+from ...expressions import Type
+from ...game import GameState
+from ...rules import RulesBuilder, Ruleset, Setup
+from . import explain, rules, stats, textio
+from .bot import TrickBot
+from .state import TrickTakingState
+
+
+class TrickTaking:
+    """The family object registered under ``trick-taking``."""
+
+    name = "trick-taking"
+    bound_names = frozenset(rules.BID_NAMES) | frozenset(rules.SCORE_NAMES)
+    record_events = ("trump", "bid", "play", "trick")
+    derived_events = frozenset({"trump", "trick"})
+    optional_fields: frozenset[str] = frozenset()
+    policies: Mapping[str, Callable[..., Any]] = {"bot": TrickBot}
+
+    def __init__(self) -> None:
+        text = resources.files(__package__).joinpath("schema.json").read_text("utf-8")
+        self.schema = json.loads(text)
+
+    def default_upcard(self, builder: RulesBuilder) -> bool:
+        return rules.default_upcard(builder)
+
+    def build_section(self, builder: RulesBuilder) -> rules.TrickRules:
+        return rules.build_section(builder)
+
+    def schedule(self, section: Any, sizes: int | list[int]) -> list[int]:
+        return rules.schedule(section, sizes)
+
+    def check_setup(self, ruleset: Ruleset, setup: Setup, report: Callable[..., None]) -> None:
+        rules.check_setup(ruleset, setup, report)
+
+    def names(self) -> Mapping[str, Type]:
+        return {**rules.BID_NAMES, **rules.SCORE_NAMES}
+
+    def new_state(self, ruleset: Ruleset, players: int, seed: int, names: Sequence[str] | None,
+                  mode: str | None, ruleset_ref: str | None) -> GameState:
+        return TrickTakingState(ruleset, players, seed, names, mode, ruleset_ref)
+
+    def parse_input(self, ruleset: Ruleset, observation: Any, text: str) -> Any:
+        return textio.parse_input(observation.phase, text)
+
+    def action_from_event(self, state: Any, event: dict[str, Any]) -> Any:
+        return textio.action_from_event(state, event)
+
+    def summarize(self, state: Any) -> dict[str, Any]:
+        return stats.summarize(state)
+
+    def aggregate(self, summaries: Sequence[dict[str, Any]], players: int) -> tuple[list[dict[str, Any]],
+                                                                                 dict[str, Any]]:
+        return stats.aggregate(summaries, players)
+
+    def metrics(self) -> Sequence[tuple[str, Callable[[dict[str, Any]], float | None]]]:
+        return stats.METRICS
+
+    def explain(self, ruleset: Ruleset) -> list[str]:
+        return explain.explain(ruleset)
+
+
+FAMILY = TrickTaking()
+
+EXAMPLE = """
+family: trick-taking
+players: {min: 3, max: 6}
+let: {first: "if players <= 5 then 10 else 8"}
+deal: {hand_size: "[first..1, 2..first]"}
+trump: {kind: upcard}
+bidding:
+  restrictions:
+    - {rule: "not (is_last and sum(bids) + bid == hand_size)", message: "the dealer may not bid {bid}"}
+scoring: {points: "tricks + (if tricks == bid then 10 else 0)"}
+winner: highest
+"""  # a small trick-taking ruleset, for the examples in docstrings

@@ -1,0 +1,45 @@
+"""The moves of a trick-taking game, one frozen dataclass per kind.
+
+Actions print the way a player would type them (``bid 3``, ``play QS``), and the
+common ones are interned, so listing legal actions allocates nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...cards import NAMES, SUITS
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    bid: int
+
+    def __str__(self) -> str:
+        return f"bid {self.bid}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    card: int
+
+    def __str__(self) -> str:
+        return f"play {NAMES[self.card]}"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseTrump:
+    suit: int | None  # None: no trump
+
+    def __str__(self) -> str:
+        return f"trump {'none' if self.suit is None else SUITS[self.suit]}"
+
+
+BIDS: tuple[Bid, ...] = tuple(Bid(n) for n in range(0, 200))
+PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(len(NAMES)))
+TRUMP_CHOICES: tuple[ChooseTrump, ...] = tuple(ChooseTrump(s) for s in (0, 1, 2, 3)) + (ChooseTrump(None),)
+
+
+def bid_action(n: int) -> Bid:
+    """The interned Bid for ``n`` where there is one."""
+    return BIDS[n] if 0 <= n < len(BIDS) else Bid(n)

@@ -1,0 +1,74 @@
+"""The trick-taking sections of a ruleset's rules in words (see the core
+:mod:`cardrules.interpreter.explain`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...cards import SUIT_NAMES, SUITS
+from ...explain import SEAT_WORDS, schedule_table
+from ...rules import Ruleset
+from .rules import BidOrder, TrickRules, TrumpKind
+
+
+def explain(rules: Ruleset) -> list[str]:
+    """The trick-taking sections of the rules in words (Markdown lines)."""
+    tricks: TrickRules = rules.section
+    out = ["## The deal", "", "Cards dealt to each player, round by round:", ""]
+    out += schedule_table(rules) + [""]
+    trump = tricks.trump
+    out += ["## Trump", ""]
+    if trump.kind is TrumpKind.UPCARD:
+        out.append("After the deal the next card is turned up; its suit is trump for the round."
+                   + (" When no card is left to turn, the round has no trump." if trump.no_trump_without_upcard
+                      else ""))
+    elif trump.kind is TrumpKind.ROTATION:
+        names = ["no trump" if s is None else SUIT_NAMES[SUITS[s]] for s in trump.rotation]
+        out.append("Trump follows a fixed rotation, round by round: " + ", ".join(names) + ", then again.")
+    elif trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER:
+        out.append("After the bidding, the highest bidder (the first in bidding order on a tie) names a suit "
+                   "as trump, or no trump.")
+    else:
+        out.append("There is no trump.")
+    if trump.jokers_top:
+        out.append("\nJokers are trumps above every other card; in a no-trump round a joker wins the trick it "
+                   "is played to. Of two jokers the first played wins. A turned-up joker means no trump.")
+    if trump.bowers:
+        top = "the highest card after the jokers" if trump.jokers_top else "the highest card"
+        out.append(f"\nThe jack of trump is {top}; the jack of the same colour is the next highest "
+                   "and counts as a trump for every purpose (it follows trump, not its printed suit).")
+    bidding = tricks.bidding
+    out += ["", "## Bidding", "",
+            ("Every player bids at once, without seeing the others' bids." if bidding.order is BidOrder.SIMULTANEOUS
+             else f"Starting with {SEAT_WORDS[rules.deal.first_to_act]} and going clockwise, each player bids "
+                  "once how many tricks they will take."),
+            f"Bids allowed: `{bidding.range.source}` (with the round's `hand_size`).", ""]
+    for restriction in bidding.restrictions:
+        out.append(f"- A bid must satisfy `{restriction.rule.source}`; otherwise: "
+                   f"\"{restriction.message.text}\".")
+    play = tricks.play
+    out += ["", "## Play", "",
+            f"{SEAT_WORDS[rules.deal.first_to_act].capitalize()} leads the first trick; the winner of a trick "
+            "leads the next.",
+            "Players must follow the suit led if they can." if play.follow_suit else "Any card may be played.",
+            ]
+    if play.must_trump:
+        out.append("A player who cannot follow suit must play a trump if they hold one.")
+    out += ["The highest trump wins the trick; without trumps, the highest card of the suit led.", "",
+            "## Scoring", ""]
+    for when, points in tricks.scoring.cases:
+        if when is None and len(tricks.scoring.cases) == 1:
+            out.append(f"Each round a player scores `{points.source}`.")
+        elif when is None:
+            out.append(f"- otherwise: `{points.source}`")
+        else:
+            out.append(f"- when `{when.source}`: `{points.source}`")
+    alone = " (partners bidding and taking nothing)" if rules.team is not None else ""
+    out += ["", f"Worked example, in a round of 10 cards{alone}:", "", "| a player who... | scores |", "|---|---|"]
+    setup = rules.setup(rules.min_players)
+    for bid, took in ((3, 5), (2, 2), (4, 3), (0, 0), (4, 1)):
+        env: dict[str, Any] = {**setup.env, "round": 1, "hand_size": 10, "bid": bid, "tricks": took, "seat": 0,
+                               "is_dealer": False, "bids": [bid], "taken": [took], "team": 0,
+                               "team_bid": bid, "team_tricks": took}
+        out.append(f"| bid {bid}, took {took} | {tricks.scoring.points(env)} |")
+    return out + [""]

@@ -1,0 +1,158 @@
+"""The trick-taking section of a ruleset: trump, bidding, play and scoring, built from
+the document and checked for every player count."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Callable, Mapping
+
+from ...cards import RANKS, SUITS
+from ...errors import EvaluationError
+from ...expressions import Compiled, Type
+from ...rules import ROUND_NAMES, Ace, RulesBuilder, Ruleset, Setup, Template
+
+BID_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "bids": Type.LIST, "seat": Type.INT,
+                              "position": Type.INT, "is_dealer": Type.BOOL, "is_first": Type.BOOL,
+                              "is_last": Type.BOOL}
+SCORE_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "tricks": Type.INT, "seat": Type.INT,
+                                "is_dealer": Type.BOOL, "bids": Type.LIST, "taken": Type.LIST,
+                                "team": Type.INT, "team_bid": Type.INT, "team_tricks": Type.INT}
+
+
+class TrumpKind(StrEnum):
+    UPCARD = "upcard"
+    ROTATION = "rotation"
+    NONE = "none"
+    NAMED_BY_HIGHEST_BIDDER = "named-by-highest-bidder"
+
+
+class BidOrder(StrEnum):
+    CLOCKWISE = "clockwise"
+    SIMULTANEOUS = "simultaneous"
+
+
+@dataclass(frozen=True)
+class TrumpRules:
+    kind: TrumpKind
+    rotation: tuple[int | None, ...]  # suits (0..3) round by round; None: no trump
+    bowers: bool
+    no_trump_without_upcard: bool  # when the deal leaves no card to turn, play without trump
+    jokers_top: bool = False  # jokers are trumps above all others
+
+
+@dataclass(frozen=True)
+class Restriction:
+    rule: Compiled
+    message: Template
+
+
+@dataclass(frozen=True)
+class BiddingRules:
+    order: BidOrder
+    range: Compiled
+    restrictions: tuple[Restriction, ...]
+
+
+@dataclass(frozen=True)
+class PlayRules:
+    follow_suit: bool
+    must_trump: bool
+
+
+@dataclass(frozen=True)
+class ScoringRules:
+    cases: tuple[tuple[Compiled | None, Compiled], ...]  # (when, points); first match wins
+
+    def points(self, env: Mapping[str, Any]) -> int:
+        for when, points in self.cases:
+            if when is None or when(env):
+                return points(env)
+        return 0
+
+
+@dataclass(frozen=True)
+class TrickRules:
+    """The trick-taking section of a ruleset (``Ruleset.section``)."""
+
+    trump: TrumpRules
+    bidding: BiddingRules
+    play: PlayRules
+    scoring: ScoringRules
+
+
+def default_upcard(builder: RulesBuilder) -> bool:
+    return bool(builder.get(("trump", "kind")) == TrumpKind.UPCARD)
+
+
+def build_section(builder: RulesBuilder) -> TrickRules:
+    get = builder.get
+    assert builder.deck is not None
+    if builder.deck.ace is Ace.EITHER:
+        builder.fail(("deck", "ace"), "in a trick-taking game the ace ranks either 'high' or 'low'")
+    if get(("deck", "jokers"), 0) not in (0, "0") and get(("trump", "jokers")) is None:
+        builder.fail(("deck", "jokers"), "say how jokers rank in tricks: trump.jokers: top-trump")
+    rotation = tuple(None if s == "none" else SUITS.index(s) for s in get(("trump", "rotation"), ()))
+    kind = TrumpKind(get(("trump", "kind")))
+    if kind is TrumpKind.ROTATION and not rotation:
+        builder.fail(("trump", "kind"), "trump kind 'rotation' needs a 'rotation' list of suits")
+    bowers = get(("trump", "bowers"), False)
+    if bowers and "J" not in get(("deck", "ranks"), RANKS):
+        builder.fail(("trump", "bowers"), "bowers need jacks in the deck")
+    restrictions = []
+    for i, _ in enumerate(get(("bidding", "restrictions"), [])):
+        restrictions.append(Restriction(
+            rule=builder.expr(("bidding", "restrictions", i, "rule"), BID_NAMES, Type.BOOL),
+            message=builder.template(("bidding", "restrictions", i, "message"), BID_NAMES)))
+    points = get(("scoring", "points"))
+    cases: list[tuple[Compiled | None, Compiled]] = []
+    if isinstance(points, list):
+        for i, case in enumerate(points):
+            when = builder.expr(("scoring", "points", i, "when"), SCORE_NAMES, Type.BOOL) if "when" in case else None
+            cases.append((when, builder.expr(("scoring", "points", i, "points"), SCORE_NAMES, Type.INT)))
+        if cases and cases[-1][0] is not None:
+            builder.fail(("scoring", "points", len(cases) - 1),
+                         "the last scoring case needs no 'when' (it scores whatever no case above matched)")
+    else:
+        cases.append((None, builder.expr(("scoring", "points"), SCORE_NAMES, Type.INT)))
+    return TrickRules(
+        trump=TrumpRules(kind=kind, rotation=rotation, bowers=bowers,
+                         no_trump_without_upcard=get(("trump", "no_upcard"), "forbidden") == "no-trump",
+                         jokers_top=get(("trump", "jokers")) == "top-trump"),
+        bidding=BiddingRules(order=BidOrder(get(("bidding", "order"), "clockwise")),
+                             range=builder.expr(("bidding", "range"), ROUND_NAMES, Type.LIST, "0..hand_size"),
+                             restrictions=tuple(restrictions)),
+        play=PlayRules(follow_suit=get(("play", "follow_suit"), True),
+                       must_trump=get(("play", "must_trump"), False)),
+        scoring=ScoringRules(tuple(cases)),
+    )
+
+
+def schedule(section: TrickRules, sizes: int | list[int]) -> list[int]:
+    if not isinstance(sizes, list):
+        raise ValueError("a trick-taking deal needs a list of hand sizes, one per round (for example "
+                         "[10..1, 2..10])")
+    return sizes
+
+
+def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None:
+    """Every round's deal fits the deck (with the trump card) and leaves a bid in range."""
+    tricks: TrickRules = rules.section
+    trump = tricks.trump
+    needs_upcard = trump.kind is TrumpKind.UPCARD and not trump.no_trump_without_upcard
+    for number, size in zip(setup.round_numbers, setup.hand_sizes):
+        dealt = size * setup.players + (1 if needs_upcard else 0)
+        if dealt > setup.deck_size:
+            extra = " and a trump card" if needs_upcard else ""
+            once(("deal", "hand_size"), f"with {setup.players} players, round {number} deals {size} cards "
+                 f"each{extra}: {dealt} cards, but the deck holds {setup.deck_size}")
+            return
+        env = {**setup.env, "round": number, "hand_size": size}
+        try:
+            bids = tricks.bidding.range(env)
+        except EvaluationError as exc:
+            once(("bidding", "range"), f"with {setup.players} players, round {number}: {exc}")
+            return
+        if not bids:
+            once(("bidding", "range"), f"with {setup.players} players, round {number}: no bid is in range")
+            return

@@ -1,0 +1,63 @@
+"""What a player types at a trick-taking table, and what a record line means."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...cards import SUIT_NAMES, SUITS, card
+from ...deal import deal_from_event
+from ...errors import IllegalActionError
+from ...textio import NUMBER
+from .actions import PLAYS, TRUMP_CHOICES, Bid, ChooseTrump
+from .state import Phase, TrickTakingState
+
+
+def parse_input(phase: str, text: str) -> Any:
+    """An action from what a player typed: ``3``, ``bid 3``, ``QS``, ``10h``, ``play q♠``,
+    ``trump hearts`` / ``trump none``.  Raises IllegalActionError with a hint."""
+    words = text.strip().lower().split()
+    if not words:
+        raise IllegalActionError("type a bid or a card (or 'help')")
+    verb, rest = words[0], words[1:]
+    if verb == "bid" or (phase == Phase.BIDDING and NUMBER.fullmatch(verb) and not rest):
+        value = rest[0] if verb == "bid" and rest else verb
+        if not NUMBER.fullmatch(value):
+            raise IllegalActionError(f"'{text.strip()}' is not a bid: type a number, e.g. 'bid 3'")
+        return Bid(int(value))
+    if verb in ("trump", "name"):
+        if not rest:
+            raise IllegalActionError("name a suit: 'trump hearts', 'trump s' or 'trump none'")
+        word = rest[0]
+        if word in ("none", "no", "nt", "notrump", "no-trump"):
+            return TRUMP_CHOICES[4]
+        for i, s in enumerate(SUITS):
+            if word in (s.lower(), SUIT_NAMES[s], SUIT_NAMES[s].rstrip("s")):
+                return TRUMP_CHOICES[i]
+        raise IllegalActionError(f"'{word}' is not a suit (spades, hearts, diamonds, clubs or none)")
+    target = " ".join(rest) if verb == "play" else " ".join(words)
+    try:
+        return PLAYS[card(target)]
+    except ValueError as exc:
+        raise IllegalActionError(str(exc)) from None
+
+
+def action_from_event(state: TrickTakingState, event: dict[str, Any]) -> Any:
+    """The action a trick-taking record line stands for (None: not an action)."""
+    kind = event["event"]
+    if kind == "deal":
+        return deal_from_event(event, state.deck)
+    if kind in ("bid", "play", "trump") and "seat" in event and event["seat"] != state.turn:
+        raise IllegalActionError(f"seat {event['seat']} acts out of turn (it is seat {state.turn}'s turn)")
+    if kind == "bid":
+        value = event["bid"]
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"bid {value!r} is not a number")
+        return Bid(value)
+    if kind == "play":
+        return PLAYS[card(event["card"])]
+    if kind == "trump" and state.phase is Phase.CHOOSE_TRUMP:
+        suit = event["suit"]
+        if suit is not None and (not isinstance(suit, str) or len(suit) != 1 or suit not in SUITS):
+            raise ValueError(f"{suit!r} is not a suit")
+        return ChooseTrump(None if suit is None else SUITS.index(suit))
+    return None

@@ -1,0 +1,122 @@
+"""What the core asks of a game family, and of a seat's policy.
+
+A *family* (trick-taking, contract rummy, ...) is a package under ``families/`` that
+provides one object satisfying :class:`GameFamily`.  The registry in
+``families/__init__.py`` maps each ``family:`` value of a ruleset to that object; it
+is the only place that knows which families exist.  Everything else in the core
+(loading, the driver loop, records, simulation, comparison, explanation, bots, the
+CLI) talks to a family through this protocol and never names one.
+
+A *policy* chooses a seat's actions from what that seat may know: the rules and its
+:class:`Observation`, never the game state (see :class:`Policy`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
+
+if TYPE_CHECKING:
+    from .expressions import Type
+    from .game import GameState
+    from .rules import RulesBuilder, Ruleset, Setup
+
+Action = Any  # one frozen dataclass per kind of action, defined by each family
+Event = dict[str, Any]  # one line of a game record
+
+
+class Observation(Protocol):
+    """What one seat may know: every family's observation has these fields (and adds
+    its own).  Frozen and typed; it holds the seat's own hand and public information,
+    never another seat's hidden cards, the stock order or an RNG."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def rounds(self) -> int: ...
+    @property
+    def hand_size(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def totals(self) -> tuple[int, ...]: ...
+    @property
+    def hand(self) -> tuple[int, ...]: ...
+
+
+class Policy(Protocol):
+    """A seat's decision maker.  ``act`` gets the rules, the seat's observation (None
+    when ``needs_observation`` is false: a policy that only picks among the legal
+    actions saves the work of building one) and the legal actions, and returns one of
+    them (a person may return another action, which the engine then verifies)."""
+
+    kind: str
+    needs_observation: bool
+
+    def act(self, observation: Any, legal: Sequence[Action]) -> Action: ...
+
+
+PolicyFactory = Callable[["Ruleset", int], Policy]  # (rules, seed) -> a policy with its own RNG
+
+
+class GameFamily(Protocol):
+    """One family of games, as the core sees it."""
+
+    name: str  # the ruleset's `family:` value
+    schema: Mapping[str, Any]  # JSON Schema fragment: {"properties": {...}, "required": [...]}
+    bound_names: frozenset[str]  # names its expressions bind (a `let` may not reuse them)
+    record_events: tuple[str, ...]  # event kinds its games write (beyond the core's)
+    derived_events: frozenset[str]  # of those, the ones the engine produces itself
+    optional_fields: frozenset[str]  # record fields a writer may leave out
+    policies: Mapping[str, PolicyFactory]  # seat kinds beyond `random` (e.g. `bot`)
+
+    # --- rules ---
+    def default_upcard(self, builder: RulesBuilder) -> bool:
+        """Whether a card is turned up after the deal when the ruleset does not say."""
+
+    def build_section(self, builder: RulesBuilder) -> Any:
+        """The family's part of the ruleset (frozen dataclasses), problems reported
+        through ``builder.fail``."""
+
+    def schedule(self, section: Any, sizes: int | list[int]) -> list[int]:
+        """The hand size of every round from the evaluated ``deal.hand_size`` (raise
+        ValueError with the reason if it does not fit the family)."""
+
+    def check_setup(self, rules: Ruleset, setup: Setup, report: Callable[..., None]) -> None:
+        """Semantic checks that need numbers, for one player count (``report(path,
+        message, key=None)`` reports a problem once)."""
+
+    def names(self) -> Mapping[str, Type]:
+        """Every name its expressions bind, with its type (for documentation)."""
+
+    # --- play ---
+    def new_state(self, rules: Ruleset, players: int, seed: int, names: Sequence[str] | None,
+                  mode: str | None, ruleset_ref: str | None) -> GameState:
+        """A new game."""
+
+    def parse_input(self, rules: Ruleset, observation: Any, text: str) -> Action:
+        """The action a line typed by a player means (IllegalActionError with a hint)."""
+
+    def action_from_event(self, state: GameState, event: Event) -> Action | None:
+        """The next action a record line calls for (None: the line is no action)."""
+
+    # --- statistics and words ---
+    def summarize(self, state: GameState) -> dict[str, Any]:
+        """What one finished game adds to `simulate`'s figures (plain data)."""
+
+    def aggregate(self, summaries: Sequence[dict[str, Any]], players: int) -> tuple[list[dict[str, Any]],
+                                                                                 dict[str, Any]]:
+        """Per-seat figures and figures of the whole run, from the games' summaries."""
+
+    def metrics(self) -> Sequence[tuple[str, Callable[[dict[str, Any]], float | None]]]:
+        """Figures `compare` reports for two rulesets of this family, from a summary."""
+
+    def explain(self, rules: Ruleset) -> list[str]:
+        """The family's sections of the rules in words (Markdown lines)."""

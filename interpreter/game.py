@@ -1,0 +1,319 @@
+"""What every game has, whatever its family: seats, rounds and modes, the dealer and
+its rotation, the deal as a chance event, the stock and the discard pile, totals,
+winners, and the event history.
+
+A game state is made by :func:`new_game`, which asks the ruleset's family for its
+state class; the family adds its phases.  The API is small:
+
+- ``state.turn``: the seat to act, :data:`CHANCE` or :data:`OVER`;
+- ``state.legal_actions()``; ``state.verify(a)`` (raises IllegalActionError quoting the
+  rule, else returns what applying ``a`` needs); ``state.can_apply(a)``; ``state.apply(a)``;
+- ``state.chance_action()``: the next chance outcome, from the game's own RNG;
+- ``state.observation(seat)``: what that seat may know, as a frozen value;
+- ``state.totals``, ``state.winners``, and ``state.events``: the append-only history,
+  which is the game record (``../shared/spec/game-record.md``);
+- ``state.clone()``: an independent copy, for search.
+
+>>> from cardrules.interpreter import ruleset_from_text
+>>> from cardrules.interpreter.families.trick_taking import EXAMPLE
+>>> state = new_game(ruleset_from_text(EXAMPLE), players=4, seed=7)
+>>> state.turn == CHANCE
+True
+>>> state.apply(state.chance_action())
+>>> state.turn, len(state.observation(1).hand)
+(1, 10)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+from typing import Any, Sequence
+
+from .cards import NAMES, make_deck
+from .deal import Deal, deal_cards, reshuffle_pile, verify_deal
+from .errors import IllegalActionError
+from .rules import Rotation, Ruleset, SeatFromDealer, Setup
+from .scoring import winners
+
+CHANCE = -1
+OVER = -2
+RECORD_FORMAT = 1
+
+Event = dict[str, Any]
+
+
+def _deal_event(round_number: int, dealer: int, hand_size: int, hands: tuple[tuple[int, ...], ...],
+                upcard: int | None, stock: int, rules_round: int) -> Event:
+    event: Event = {
+        "event": "deal", "round": round_number, "dealer": dealer, "hand_size": hand_size,
+        "hands": [[NAMES[c] for c in hand] for hand in hands],
+        "upcard": None if upcard is None else NAMES[upcard],
+        "stock": stock,
+    }
+    if rules_round != round_number:
+        event["rules_round"] = rules_round
+    return event
+
+
+def _score_event(round_number: int, points: list[int], totals: list[int]) -> Event:
+    return {"event": "score", "round": round_number, "points": points, "totals": totals}
+
+
+class GameState:
+    """The state shared by every family; a family's subclass adds its phases and
+    implements :meth:`legal_actions`, :meth:`verify`, :meth:`_do` and
+    :meth:`observation`."""
+
+    def __init__(self, rules: Ruleset, players: int, seed: int, names: Sequence[str] | None = None,
+                 mode: str | None = None, ruleset_ref: str | None = None):
+        if not rules.min_players <= players <= rules.max_players:
+            raise IllegalActionError(f"{rules.name} is for {rules.min_players} to {rules.max_players} "
+                                     f"players, not {players}")
+        self.rules = rules
+        self.setup: Setup = rules.setup(players, mode)
+        self.players = players
+        self.seed = seed
+        self.mode = mode or rules.mode
+        self.names = list(names) if names else [f"seat-{i}" for i in range(players)]
+        if len(self.names) != players:
+            raise ValueError("one name per seat")
+        self.deck = make_deck(self.setup.decks, self.setup.jokers, rules.deck.ranks)
+        self.totals = [0] * players
+        self.round_index = 0
+        self.turn = CHANCE
+        self.moves = 0  # actions applied, chance included
+        self.decisions = 0  # actions applied by seats
+        first = rules.deal.first_dealer
+        self.dealer = random.Random(f"{seed}/dealer").randrange(players) if first is None else first % players
+        self.stock: list[int] = []  # the top is the end of the list
+        self.pile: list[int] = []  # the discard pile; the top is the end
+        self._pending: Deal | None = None
+        self._pending_round = 0
+        self._legal: tuple[int, list[Any]] = (-1, [])  # (moves, legal actions) cache
+        self._deal_rng = random.Random(seed)
+        # The history: an entry is an event dict, or (formatter, *arguments) turned into
+        # one when `events` is read, so a game nobody records builds no dicts.
+        self._log: list[Any] = []
+        self._events: list[Event] = []
+        header: Event = {"event": "game", "format": RECORD_FORMAT, "ruleset": rules.name,
+                         "ruleset_sha256": rules.sha256, "players": self.names, "seed": seed}
+        if self.mode:
+            header["mode"] = self.mode
+        if ruleset_ref and ruleset_ref != rules.name:
+            header["ruleset_path"] = ruleset_ref
+        self._log.append(header)
+
+    # --- the history ------------------------------------------------------------------------
+    @property
+    def events(self) -> list[Event]:
+        """Every event so far, as the record writes them (append-only)."""
+        events, log = self._events, self._log
+        for i in range(len(events), len(log)):
+            entry = log[i]
+            events.append(entry if type(entry) is dict else entry[0](*entry[1:]))
+        return events
+
+    @property
+    def event_count(self) -> int:
+        return len(self._log)
+
+    def log(self, event: Event) -> None:
+        self._log.append(event)
+
+    # --- rounds -----------------------------------------------------------------------------
+    @property
+    def round(self) -> int:
+        """The 1-based number of the round being played (in this game)."""
+        return self.round_index + 1
+
+    @property
+    def rounds(self) -> int:
+        return len(self.setup.hand_sizes)
+
+    @property
+    def rules_round(self) -> int:
+        """The round's number in the ruleset's full game (differs under a mode)."""
+        return self.setup.round_numbers[self.round_index]
+
+    @property
+    def hand_size(self) -> int:
+        return self.setup.hand_sizes[self.round_index]
+
+    @property
+    def is_over(self) -> bool:
+        return self.turn == OVER
+
+    @property
+    def winners(self) -> list[int]:
+        return winners(self.totals, self.rules.winner, self.setup.teams)
+
+    def seat_after(self, seat: int, steps: int = 1) -> int:
+        return (seat + steps) % self.players
+
+    def seat_from_dealer(self, where: SeatFromDealer) -> int:
+        return (self.dealer + where.offset) % self.players
+
+    def round_env(self) -> dict[str, Any]:
+        env = self.setup.env
+        env.update(round=self.rules_round, hand_size=self.hand_size)
+        return env
+
+    # --- chance: the deal ----------------------------------------------------------------------
+    def chance_action(self) -> Any:
+        """The deal for this round, from the game's own deal RNG (seeded by the game
+        seed alone), so the same seed deals the same cards whatever the seats do."""
+        if self.turn != CHANCE:
+            raise IllegalActionError("it is not chance's turn")
+        if self._pending is None or self._pending_round != self.round:
+            self._pending_round = self.round
+            self._pending = deal_cards(self.deck, self._deal_rng, self.players, self.hand_size,
+                                       self.rules.deal.upcard, self.seat_from_dealer(SeatFromDealer.LEFT_OF_DEALER))
+        return self._pending
+
+    def stack_deal(self, hands: Sequence[Sequence[int]], upcard: int | None = None, stock: Sequence[int] = (), *,
+                   dealer: int | None = None) -> None:
+        """Deal exactly ``hands`` (seat 0 first) and turn ``upcard``, with ``stock`` on
+        top of the stock and the rest of the pack under it: a position from a worked
+        example, or a test's.  This round's hand size becomes that of ``hands``;
+        ``dealer`` sets the dealer first.  It must be time for the deal."""
+        if dealer is not None:
+            self.dealer = dealer % self.players
+        size = len(hands[0])
+        if size != self.hand_size:
+            sizes = list(self.setup.hand_sizes)
+            sizes[self.round_index] = size
+            self.setup = replace(self.setup, hand_sizes=tuple(sizes))
+        rest = Counter(self.deck)
+        rest.subtract([c for hand in hands for c in hand] + ([upcard] if upcard is not None else []) + list(stock))
+        if any(n < 0 for n in rest.values()):
+            raise IllegalActionError("the stacked cards are not all in the pack")
+        order = tuple(stock) + tuple(c for c, n in sorted(rest.items()) for _ in range(n))
+        self.apply(Deal(tuple(tuple(h) for h in hands), upcard, order))
+
+    def verify_deal(self, deal: Any) -> None:
+        if not isinstance(deal, Deal):
+            raise IllegalActionError(f"the cards must be dealt first, not '{deal}'")
+        if deal is self._pending:  # made by chance_action from our own deck
+            return
+        verify_deal(deal, self.deck, self.players, self.hand_size, self._expects_upcard())
+
+    def _expects_upcard(self) -> bool:
+        return self.rules.deal.upcard and self.hand_size * self.players < len(self.deck)
+
+    def log_deal(self, deal: Deal) -> None:
+        self._log.append((_deal_event, self.round_index + 1, self.dealer, self.hand_size, deal.hands, deal.upcard,
+                          len(deal.stock), self.rules_round))
+
+    # --- the stock and the discard pile ------------------------------------------------------
+    def reshuffle(self) -> bool:
+        """Turn the discard pile but its top card into a new stock, shuffled by the
+        game's RNG, and record it; False when the pile has no card to spare."""
+        stock = reshuffle_pile(self.stock, self.pile, self._deal_rng)
+        if stock is None:
+            return False
+        self.stock = stock
+        self._log.append({"event": "reshuffle", "round": self.round, "stock": len(stock)})
+        return True
+
+    # --- the end of a round ------------------------------------------------------------------
+    def score_round(self, points: list[int]) -> None:
+        """Add the round's points, record them, and start the next round (or end the game)."""
+        totals = self.totals
+        for seat, p in enumerate(points):
+            totals[seat] += p
+        self._log.append((_score_event, self.round_index + 1, points, totals[:]))
+        self.round_index += 1
+        if self.round_index >= len(self.setup.hand_sizes):
+            self.turn = OVER
+            end: Event = {"event": "end", "totals": list(totals), "winners": self.winners}
+            if self.setup.teams:
+                end["teams"] = list(self.setup.teams)
+            self._log.append(end)
+            return
+        rotation = self.rules.deal.rotation
+        if rotation is Rotation.LEFT:
+            self.dealer = self.seat_after(self.dealer)
+        elif rotation is Rotation.RIGHT:
+            self.dealer = self.seat_after(self.dealer, -1)
+        self.turn = CHANCE
+
+    # --- the action API ------------------------------------------------------------------------
+    def legal_actions(self) -> list[Any]:
+        """Every action the player (or chance) to act may take now (cached per move)."""
+        raise NotImplementedError
+
+    def verify(self, action: Any) -> Any:
+        """Raise IllegalActionError, quoting the rule, unless ``action`` is legal now;
+        otherwise return what applying it needs (the family's own value)."""
+        raise NotImplementedError
+
+    def _do(self, action: Any, checked: Any) -> None:
+        """Apply a verified action (``checked`` is what :meth:`verify` returned) and
+        record its events."""
+        raise NotImplementedError
+
+    def observation(self, seat: int) -> Any:
+        """What ``seat`` may know, as the family's frozen observation."""
+        raise NotImplementedError
+
+    def can_apply(self, action: Any) -> bool:
+        try:
+            self.verify(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, action: Any) -> None:
+        """Verify ``action``, apply it and record it (raises IllegalActionError)."""
+        if self.turn == OVER:
+            raise IllegalActionError("the game is over")
+        checked = self.verify(action)
+        if self.turn >= 0:
+            self.decisions += 1
+        self._do(action, checked)
+        self.moves += 1
+
+    # --- copies ------------------------------------------------------------------------------
+    def clone(self) -> GameState:
+        """An independent copy of this game (its future does not touch this one)."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        new.__dict__.update(self.__dict__)
+        for name in _slot_names(cls):
+            if hasattr(self, name):
+                object.__setattr__(new, name, getattr(self, name))
+        new.totals = self.totals[:]
+        new.stock = self.stock[:]
+        new.pile = self.pile[:]
+        new._log = self._log[:]
+        new._events = self._events[:]
+        new._legal = (-1, [])
+        rng = random.Random()
+        rng.setstate(self._deal_rng.getstate())
+        new._deal_rng = rng
+        self._copy_into(new)
+        return new
+
+    def _copy_into(self, new: Any) -> None:
+        """Give ``new`` (a shallow copy of this state) its own copies of the family's
+        mutable fields."""
+
+
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+def _slot_names(cls: type) -> tuple[str, ...]:
+    names = _SLOTS.get(cls)
+    if names is None:
+        names = _SLOTS[cls] = tuple(s for k in cls.__mro__ for s in getattr(k, "__slots__", ())
+                                    if s not in ("__dict__", "__weakref__"))
+    return names
+
+
+def new_game(rules: Ruleset, players: int, seed: int = 0, names: Sequence[str] | None = None,
+             mode: str | None = None, ruleset_ref: str | None = None) -> GameState:
+    """A new game of ``rules`` for ``players`` seats; the same seed deals the same cards."""
+    return rules.family.new_state(rules, players, seed, names, mode, ruleset_ref)
+

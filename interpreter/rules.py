@@ -1,0 +1,389 @@
+"""Typed, compiled rulesets: the only form of a ruleset the interpreter ever sees.
+
+The core part of a ruleset (players, the pack, the deal schedule, rounds and modes,
+partnerships, the winner) is here; each family adds its own section, built by the
+family from the same document with the helpers of :class:`RulesBuilder`.  Loading a
+file by name goes through :mod:`.ruleset`, which knows the registry of families.
+
+Rules are named for what they rule (``DeckRules``, ``DealRules``); the moves of a
+game (``Deal``, ``Bid``, ...) are actions, defined by the families.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping
+
+from .cards import RANKS
+from .errors import EvaluationError, ExpressionError, Problem
+from .expressions import Compiled, Type, check_source, compile_checked
+from .loader import Document, JsonPath
+
+if TYPE_CHECKING:
+    from .family import GameFamily
+
+
+class Ace(StrEnum):
+    HIGH = "high"
+    LOW = "low"
+    EITHER = "either"
+
+
+class Rotation(StrEnum):
+    LEFT = "left"
+    RIGHT = "right"
+    NONE = "none"
+
+
+class SeatFromDealer(StrEnum):
+    LEFT_OF_DEALER = "left-of-dealer"
+    DEALER = "dealer"
+    RIGHT_OF_DEALER = "right-of-dealer"
+
+    @property
+    def offset(self) -> int:
+        return _OFFSETS[self.value]
+
+
+_OFFSETS = {"left-of-dealer": 1, "dealer": 0, "right-of-dealer": -1}
+
+
+class Winner(StrEnum):
+    HIGHEST = "highest"
+    LOWEST = "lowest"
+
+
+# Event kinds every game record has (../shared/spec/game-record.md); each family adds its own.
+CORE_EVENTS = ("game", "deal", "score", "end")
+
+# Names each place in a ruleset binds (see docs/ruleset-language.md, "Names").
+GAME_NAMES: dict[str, Type] = {"players": Type.INT, "decks": Type.INT, "jokers": Type.INT,
+                               "deck_size": Type.INT}
+ROUND_NAMES: dict[str, Type] = {**GAME_NAMES, "round": Type.INT, "rounds": Type.INT, "hand_size": Type.INT}
+TEAM_NAMES: dict[str, Type] = {**GAME_NAMES, "seat": Type.INT}
+
+
+@dataclass(frozen=True)
+class Template:
+    """A message with ``{expression}`` placeholders, compiled once."""
+
+    parts: tuple[str | Compiled, ...]
+
+    def render(self, env: Mapping[str, Any]) -> str:
+        return "".join(p if isinstance(p, str) else _show(p(env)) for p in self.parts)
+
+    @property
+    def text(self) -> str:
+        """The template as written, placeholders included."""
+        return "".join(p if isinstance(p, str) else "{" + p.source + "}" for p in self.parts)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class DeckRules:
+    decks: Compiled
+    jokers: Compiled
+    ranks: tuple[str, ...]
+    ace: Ace
+
+
+@dataclass(frozen=True)
+class DealRules:
+    hand_size: Compiled
+    first_dealer: int | None  # None: chosen at random
+    rotation: Rotation
+    first_to_act: SeatFromDealer
+    upcard: bool
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a ruleset means for one player count, computed once per count."""
+
+    players: int
+    decks: int
+    jokers: int
+    deck_size: int
+    lets: Mapping[str, Any]
+    hand_sizes: tuple[int, ...]  # per round played
+    round_numbers: tuple[int, ...]  # 1-based numbers, in the full game's numbering
+    teams: tuple[int, ...] = ()  # each seat's team number; empty: no partnerships
+
+    @property
+    def env(self) -> dict[str, Any]:
+        return {"players": self.players, "decks": self.decks, "jokers": self.jokers,
+                "deck_size": self.deck_size, "rounds": len(self.round_numbers), **self.lets}
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A loaded, checked, compiled ruleset.  Immutable; games are made from it.
+    ``family`` is the family object that plays it; ``section`` is that family's part
+    of the rules."""
+
+    name: str
+    title: str
+    description: str
+    source: Mapping[str, str]
+    notes: tuple[str, ...]
+    family: GameFamily
+    min_players: int
+    max_players: int
+    lets: tuple[tuple[str, Compiled], ...]
+    deck: DeckRules
+    deal: DealRules
+    max_rounds: Compiled | None
+    modes: Mapping[str, tuple[str, Compiled]]
+    mode: str | None
+    winner: Winner
+    section: Any
+    team: Compiled | None  # each seat's team number (partnerships), or None: every seat alone
+    sha256: str
+    document: Document = field(repr=False, compare=False)
+    _setups: dict[tuple[int, str | None], Setup] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The resolved ruleset as plain data (after `extends`)."""
+        return self.document.data
+
+    @property
+    def family_name(self) -> str:
+        return self.family.name
+
+    def setup(self, players: int, mode: str | None = None) -> Setup:
+        """Evaluate the game-level expressions for ``players`` (cached)."""
+        key = (players, mode or self.mode)
+        cached = self._setups.get(key)
+        if cached is None:
+            cached = self._setups[key] = compute_setup(self, players, mode or self.mode)
+        return cached
+
+
+# --- building ----------------------------------------------------------------------------
+class RulesBuilder:
+    """Turns a validated document into a Ruleset, collecting semantic problems.  A
+    family builds its section with :meth:`get`, :meth:`expr`, :meth:`template` and
+    :meth:`fail`; ``deck`` is the core deck rules, built first."""
+
+    def __init__(self, doc: Document, family: GameFamily, other_keys: frozenset[str] = frozenset()):
+        self.doc = doc
+        self.data = doc.data
+        self.family = family
+        self.other_keys = other_keys  # keys only other families use
+        self.problems: list[Problem] = []
+        self.let_names: dict[str, Type] = {}
+        self.deck: DeckRules | None = None
+
+    def fail(self, path: JsonPath, message: str, **kw: Any) -> None:
+        self.problems.append(self.doc.problem(path, message, **kw))
+
+    def get(self, path: JsonPath, default: Any = None) -> Any:
+        node: Any = self.data
+        for part in path:
+            if isinstance(node, dict) and part in node:
+                node = node[part]
+            elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+                node = node[part]
+            else:
+                return default
+        return node
+
+    def expr(self, path: JsonPath, names: Mapping[str, Type], want: Type | tuple[Type, ...],
+             default: Any = None) -> Compiled:
+        value = self.get(path, default)
+        all_names = {**names, **self.let_names}
+        if isinstance(value, bool):
+            source = "true" if value else "false"
+        elif isinstance(value, int):
+            source = str(value)
+        elif isinstance(value, list):
+            source = "[" + ", ".join(str(v) for v in value) + "]"
+        else:
+            source = str(value)
+        try:
+            return compile_checked(source, all_names, want)
+        except ExpressionError as exc:
+            errors = check_source(source, all_names, want) or [exc]
+            for err in errors:
+                offset = err.start if isinstance(value, str) else None
+                self.fail(path, err.message, kind="expression", offset=offset,
+                          span=err.end - err.start if isinstance(value, str) else 1)
+            return compile_checked("0", {}, None)
+
+    def template(self, path: JsonPath, names: Mapping[str, Type]) -> Template:
+        text = self.get(path, "")
+        parts: list[str | Compiled] = []
+        pos = 0
+        for match in re.finditer(r"\{([^{}]*)\}", text):
+            parts.append(text[pos:match.start()])
+            source = match.group(1)
+            try:
+                parts.append(compile_checked(source, {**names, **self.let_names}, None))
+            except ExpressionError as exc:
+                self.fail(path, f"in message placeholder: {exc.message}", kind="expression",
+                          offset=match.start(1) + exc.start, span=exc.end - exc.start)
+            pos = match.end()
+        parts.append(text[pos:])
+        return Template(tuple(p for p in parts if p != ""))
+
+    def build(self) -> Ruleset:
+        d = self.data
+        family = self.family
+        players = d["players"]
+        if players["min"] > players["max"]:
+            self.fail(("players", "min"), f"players.min ({players['min']}) is more than players.max "
+                      f"({players['max']})")
+        for key in sorted(self.other_keys):
+            if key in self.data:
+                self.fail((key,), f"'{key}' does not apply to a {family.name} ruleset", at_key=True,
+                          span=len(key))
+        deck = self.deck = DeckRules(
+            decks=self.expr(("deck", "decks"), {"players": Type.INT}, Type.INT, 1),
+            jokers=self.expr(("deck", "jokers"), {"players": Type.INT, "decks": Type.INT}, Type.INT, 0),
+            ranks=tuple(r for r in RANKS if r in self.get(("deck", "ranks"), RANKS)),
+            ace=Ace(self.get(("deck", "ace"), "high")),
+        )
+        lets = []
+        for name in self.get(("let",), {}):
+            if name in family.bound_names or name in ROUND_NAMES or name in TEAM_NAMES:
+                self.fail(("let", name), f"'{name}' is a name the language already binds", at_key=True,
+                          span=len(name))
+                continue
+            compiled = self.expr(("let", name), GAME_NAMES, (Type.INT, Type.BOOL, Type.LIST))
+            lets.append((name, compiled))
+            self.let_names[name] = compiled.type
+        first = self.get(("deal", "dealer", "first"), 0)
+        deal = DealRules(
+            hand_size=self.expr(("deal", "hand_size"), GAME_NAMES, (Type.INT, Type.LIST)),
+            first_dealer=None if first == "random" else first,
+            rotation=Rotation(self.get(("deal", "dealer", "rotation"), "left")),
+            first_to_act=SeatFromDealer(self.get(("deal", "first_to_act"), "left-of-dealer")),
+            upcard=self.get(("deal", "upcard"), family.default_upcard(self)),
+        )
+        max_rounds = self.expr(("rounds", "max"), GAME_NAMES, Type.INT) if self.get(("rounds", "max")) is not None \
+            else None
+        modes = {}
+        for name, spec in self.get(("modes",), {}).items():
+            modes[name] = (spec.get("description", ""), self.expr(("modes", name, "rounds"), GAME_NAMES,
+                                                                  (Type.INT, Type.LIST)))
+        mode = self.get(("mode",))
+        if mode is not None and mode not in modes:
+            self.fail(("mode",), f"mode '{mode}' is not defined under 'modes'"
+                      + (f" (modes: {', '.join(modes)})" if modes else ""))
+        section = family.build_section(self)
+        ruleset = Ruleset(
+            name=d.get("name") or Path(self.doc.source.name).stem,
+            title=d.get("title") or d.get("name") or Path(self.doc.source.name).stem,
+            description=d.get("description", ""),
+            source=d.get("source", {}),
+            notes=tuple(d.get("notes", ())),
+            family=family,
+            min_players=players["min"],
+            max_players=players["max"],
+            lets=tuple(lets),
+            deck=deck,
+            deal=deal,
+            max_rounds=max_rounds,
+            modes=modes,
+            mode=mode,
+            winner=Winner(d["winner"]),
+            section=section,
+            team=self.expr(("team",), TEAM_NAMES, Type.INT) if self.get(("team",)) is not None else None,
+            sha256=self.doc.sha256(),
+            document=self.doc,
+        )
+        if not self.problems:
+            self._check_every_player_count(ruleset)
+        return ruleset
+
+    # --- checks that need numbers: run for every allowed player count ---
+    def _check_every_player_count(self, rules: Ruleset) -> None:
+        reported: set[tuple[JsonPath, str]] = set()
+
+        def once(path: JsonPath, message: str, key: str | None = None) -> None:
+            """Report a problem once, however many player counts (or melds) show it."""
+            if (path, key or message) not in reported:
+                reported.add((path, key or message))
+                self.fail(path, message)
+
+        for players in range(rules.min_players, rules.max_players + 1):
+            try:
+                setup = compute_setup(rules, players, rules.mode)
+            except SetupError as exc:
+                once(exc.path, f"with {players} players: {exc}", key=str(exc))
+                continue
+            rules.family.check_setup(rules, setup, once)
+
+
+class SetupError(Exception):
+    """A game-level value that cannot be used for one player count, at its path."""
+
+    def __init__(self, path: JsonPath, message: str):
+        self.path = path
+        super().__init__(message)
+
+
+def _eval(compiled: Compiled, env: Mapping[str, Any], path: JsonPath) -> Any:
+    try:
+        return compiled(env)
+    except EvaluationError as exc:
+        raise SetupError(path, str(exc)) from None
+
+
+def compute_setup(rules: Ruleset, players: int, mode: str | None) -> Setup:
+    """The game-level values of ``rules`` for ``players`` (SetupError at the rule's path)."""
+    decks = _eval(rules.deck.decks, {"players": players}, ("deck", "decks"))
+    jokers = _eval(rules.deck.jokers, {"players": players, "decks": decks}, ("deck", "jokers"))
+    if not 1 <= decks <= 12:
+        raise SetupError(("deck", "decks"), f"the number of decks is {decks}; it must be 1 to 12")
+    if not 0 <= jokers <= 24:
+        raise SetupError(("deck", "jokers"), f"the number of jokers is {jokers}; it must be 0 to 24")
+    deck_size = decks * 4 * len(rules.deck.ranks) + jokers
+    env: dict[str, Any] = {"players": players, "decks": decks, "jokers": jokers, "deck_size": deck_size}
+    lets: dict[str, Any] = {}
+    for name, compiled in rules.lets:
+        lets[name] = env[name] = _eval(compiled, env, ("let", name))
+    try:
+        sizes = rules.family.schedule(rules.section, _eval(rules.deal.hand_size, env, ("deal", "hand_size")))
+    except ValueError as exc:
+        raise SetupError(("deal", "hand_size"), str(exc)) from None
+    if not sizes:
+        raise SetupError(("deal", "hand_size"), "the deal schedule has no rounds")
+    for size in sizes:
+        if size < 1:
+            raise SetupError(("deal", "hand_size"), f"a hand size of {size}: every hand needs a card")
+    if rules.max_rounds is not None:
+        cap = _eval(rules.max_rounds, env, ("rounds", "max"))
+        if cap < 1:
+            raise SetupError(("rounds", "max"), f"rounds.max is {cap}; it must be at least 1")
+        sizes = sizes[:cap]
+    numbers = list(range(1, len(sizes) + 1))
+    if mode is not None:
+        selected = _eval(rules.modes[mode][1], {**env, "rounds": len(sizes)}, ("modes", mode, "rounds"))
+        selected = [selected] if isinstance(selected, int) else selected
+        if not selected:
+            raise SetupError(("modes", mode, "rounds"), f"mode '{mode}' plays no rounds")
+        for n in selected:
+            if not 1 <= n <= len(sizes):
+                raise SetupError(("modes", mode, "rounds"), f"mode '{mode}' plays round {n}, but the game "
+                                 f"has rounds 1 to {len(sizes)}")
+        numbers = list(selected)
+        sizes = [sizes[n - 1] for n in numbers]
+    teams: tuple[int, ...] = ()
+    if rules.team is not None:
+        teams = tuple(_eval(rules.team, {**env, "seat": seat}, ("team",)) for seat in range(players))
+        if len(set(teams)) < 2:
+            raise SetupError(("team",), f"every seat is on team {teams[0]}: partnerships need two teams or more")
+    return Setup(players, decks, jokers, deck_size, lets, tuple(sizes), tuple(numbers), teams)
+
