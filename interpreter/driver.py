@@ -43,6 +43,17 @@ def play_out(state: GameState, policies: Sequence[Policy], *,
     try:
         if chance is None and on_action is None and on_event is None:  # a simulation: nothing else to do
             chance_action = state.chance_action
+            chooses = [getattr(policy, "choose_index", None) for policy in policies]
+            if all(chooses):  # every seat picks by place: no action objects are made
+                legal_count, apply_index = state.legal_count, state.apply_index
+                while True:
+                    turn = state.turn
+                    if turn >= 0:
+                        apply_index(chooses[turn](legal_count()))  # type: ignore[misc]
+                    elif turn == CHANCE:
+                        apply(chance_action())
+                    else:
+                        return state
             while True:
                 turn = state.turn  # read once per move, not twice
                 if turn >= 0:

@@ -6,11 +6,11 @@ its place in the ruleset binds, and compiled into a plain Python closure that ta
 environment mapping names to values.  Nothing here calls ``eval`` or ``exec``, there
 are no loops, and evaluation is bounded: integers and lists have size limits.
 
->>> program = compile_expression("tricks + (if tricks == bid then 10 else 0)",
+>>> program = compile_checked("tricks + (if tricks == bid then 10 else 0)",
 ...                              {"tricks": Type.INT, "bid": Type.INT})
 >>> program({"tricks": 2, "bid": 2}), program({"tricks": 5, "bid": 3})
 (12, 5)
->>> compile_expression("[3..1, 2..3]", {})({})
+>>> compile_checked("[3..1, 2..3]", {})({})
 [3, 2, 1, 2, 3]
 """
 
@@ -693,12 +693,6 @@ def check_source(source: str, names: Mapping[str, Type],
         return [ExpressionError(f"this expression gives {_a(got)} but {need} is needed here",
                                 tree.start, tree.end)]
     return []
-
-
-def compile_expression(source: str, names: Mapping[str, Type],
-                       want: Type | tuple[Type, ...] | None = None) -> Compiled:
-    """Compile ``source`` for the given names; see :func:`compile_checked`."""
-    return compile_checked(source, names, want)
 
 
 # --- staged evaluation -------------------------------------------------------------------

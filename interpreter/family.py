@@ -63,6 +63,14 @@ class Policy(Protocol):
     def act(self, observation: Any, legal: Sequence[Action]) -> Action: ...
 
 
+class IndexPolicy(Policy, Protocol):
+    """A policy that picks by place among the legal actions without looking at them
+    (the random one): the driver asks it for an index into ``legal_count`` actions,
+    and the state applies that action without making the action objects."""
+
+    def choose_index(self, count: int) -> int: ...
+
+
 PolicyFactory = Callable[["Ruleset", int], Policy]  # (rules, seed) -> a policy with its own RNG
 
 

@@ -57,6 +57,9 @@ def _deal_event(round_number: int, dealer: int, hand_size: int, hands: tuple[tup
     return event
 
 
+_ROTATION_STEPS = {Rotation.LEFT: 1, Rotation.RIGHT: -1, Rotation.NONE: 0}
+
+
 def _score_event(round_number: int, points: list[int], totals: list[int]) -> Event:
     return {"event": "score", "round": round_number, "points": points, "totals": totals}
 
@@ -65,6 +68,14 @@ class GameState:
     """The state shared by every family; a family's subclass adds its phases and
     implements :meth:`legal_actions`, :meth:`verify`, :meth:`_do` and
     :meth:`observation`."""
+
+    # Slots, here and in the families' states: the hot paths read a dozen attributes a
+    # move, and a slot is read faster than an entry of an instance dict (which CPython
+    # stops sharing between instances past 30 keys).  A subclass without slots of its
+    # own still works: it gets a __dict__ for its attributes.
+    __slots__ = ("rules", "setup", "players", "seed", "mode", "names", "deck", "totals", "round_index", "turn",
+                 "moves", "decisions", "dealer", "_rotation_step", "stock", "pile", "_pending", "_pending_round",
+                 "_legal_at", "_legal_list", "_deal_rng", "_log", "_events")
 
     def __init__(self, rules: Ruleset, players: int, seed: int, names: Sequence[str] | None = None,
                  mode: str | None = None, ruleset_ref: str | None = None):
@@ -87,11 +98,13 @@ class GameState:
         self.decisions = 0  # actions applied by seats
         first = rules.deal.first_dealer
         self.dealer = random.Random(f"{seed}/dealer").randrange(players) if first is None else first % players
+        self._rotation_step = _ROTATION_STEPS[rules.deal.rotation]
         self.stock: list[int] = []  # the top is the end of the list
         self.pile: list[int] = []  # the discard pile; the top is the end
         self._pending: Deal | None = None
-        self._pending_round = 0
-        self._legal: tuple[int, list[Any]] = (-1, [])  # (moves, legal actions) cache
+        self._pending_round = -1
+        self._legal_at = -1  # the move number the cached legal actions are for
+        self._legal_list: list[Any] = []
         self._deal_rng = random.Random(seed)
         # The history: an entry is an event dict, or (formatter, *arguments) turned into
         # one when `events` is read, so a game nobody records builds no dicts.
@@ -156,9 +169,8 @@ class GameState:
         return (self.dealer + where.offset) % self.players
 
     def round_env(self) -> dict[str, Any]:
-        env = self.setup.env
-        env.update(round=self.rules_round, hand_size=self.hand_size)
-        return env
+        """The names of the round being played (a fresh dict)."""
+        return self.setup.round_env(self.round_index)
 
     # --- chance: the deal ----------------------------------------------------------------------
     def chance_action(self) -> Any:
@@ -166,10 +178,11 @@ class GameState:
         seed alone), so the same seed deals the same cards whatever the seats do."""
         if self.turn != CHANCE:
             raise IllegalActionError("it is not chance's turn")
-        if self._pending is None or self._pending_round != self.round:
-            self._pending_round = self.round
+        if self._pending is None or self._pending_round != self.round_index:
+            self._pending_round = self.round_index
+            # the deal starts at the dealer's left
             self._pending = deal_cards(self.deck, self._deal_rng, self.players, self.hand_size,
-                                       self.rules.deal.upcard, self.seat_from_dealer(SeatFromDealer.LEFT_OF_DEALER))
+                                       self.rules.deal.upcard, (self.dealer + 1) % self.players)
         return self._pending
 
     def stack_deal(self, hands: Sequence[Sequence[int]], upcard: int | None = None, stock: Sequence[int] = (), *,
@@ -184,7 +197,7 @@ class GameState:
         if size != self.hand_size:
             sizes = list(self.setup.hand_sizes)
             sizes[self.round_index] = size
-            self.setup = replace(self.setup, hand_sizes=tuple(sizes))
+            self.setup = replace(self.setup, hand_sizes=tuple(sizes), cache={})
         rest = Counter(self.deck)
         rest.subtract([c for hand in hands for c in hand] + ([upcard] if upcard is not None else []) + list(stock))
         if any(n < 0 for n in rest.values()):
@@ -232,17 +245,24 @@ class GameState:
                 end["teams"] = list(self.setup.teams)
             self._log.append(end)
             return
-        rotation = self.rules.deal.rotation
-        if rotation is Rotation.LEFT:
-            self.dealer = self.seat_after(self.dealer)
-        elif rotation is Rotation.RIGHT:
-            self.dealer = self.seat_after(self.dealer, -1)
+        self.dealer = (self.dealer + self._rotation_step) % self.players
         self.turn = CHANCE
 
     # --- the action API ------------------------------------------------------------------------
     def legal_actions(self) -> list[Any]:
         """Every action the player (or chance) to act may take now (cached per move)."""
         raise NotImplementedError
+
+    def legal_count(self) -> int:
+        """How many legal actions there are now (a family may count them without making
+        the action objects)."""
+        return len(self.legal_actions())
+
+    def apply_index(self, index: int) -> None:
+        """Apply the legal action at ``index`` of :meth:`legal_actions` (for policies
+        that pick by place, as the random one does; a family may do it without making
+        the action objects)."""
+        self.apply(self.legal_actions()[index])
 
     def verify(self, action: Any) -> Any:
         """Raise IllegalActionError, quoting the rule, unless ``action`` is legal now;
@@ -280,16 +300,19 @@ class GameState:
         """An independent copy of this game (its future does not touch this one)."""
         cls = type(self)
         new = cls.__new__(cls)
-        new.__dict__.update(self.__dict__)
         for name in _slot_names(cls):
             if hasattr(self, name):
                 object.__setattr__(new, name, getattr(self, name))
+        if hasattr(self, "__dict__"):
+            new.__dict__.update(self.__dict__)
         new.totals = self.totals[:]
         new.stock = self.stock[:]
         new.pile = self.pile[:]
         new._log = self._log[:]
         new._events = self._events[:]
-        new._legal = (-1, [])
+        new._legal_at = -1
+        if hasattr(new, "_keys_at"):
+            new._keys_at = -1
         rng = random.Random()
         rng.setstate(self._deal_rng.getstate())
         new._deal_rng = rng

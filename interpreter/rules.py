@@ -118,11 +118,26 @@ class Setup:
     hand_sizes: tuple[int, ...]  # per round played
     round_numbers: tuple[int, ...]  # 1-based numbers, in the full game's numbering
     teams: tuple[int, ...] = ()  # each seat's team number; empty: no partnerships
+    # Values derived from this setup alone, kept for every game made with it (a family
+    # keys its own entries: the bids a round allows, card orders, ...).
+    cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def env(self) -> dict[str, Any]:
+        """The game's names (a fresh dict)."""
         return {"players": self.players, "decks": self.decks, "jokers": self.jokers,
                 "deck_size": self.deck_size, "rounds": len(self.round_numbers), **self.lets}
+
+    def round_env(self, index: int) -> dict[str, Any]:
+        """The names of the round at ``index`` (0-based): the game's, with ``round`` (its
+        number in the full game) and ``hand_size``.  A fresh dict, made from a cached one."""
+        envs = self.cache.get("round_envs")
+        if envs is None:
+            envs = self.cache["round_envs"] = {}
+        env = envs.get(index)
+        if env is None:
+            env = envs[index] = {**self.env, "round": self.round_numbers[index], "hand_size": self.hand_sizes[index]}
+        return dict(env)
 
 
 @dataclass(frozen=True)

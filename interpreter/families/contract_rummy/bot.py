@@ -15,7 +15,7 @@ from ...cards import JOKER
 from ...rules import Ruleset
 from .actions import BUY, DRAW, PASS, TAKE, Claim, Discard, GoDown, LayOff, Swap
 from .melds import card_points
-from .rules import MeldKind, RummyRules
+from .rules import RUN, SET, RummyRules
 from .state import RummyObservation
 
 
@@ -73,7 +73,7 @@ class RummyBot:
         cached_for, needs = self._needs_cache
         if cached_for is not contract:  # one contract a round: work it out once
             kinds = {m.kind for m in contract}
-            needs = MeldKind.SET in kinds, MeldKind.RUN in kinds
+            needs = SET in kinds, RUN in kinds
             self._needs_cache = (contract, needs)
         return needs
 
@@ -166,7 +166,7 @@ class RummyBot:
             def lay_key(a: LayOff) -> tuple[int, int]:
                 joker = JOKER in a.cards
                 meld = obs.table.meld(a.meld)
-                on_set = meld is not None and meld.kind is MeldKind.SET
+                on_set = meld is not None and meld.kind is SET
                 return (joker, joker and on_set)
 
             return min(lay_offs, key=lay_key)

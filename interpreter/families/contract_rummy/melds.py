@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from ...cards import JOKER, NAMES, RANKS
 from ...rules import Ace
-from .rules import MeldKind, MeldRules, MeldSpec
+from .rules import RUN, SET, MeldKind, MeldRules, MeldSpec
 
 
 def values_of(card: int, ace_low: bool, ace_high: bool) -> tuple[int, ...]:
@@ -58,7 +58,7 @@ class Meld:
 
     def stands_for(self, index: int) -> int | None:
         """The natural card the place ``index`` of a run stands for."""
-        if self.kind is not MeldKind.RUN:
+        if self.kind is not RUN:
             return None
         return card_for(self.suit, self.start + index)
 
@@ -167,7 +167,7 @@ class MeldEngine:
     def make(self, kind: MeldKind, cards: Sequence[int]) -> Meld:
         """A checked meld (ValueError with the reason if it is not one)."""
         cards = tuple(cards)
-        if kind is MeldKind.SET:
+        if kind is SET:
             problem = self.why_not_set(cards)
             if problem:
                 raise ValueError(problem)
@@ -182,15 +182,15 @@ class MeldEngine:
     def classify(self, cards: Sequence[int]) -> Meld:
         """A meld from cards as written: a set if it is one, else a run in the given order."""
         if self.why_not_set(cards) is None:
-            return self.make(MeldKind.SET, cards)
-        return self.make(MeldKind.RUN, cards)
+            return self.make(SET, cards)
+        return self.make(RUN, cards)
 
     # --- lay-offs and swaps -------------------------------------------------------------------
     def lay_off(self, meld: Meld, card: int, at_low: bool | None = None) -> Meld | None:
         """``meld`` with ``card`` added, or None if it does not fit.  For a run the card
         goes where its value belongs; a joker goes to the high end unless ``at_low``."""
         size = len(meld.cards) + 1
-        if meld.kind is MeldKind.SET:
+        if meld.kind is SET:
             if card == JOKER:
                 if self._joker_problem(size, meld.jokers + 1, False):
                     return None
@@ -229,7 +229,7 @@ class MeldEngine:
         """``meld`` with ``card`` in the place of a joker that stands for it (None if none)."""
         if card == JOKER or JOKER not in meld.cards:
             return None
-        if meld.kind is MeldKind.RUN:
+        if meld.kind is RUN:
             for i, c in enumerate(meld.cards):
                 if c == JOKER and meld.stands_for(i) == card:
                     return Meld(meld.kind, meld.cards[:i] + (card,) + meld.cards[i + 1:], meld.suit, meld.start)
@@ -243,11 +243,11 @@ class MeldEngine:
     def initial_problem(self, melds: Sequence[Meld]) -> str | None:
         """Rules that apply only to going down (the initial meld)."""
         if self.rules.distinct_set_ranks:
-            ranks = [m.rank for m in melds if m.kind is MeldKind.SET and m.rank >= 0]
+            ranks = [m.rank for m in melds if m.kind is SET and m.rank >= 0]
             if len(ranks) != len(set(ranks)):
                 return "you may not go down with two sets of the same rank"
         if self.rules.no_consecutive_same_suit_runs:
-            runs = [m for m in melds if m.kind is MeldKind.RUN]
+            runs = [m for m in melds if m.kind is RUN]
             for a in runs:
                 for b in runs:
                     if a is not b and a.suit == b.suit and a.start + len(a.cards) == b.start:
@@ -343,9 +343,9 @@ class MeldEngine:
         key = tuple(contract)
         got = self._specs.get(key)
         if got is None:
-            specs = tuple(sorted(contract, key=lambda s: (s.kind is MeldKind.SET, s.min_size), reverse=False))
-            sets = [s.min_size for s in specs if s.kind is MeldKind.SET]
-            runs = [s.min_size for s in specs if s.kind is MeldKind.RUN]
+            specs = tuple(sorted(contract, key=lambda s: (s.kind is SET, s.min_size), reverse=False))
+            sets = [s.min_size for s in specs if s.kind is SET]
+            runs = [s.min_size for s in specs if s.kind is RUN]
             got = self._specs[key] = (specs, sum(s.min_size for s in specs), len(sets), min(sets, default=0),
                                       min(runs, default=0))
         return got
@@ -406,7 +406,7 @@ class MeldEngine:
         then start, each value held as its natural, each gap a joker."""
         size = spec.min_size
         jokers = counts[JOKER]
-        if spec.kind is MeldKind.SET:
+        if spec.kind is SET:
             most, least = self.limits(size, False)
             spare = min(jokers, most)
             for rank in range(13):
@@ -420,10 +420,10 @@ class MeldEngine:
                 for c in range(rank, JOKER, 13):
                     use += [c] * counts[c]
                 cards = tuple(use[:size]) + (JOKER,) * (size - use_n)
-                yield (cards, MeldKind.SET, cards, -1, 0, rank)
+                yield (cards, SET, cards, -1, 0, rank)
             if least == 0 and jokers >= size and most >= size:
                 cards = (JOKER,) * size
-                yield (cards, MeldKind.SET, cards, -1, 0, -1)
+                yield (cards, SET, cards, -1, 0, -1)
             return
         most, least = self.limits(size, True)
         allowed = min(jokers, most)
@@ -440,7 +440,7 @@ class MeldEngine:
             for cards, start in runs:
                 if start == 1 and size == 14 and counts[card_for(suit, 14)] < 2:
                     continue  # both ends are the ace: it must be held twice
-                yield (cards, MeldKind.RUN, cards, suit, start, -1)
+                yield (cards, RUN, cards, suit, start, -1)
 
     def _runs_in_suit(self, mask: int, suit: int, size: int, allowed: int) -> list[tuple[tuple[int, ...], int]]:
         """(cards, start) of each run of ``size`` in ``suit`` from the run values in
@@ -487,7 +487,7 @@ class MeldEngine:
         return self._cached(self._accepts, meld, self._compute_accepts)
 
     def _compute_accepts(self, meld: Meld) -> frozenset[int]:
-        if meld.kind is MeldKind.SET:
+        if meld.kind is SET:
             # what lay_off checks for a natural on a set, once for all candidates: the
             # rank (every candidate has it) and the joker limits of the larger set
             if self._joker_problem(len(meld.cards) + 1, meld.jokers, False):
@@ -501,7 +501,7 @@ class MeldEngine:
         return self._cached(self._joker_ends, meld, self._compute_joker_ends)
 
     def _compute_joker_ends(self, meld: Meld) -> tuple[bool | None, ...]:
-        ends = (False, True) if meld.kind is MeldKind.RUN else (None,)
+        ends = (False, True) if meld.kind is RUN else (None,)
         return tuple(low for low in ends if self.lay_off(meld, JOKER, low) is not None)
 
     def swappable(self, meld: Meld) -> frozenset[int]:
@@ -512,12 +512,12 @@ class MeldEngine:
     def _compute_swappable(self, meld: Meld) -> frozenset[int]:
         if JOKER not in meld.cards:
             return frozenset()
-        if meld.kind is MeldKind.RUN:
+        if meld.kind is RUN:
             return frozenset(card_for(meld.suit, meld.start + i) for i, c in enumerate(meld.cards) if c == JOKER)
         return frozenset(s * 13 + meld.rank for s in range(4)) if meld.rank >= 0 else frozenset()
 
     def _lay_off_candidates(self, meld: Meld) -> list[int]:
-        if meld.kind is MeldKind.SET:
+        if meld.kind is SET:
             return [s * 13 + meld.rank for s in range(4)] if meld.rank >= 0 else list(range(52))
         values = (meld.start - 1, meld.start + len(meld.cards))
         out = []

@@ -58,6 +58,15 @@ class WhenEmpty(StrEnum):
     END_ROUND = "end-round"
 
 
+# The members as plain module constants, for the hot paths: an enum class attribute
+# costs a lookup through the enum machinery each time it is read.
+SET, RUN = MeldKind.SET, MeldKind.RUN
+DISCARD_REQUIRED, DISCARD_OPTIONAL, NO_DISCARD = GoingOut.DISCARD_REQUIRED, GoingOut.DISCARD_OPTIONAL, GoingOut.NO_DISCARD
+OWN_MELDS = LayOffOn.OWN_MELDS
+SWAP_FROM_RUNS, SWAP_FROM_ALL = SwapFrom.RUNS, SwapFrom.ALL
+FREED_TO_HAND, PLAY_THIS_TURN = FreedJoker.TO_HAND, FreedJoker.PLAY_THIS_TURN
+
+
 @dataclass(frozen=True)
 class MeldSpec:
     kind: MeldKind

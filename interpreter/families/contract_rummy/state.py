@@ -32,8 +32,8 @@ from ...game import CHANCE, OVER, GameState
 from .actions import (BUY, DISCARDS, DRAW, PASS, TAKE, Buy, Claim, CutOutcome, Discard, DrawStock, GoDown,
                       LayOff, Pass, StockCard, Swap, TakeDiscard)
 from .melds import Meld, MeldEngine, card_points
-from .rules import (BuyPriority, Contract, FreedJoker, GoingOut, LayOffOn, MeldKind, RummyRules, SwapFrom,
-                    WhenEmpty)
+from .rules import (DISCARD_REQUIRED, NO_DISCARD, OWN_MELDS, PLAY_THIS_TURN, RUN, SWAP_FROM_ALL, SWAP_FROM_RUNS,
+                    BuyPriority, Contract, RummyRules, SwapFrom, WhenEmpty)
 
 
 class Phase(StrEnum):
@@ -42,6 +42,9 @@ class Phase(StrEnum):
     WINDOW = "window"
     PLAYING = "play"
     OVER = "over"
+
+
+_DEAL, _DRAWING, _WINDOW, _PLAYING, _OVER = Phase.DEAL, Phase.DRAWING, Phase.WINDOW, Phase.PLAYING, Phase.OVER
 
 
 class TableMeld(NamedTuple):
@@ -74,13 +77,13 @@ class TableIndex:
         self._joker_places: list[int] | None = None
         self._engine = engine
         self.swaps: list[tuple[int, frozenset[int]]] = []
-        runs_only = swap_from is not SwapFrom.ALL
+        runs_only = swap_from is not SWAP_FROM_ALL
         for place, (meld_id, meld) in enumerate(zip(ids, table)):
             accepted = engine.accepts(meld)
             self.entries.append((meld_id, meld, accepted))
             for c in accepted:
                 self.by_card.setdefault(c, []).append(place)
-            if JOKER in meld.cards and (not runs_only or meld.kind is MeldKind.RUN):
+            if JOKER in meld.cards and (not runs_only or meld.kind is RUN):
                 swappable = engine.swappable(meld)
                 if swappable:
                     self.swaps.append((meld_id, swappable))
@@ -153,11 +156,16 @@ def _discard_event(round_number: int, seat: int, card: int, call: str | None) ->
 class RummyState(GameState):
     """A game of any contract-rummy ruleset."""
 
+    __slots__ = ("section", "meld_engine", "phase", "hands", "melds", "owners", "down", "buys", "jokers_melded",
+                 "down_turn", "known", "turn_number", "discarder", "reshuffles", "player", "protected", "window",
+                 "window_pos", "buyer", "joker_debt", "chance_step", "cut_success", "forced", "counters",
+                 "_per_round", "went_out", "penalties", "_aux_rng", "_chance_pending", "_go_downs", "_table_index")
+
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.section: RummyRules = self.rules.section
         self.meld_engine = MeldEngine(self.section.melds, self.setup.env)
-        self.phase = Phase.DEAL
+        self.phase = _DEAL
         self.hands: list[list[int]] = [[] for _ in range(self.players)]
         self.melds: dict[int, Meld] = {}
         self.owners: dict[int, int] = {}
@@ -196,7 +204,7 @@ class RummyState(GameState):
             meld_id += 1
         self.melds[meld_id] = meld
         self.owners[meld_id] = owner
-        self._legal = (-1, [])
+        self._legal_at = -1
         return meld_id
 
     @property
@@ -209,10 +217,10 @@ class RummyState(GameState):
             raise IllegalActionError("it is not chance's turn")
         if self._chance_pending is not None:
             return self._chance_pending
-        if self.phase is Phase.DEAL and self.chance_step < len(self.section.chance_events):
+        if self.phase is _DEAL and self.chance_step < len(self.section.chance_events):
             event = self.section.chance_events[self.chance_step]
             action: Any = CutOutcome(self.chance_step, self._deal_rng.randrange(event.one_in) == 0)
-        elif self.phase is Phase.DEAL:
+        elif self.phase is _DEAL:
             action = super().chance_action()
         else:
             action = StockCard(self.stock[-1])
@@ -221,17 +229,16 @@ class RummyState(GameState):
 
     # --- legal actions ---------------------------------------------------------------------
     def legal_actions(self) -> list[Any]:
-        cached_at, cached = self._legal
-        if cached_at == self.moves:
-            return cached
+        if self._legal_at == self.moves:
+            return self._legal_list
         turn = self.turn
         if turn == OVER:
             actions: list[Any] = []
         elif turn == CHANCE:
             actions = [self.chance_action()]
-        elif self.phase is Phase.DRAWING:
+        elif self.phase is _DRAWING:
             actions = ([TAKE] if self._can_take() else []) + [DRAW]
-        elif self.phase is Phase.WINDOW:
+        elif self.phase is _WINDOW:
             actions = [PASS]
             if self._can_buy(turn):
                 actions.append(BUY)
@@ -241,7 +248,8 @@ class RummyState(GameState):
             actions = self._play_actions(turn)
             if not actions:  # the rules above are built so that a turn can always end
                 raise EvaluationError(f"seat {turn} has no legal move in round {self.round}")
-        self._legal = (self.moves, actions)
+        self._legal_at = self.moves
+        self._legal_list = actions
         return actions
 
     def _can_take(self) -> bool:
@@ -309,7 +317,7 @@ class RummyState(GameState):
                 hit = by_card.get(c)
                 if hit is not None:
                     places.update(hit)
-            own_only = lay_off.on is LayOffOn.OWN_MELDS
+            own_only = lay_off.on is OWN_MELDS
             for place in sorted(places):
                 meld_id, meld, accepted = table.entries[place]
                 if own_only and self.owners[meld_id] != seat:
@@ -335,7 +343,7 @@ class RummyState(GameState):
                         actions.append(Swap(meld_id, c))
         if self.joker_debt == 0:
             out_rule = self.contract.going_out
-            if len(hand) > 1 or out_rule is not GoingOut.NO_DISCARD:
+            if len(hand) > 1 or out_rule is not NO_DISCARD:
                 actions += [DISCARDS[c] for c in distinct]
                 if self.section.fitting_discard_call.allowed:
                     table = self.table
@@ -365,8 +373,8 @@ class RummyState(GameState):
         remaining = [c for c, n in left.items() for _ in range(n)]
         rule = self.contract.going_out
         if not remaining:
-            return rule is not GoingOut.DISCARD_REQUIRED
-        if len(remaining) == 1 and rule is GoingOut.NO_DISCARD:
+            return rule is not DISCARD_REQUIRED
+        if len(remaining) == 1 and rule is NO_DISCARD:
             lay_off = self.section.lay_off
             if not lay_off.allowed or (not lay_off.same_turn_as_going_down and not self.down[seat]):
                 return False
@@ -385,16 +393,16 @@ class RummyState(GameState):
     def _swap_leaves_legal_hand(self, seat: int) -> bool:
         """A swap keeps the hand's size; if the freed joker must then be laid off, the
         hand after that lay-off must still be able to end the turn."""
-        if self.section.joker_swap.freed_joker is not FreedJoker.PLAY_THIS_TURN:
+        if self.section.joker_swap.freed_joker is not PLAY_THIS_TURN:
             return True
         left = len(self.hands[seat]) - 1
-        return left != 1 or self.contract.going_out is not GoingOut.NO_DISCARD
+        return left != 1 or self.contract.going_out is not NO_DISCARD
 
     def _swap_result(self, meld_id: int, c: int) -> Meld | None:
         meld = self.meld_engine.swap(self.melds[meld_id], c)
         if meld is None:
             return None
-        if self.section.joker_swap.freed_joker is FreedJoker.PLAY_THIS_TURN:
+        if self.section.joker_swap.freed_joker is PLAY_THIS_TURN:
             # the freed joker must then be laid off somewhere this turn
             trial = dict(self.melds)
             trial[meld_id] = meld
@@ -425,7 +433,7 @@ class RummyState(GameState):
             self._verify_chance(action)
             return None
         phase = self.phase
-        if phase is Phase.DRAWING:
+        if phase is _DRAWING:
             if isinstance(action, TakeDiscard):
                 if not self.pile:
                     raise IllegalActionError("there is no discard to take")
@@ -436,7 +444,7 @@ class RummyState(GameState):
                 return None
             raise IllegalActionError(f"first take the discard or draw from the stock ('take' or 'draw'), "
                                      f"not '{action}'")
-        if phase is Phase.WINDOW:
+        if phase is _WINDOW:
             if isinstance(action, Pass):
                 return None
             if isinstance(action, Buy):
@@ -454,11 +462,11 @@ class RummyState(GameState):
     def _verify_chance(self, action: Any) -> None:
         if action is self._chance_pending:
             return
-        if self.phase is Phase.DEAL and self.chance_step < len(self.section.chance_events):
+        if self.phase is _DEAL and self.chance_step < len(self.section.chance_events):
             if not isinstance(action, CutOutcome) or action.index != self.chance_step:
                 raise IllegalActionError(f"the round begins with the {self.section.chance_events[self.chance_step].name}")
             return
-        if self.phase is Phase.DEAL:
+        if self.phase is _DEAL:
             self.verify_deal(action)
             return
         if not isinstance(action, StockCard):
@@ -485,7 +493,7 @@ class RummyState(GameState):
                 raise IllegalActionError("first lay off the joker you freed: it must be played this turn")
             if action.card not in hand:
                 raise IllegalActionError(f"you do not hold {NAMES[action.card]}")
-            if len(hand) == 1 and self.contract.going_out is GoingOut.NO_DISCARD:
+            if len(hand) == 1 and self.contract.going_out is NO_DISCARD:
                 raise IllegalActionError("you may not go out by discarding: every card must go onto the table")
             if action.call and not self.table.fits(action.card):
                 raise IllegalActionError(f"{NAMES[action.card]} fits no meld on the table, so there is nothing to call")
@@ -528,7 +536,7 @@ class RummyState(GameState):
         return melds
 
     def _hand_rule(self) -> str:
-        if self.contract.going_out is GoingOut.DISCARD_REQUIRED:
+        if self.contract.going_out is DISCARD_REQUIRED:
             return "you must keep a card to discard: this round is won by a final discard"
         return ("you may not keep a single card that cannot be played: this round is won by putting every "
                 "card onto the table, never by a discard")
@@ -545,7 +553,7 @@ class RummyState(GameState):
         meld = self.melds.get(action.meld)
         if meld is None:
             raise IllegalActionError(f"there is no meld {action.meld} on the table")
-        if lay_off.on is LayOffOn.OWN_MELDS and self.owners[action.meld] != seat:
+        if lay_off.on is OWN_MELDS and self.owners[action.meld] != seat:
             raise IllegalActionError("you may lay off only on your own melds")
         if not action.cards:
             raise IllegalActionError("lay off which card?")
@@ -571,7 +579,7 @@ class RummyState(GameState):
         after = tuple(action.cards_after or ())
         if Counter(after) != Counter(meld.cards) + Counter(action.cards):
             raise IllegalActionError("cards_after is not the meld with the laid-off cards")
-        if meld.kind is MeldKind.RUN:
+        if meld.kind is RUN:
             n = len(meld.cards)
             if not any(after[i:i + n] == meld.cards for i in range(len(after) - n + 1)):
                 raise IllegalActionError("a lay-off extends a run at its ends")
@@ -593,7 +601,7 @@ class RummyState(GameState):
         meld = self.melds.get(action.meld)
         if meld is None:
             raise IllegalActionError(f"there is no meld {action.meld} on the table")
-        if swap.melds is SwapFrom.RUNS and meld.kind is not MeldKind.RUN:
+        if swap.melds is SWAP_FROM_RUNS and meld.kind is not RUN:
             raise IllegalActionError("jokers may be swapped out of runs only, not sets")
         self._take_from_hand(seat, [action.card])
         if not self._swap_leaves_legal_hand(seat):
@@ -602,7 +610,7 @@ class RummyState(GameState):
         if result is None:
             raise IllegalActionError(f"no joker in meld {action.meld} stands for {NAMES[action.card]}"
                                      + (" (or the freed joker could not be played this turn)"
-                                        if swap.freed_joker is FreedJoker.PLAY_THIS_TURN else ""))
+                                        if swap.freed_joker is PLAY_THIS_TURN else ""))
         return result
 
     # --- applying ------------------------------------------------------------------------------
@@ -612,8 +620,7 @@ class RummyState(GameState):
         listing (a listed go-down's melds) or is worked out once, here."""
         if self.turn == OVER:
             raise IllegalActionError("the game is over")
-        cached_at, cached = self._legal
-        if cached_at == self.moves and any(a is action for a in cached):
+        if self._legal_at == self.moves and any(a is action for a in self._legal_list):
             checked = self._go_downs[id(action)] if type(action) is GoDown else None
         else:
             checked = self.verify(action)
@@ -688,7 +695,7 @@ class RummyState(GameState):
         if not self.stock and not self._refill_stock():
             self._exhausted("stock")
             return
-        self.phase = Phase.DRAWING
+        self.phase = _DRAWING
         self.turn = seat
 
     def _refill_stock(self) -> bool:
@@ -710,7 +717,7 @@ class RummyState(GameState):
         self.hands[self.player].append(c)
         self.known[self.player].append(c)
         self._log.append((_draw_event, self.round_index + 1, self.player, "discard", c))
-        self.phase = Phase.PLAYING
+        self.phase = _PLAYING
 
     def _decline_discard(self) -> None:
         self.buyer = None
@@ -739,7 +746,7 @@ class RummyState(GameState):
                 return
             seat = self.window[self.window_pos]
             if self._can_buy(seat) or (self._may_claim(seat) and self._claimable()):
-                self.phase = Phase.WINDOW
+                self.phase = _WINDOW
                 self.turn = seat
                 return
 
@@ -755,7 +762,7 @@ class RummyState(GameState):
         if not self.stock and not self._refill_stock():
             self._exhausted("stock")
             return
-        self.phase = Phase.DRAWING
+        self.phase = _DRAWING
         self.turn = CHANCE
 
     def _take_stock_card(self, wanted: int | None = None) -> int | None:
@@ -771,7 +778,7 @@ class RummyState(GameState):
         assert drawn is not None
         self.hands[self.player].append(drawn)
         self._log.append((_draw_event, self.round_index + 1, self.player, "stock", drawn))
-        self.phase = Phase.PLAYING
+        self.phase = _PLAYING
         self.turn = self.player
 
     def _buy(self, seat: int) -> None:
@@ -862,7 +869,7 @@ class RummyState(GameState):
         self._forget(seat, action.card)
         self.melds[action.meld] = meld
         self.hands[seat].append(JOKER)  # freed: it must go back onto the table this turn, or stays in hand
-        if self.section.joker_swap.freed_joker is FreedJoker.PLAY_THIS_TURN:
+        if self.section.joker_swap.freed_joker is PLAY_THIS_TURN:
             self.joker_debt += 1
         self.counters["swaps"] += 1
         self.log({"event": "swap", "round": self.round, "seat": seat, "meld": action.meld,
@@ -926,7 +933,7 @@ class RummyState(GameState):
         self.chance_step = 0
         self.joker_debt = 0
         self.protected = False
-        self.phase = Phase.DEAL
+        self.phase = _DEAL
         self.score_round(points)
 
     # --- what a seat sees ---------------------------------------------------------------------
@@ -934,10 +941,10 @@ class RummyState(GameState):
         over = self.turn == OVER
         pile = self.pile
         buying = self.section.buying
-        window = self.window if self.phase is Phase.WINDOW else ()
+        window = self.window if self.phase is _WINDOW else ()
         return RummyObservation(
             seat, self.players, self.round_index + 1, len(self.setup.hand_sizes), 0 if over else self.hand_size,
-            self.dealer, Phase.OVER if over else self.phase, self.turn, tuple(self.totals),
+            self.dealer, _OVER if over else self.phase, self.turn, tuple(self.totals),
             tuple(self.hands[seat]), None if over else self.contract, self.player,
             tuple(len(h) for h in self.hands), pile[-1] if pile else None, self.protected, len(self.stock),
             self.table, tuple(self.down), tuple(self.buys),

@@ -39,7 +39,3 @@ BIDS: tuple[Bid, ...] = tuple(Bid(n) for n in range(0, 200))
 PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(len(NAMES)))
 TRUMP_CHOICES: tuple[ChooseTrump, ...] = tuple(ChooseTrump(s) for s in (0, 1, 2, 3)) + (ChooseTrump(None),)
 
-
-def bid_action(n: int) -> Bid:
-    """The interned Bid for ``n`` where there is one."""
-    return BIDS[n] if 0 <= n < len(BIDS) else Bid(n)

@@ -70,6 +70,21 @@ class ScoringRules:
                 return points(env)
         return 0
 
+    @property
+    def names(self) -> frozenset[str]:
+        """Every name the scoring reads."""
+        out: frozenset[str] = frozenset()
+        for when, points in self.cases:
+            out |= points.names | (when.names if when is not None else frozenset())
+        return out
+
+    @property
+    def program(self) -> Callable[[Mapping[str, Any]], int]:
+        """:meth:`points` as one call (a single formula is its compiled program itself)."""
+        if len(self.cases) == 1 and self.cases[0][0] is None:
+            return self.cases[0][1].program
+        return self.points
+
 
 @dataclass(frozen=True)
 class TrickRules:

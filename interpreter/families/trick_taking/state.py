@@ -30,6 +30,13 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+# The phases as plain module constants: the hot paths compare against them on every
+# move, and an enum class attribute costs a lookup through the enum machinery each time.
+_DEAL, _CHOOSE_TRUMP, _BIDDING, _PLAYING, _OVER = (Phase.DEAL, Phase.CHOOSE_TRUMP, Phase.BIDDING, Phase.PLAYING,
+                                                   Phase.OVER)
+_PLAY_OF = PLAYS.__getitem__
+
+
 class TrickObservation(NamedTuple):
     """What one seat of a trick-taking game may know.  Cards are card numbers
     (:mod:`cardrules.interpreter.cards`); ``suits`` and ``power`` are the round's card
@@ -79,15 +86,15 @@ class TrickTakingState(GameState):
     __slots__ = ("tricks", "ace_high", "unique_cards", "phase", "hands", "upcard", "trump", "bids",
                  "bid_order", "taken", "trick", "trick_number", "leader", "suits", "power", "played",
                  "constrained_bids", "exact_bids", "points_by_hand_size", "_candidates", "_candidate_actions", "_candidate_action",
-                 "_candidate_cache", "_bid_env", "_made", "_legal_keys", "_follow_suit", "_must_trump",
-                 "_simultaneous")
+                 "_candidate_cache", "_bid_env", "_made", "_legal_keys", "_keys_at", "_follow_suit", "_must_trump",
+                 "_simultaneous", "_first_offset", "_orders", "_bids_memo", "_restricted", "_score", "_per_seat_names", "_teams", "_named_trump")
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.tricks: TrickRules = self.rules.section
         self.ace_high = self.rules.deck.ace != "low"
         self.unique_cards = self.setup.decks == 1 and self.setup.jokers <= 1
-        self.phase = Phase.DEAL
+        self.phase = _DEAL
         self.hands: list[list[int]] = [[] for _ in range(self.players)]
         self.upcard: int | None = None
         self.trump: int | None = None
@@ -106,47 +113,85 @@ class TrickTakingState(GameState):
         self._candidates: list[int] = []
         self._candidate_actions: list[Any] = []  # the Bid action of each candidate, same order
         self._candidate_action: dict[int, Any] = {}
-        self._candidate_cache: dict[int, tuple[list[int], list[Any], dict[int, Any]]] = {}
+        # per round: the bids its range allows, their actions, bid -> action (shared by every game of the setup)
+        self._candidate_cache: dict[int, tuple[list[int], list[Any], dict[int, Any]]] = \
+            self.setup.cache.setdefault("candidate_bids", {})
         self._bid_env: dict[str, Any] = {}
         self._made: list[int] = []  # bids made this round, in bidding order
         # The plain keys (cards or bids) of the cached legal actions, so that apply() can
         # check membership with C-level int comparisons instead of calling the
         # dataclasses' Python __eq__ for every listed action before the chosen one.
         self._legal_keys: list[Any] = []
+        self._keys_at = -1  # the move number the keys are for
         # Rule flags read on every move, copied out of their frozen rule objects.
         self._follow_suit = self.tricks.play.follow_suit
         self._must_trump = self.tricks.play.must_trump
         self._simultaneous = self.tricks.bidding.order is BidOrder.SIMULTANEOUS
+        self._named_trump = self.tricks.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER
+        self._first_offset = self.rules.deal.first_to_act.offset
+        # (round, dealer, seat, bids made) -> the legal bids (shared by every game of the setup)
+        self._bids_memo: dict[tuple[Any, ...], list[int]] = self.setup.cache.setdefault("legal_bids", {})
+        # trump -> the card order (shared by every game of the setup)
+        self._orders: dict[int | None, tuple[tuple[int, ...], tuple[int, ...]]] = \
+            self.setup.cache.setdefault("card_orders", {})
+        self._teams = self.setup.teams  # empty: every seat alone
+        self._restricted = bool(self.tricks.bidding.restrictions)
+        self._score = self.tricks.scoring.program
+        # whether the scoring reads any per-seat name besides the bid and the tricks taken
+        self._per_seat_names = bool(self.tricks.scoring.names & {"team", "team_bid", "team_tricks", "seat",
+                                                                 "is_dealer"})
 
     # --- legal actions: one source per kind of move ---------------------------------------------
     def legal_actions(self) -> list[Any]:
-        legal = self._legal
-        if legal[0] == self.moves:
-            return legal[1]
+        if self._legal_at == self.moves:
+            return self._legal_list
         turn = self.turn
-        if self.phase is Phase.PLAYING and turn >= 0:
-            cards = self._legal_cards(turn)
-            # map() with the interned actions' __getitem__ builds the list in C
-            actions: list[Any] = list(map(PLAYS.__getitem__, cards))
-            self._legal_keys = cards
-        elif turn == CHANCE:
-            actions = [self.chance_action()]
-            self._legal_keys = []
-        elif turn == OVER:
-            actions = []
-            self._legal_keys = []
-        elif self.phase is Phase.BIDDING:
-            bids = self._legal_bids(turn)
-            if bids is self._candidates:  # no restriction removed a bid: reuse the round's actions
+        if turn >= 0 and (self.phase is _PLAYING or self.phase is _BIDDING):
+            keys = self._legal_keys if self._keys_at == self.moves else self._keys(turn)
+            if self.phase is _PLAYING:
+                # map() with the interned actions' __getitem__ builds the list in C
+                actions: list[Any] = list(map(_PLAY_OF, keys))
+            elif keys is self._candidates:  # no restriction removed a bid: reuse the round's actions
                 actions = self._candidate_actions[:]
             else:
-                actions = list(map(self._candidate_action.__getitem__, bids))
-            self._legal_keys = bids
+                actions = list(map(self._candidate_action.__getitem__, keys))
+        elif turn == CHANCE:
+            actions = [self.chance_action()]
+        elif turn == OVER:
+            actions = []
         else:
             actions = list(TRUMP_CHOICES)
-            self._legal_keys = []
-        self._legal = (self.moves, actions)
+        self._legal_at = self.moves
+        self._legal_list = actions
         return actions
+
+    def _keys(self, turn: int) -> list[int]:
+        """The legal cards (playing) or bids (bidding) of ``turn``, kept for this move:
+        the plain values the listed actions stand for."""
+        keys = self._legal_cards(turn) if self.phase is _PLAYING else self._legal_bids(turn)
+        self._legal_keys = keys
+        self._keys_at = self.moves
+        return keys
+
+    def legal_count(self) -> int:
+        if self._keys_at == self.moves:
+            return len(self._legal_keys)
+        turn = self.turn
+        if turn >= 0 and (self.phase is _PLAYING or self.phase is _BIDDING):
+            return len(self._keys(turn))
+        return len(self.legal_actions())
+
+    def apply_index(self, index: int) -> None:
+        if self._keys_at == self.moves:  # playing or bidding: the keys are the cards or the bids
+            key = self._legal_keys[index]
+            self.decisions += 1
+            if self.phase is _PLAYING:
+                self._play(key)
+            else:
+                self._bid(key)
+            self.moves += 1
+            return
+        self.apply(self.legal_actions()[index])
 
     def _legal_cards(self, seat: int) -> list[int]:
         """The distinct cards ``seat`` may play now (what is listed and what verifies)."""
@@ -164,8 +209,20 @@ class TrickTakingState(GameState):
         return hand[:] if self.unique_cards else list(dict.fromkeys(hand))
 
     def _legal_bids(self, seat: int) -> list[int]:
-        """The bids ``seat`` may make now (what is listed and what verifies)."""
-        bids = auction.legal_bids(self.tricks.bidding, self._env_for_bid(seat), self._candidates)
+        """The bids ``seat`` may make now (what is listed and what verifies).  They
+        follow from the round, the dealer, the seat and the bids made before (nothing
+        else is in the restrictions' names), and evaluation is pure, so they are kept
+        for every game of the setup: simulations meet the same situations again and again."""
+        if not self._restricted:
+            return self._candidates
+        key = (self.round_index, self.dealer, seat, tuple(self._made))
+        memo = self._bids_memo
+        bids = memo.get(key)
+        if bids is None:
+            bids = auction.legal_bids(self.tricks.bidding, self._env_for_bid(seat), self._candidates)
+            if len(memo) >= 100_000:
+                memo.clear()
+            memo[key] = bids
         if not bids:
             raise EvaluationError(f"the bidding restrictions leave seat {seat} no legal bid in round {self.round}")
         return bids
@@ -192,20 +249,20 @@ class TrickTakingState(GameState):
         if turn == OVER:
             raise IllegalActionError("the game is over")
         phase = self.phase
-        if phase is Phase.PLAYING:
+        if phase is _PLAYING:
             if not isinstance(action, Play):
                 raise IllegalActionError(f"it is time to play a card, not '{action}'")
             if action.card not in self._legal_cards(turn):
                 led = self.suits[self.trick[0][1]] if self.trick else -1
                 raise IllegalActionError(trickplay.play_refusal(self.hands[turn], action.card, led, self.suits,
                                                                 self.trump, self._must_trump))
-        elif phase is Phase.BIDDING:
+        elif phase is _BIDDING:
             if not isinstance(action, Bid):
                 raise IllegalActionError(f"it is time to bid, not '{action}'")
             if action.bid not in self._legal_bids(turn):
                 raise IllegalActionError(auction.bid_refusal(self.tricks.bidding, self._env_for_bid(turn),
                                                              self._candidates, action.bid))
-        elif phase is Phase.CHOOSE_TRUMP:
+        elif phase is _CHOOSE_TRUMP:
             if not isinstance(action, ChooseTrump) or action not in TRUMP_CHOICES:
                 raise IllegalActionError(f"the highest bidder names the trump suit now, not '{action}'")
 
@@ -213,16 +270,15 @@ class TrickTakingState(GameState):
     def apply(self, action: Any) -> None:
         """As :meth:`GameState.apply`; an action from the cached legal list (the case
         of every bot) skips verification, found by its card or bid, not by ``==``."""
-        if self._legal[0] == self.moves:
-            kind = type(action)
-            phase = self.phase
-            if kind is Play and phase is Phase.PLAYING:  # the keys are cards only while playing
-                if action.card in self._legal_keys:
-                    self.decisions += 1
-                    self._play(action.card)
-                    self.moves += 1
-                    return
-            elif kind is Bid and phase is Phase.BIDDING and action.bid in self._legal_keys:
+        kind = type(action)
+        if kind is Play:  # the keys are cards only while playing
+            if self.phase is _PLAYING and self._keys_at == self.moves and action.card in self._legal_keys:
+                self.decisions += 1
+                self._play(action.card)
+                self.moves += 1
+                return
+        elif self._keys_at == self.moves:
+            if kind is Bid and self.phase is _BIDDING and action.bid in self._legal_keys:
                 self.decisions += 1
                 self._bid(action.bid)
                 self.moves += 1
@@ -243,7 +299,6 @@ class TrickTakingState(GameState):
     def _deal(self, deal: Deal) -> None:
         self.hands = [list(h) for h in deal.hands]
         self.upcard = deal.upcard
-        self.stock = list(deal.stock)
         players = self.players
         self.bids = [None] * players
         self.taken = [0] * players
@@ -251,48 +306,58 @@ class TrickTakingState(GameState):
         self.trick_number = 1
         self.played = []
         self.log_deal(deal)
-        first = self.seat_from_dealer(self.rules.deal.first_to_act)
+        first = (self.dealer + self._first_offset) % players
         self.bid_order = [(first + k) % players for k in range(players)]  # seat_after(first, k)
-        env = self._bid_env = self.round_env()  # a fresh dict each round, only the bids use it
-        cached = self._candidate_cache.get(self.round_index)
+        round_index = self.round_index
+        self._bid_env = self.setup.round_env(round_index)  # a fresh dict each round: bids and scores fill it in
+        cached = self._candidate_cache.get(round_index)
         if cached is None:
-            candidates = auction.candidate_bids(self.tricks.bidding, env)
+            candidates = auction.candidate_bids(self.tricks.bidding, self._bid_env)
             actions = [BIDS[b] if 0 <= b < len(BIDS) else Bid(b) for b in candidates]
             # the candidates, their actions, and bid -> action to map filtered bids in C
-            cached = self._candidate_cache[self.round_index] = (candidates, actions, dict(zip(candidates, actions)))
+            cached = self._candidate_cache[round_index] = (candidates, actions, dict(zip(candidates, actions)))
         self._candidates, self._candidate_actions, self._candidate_action = cached
         self._made = []
-        trump_rules = self.tricks.trump
-        if trump_rules.kind is not TrumpKind.NAMED_BY_HIGHEST_BIDDER:
-            self._set_trump(round_trump(trump_rules, self.rules_round, self.upcard), None)
+        if not self._named_trump:
+            self._set_trump(round_trump(self.tricks.trump, self.rules_round, self.upcard), None)
         else:  # no trump until it is named: cards rank as in a no-trump round meanwhile
             self.trump = None
-            self.suits, self.power = card_order(trump_rules, None, self.ace_high)
-        self.phase = Phase.BIDDING
+            self.suits, self.power = self._order(None)
+        self.phase = _BIDDING
         self.turn = self.bid_order[0]
+
+    def _order(self, suit: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The card order (suit in play and power of each card) when ``suit`` is trump."""
+        order = self._orders.get(suit)
+        if order is None:
+            order = self._orders[suit] = card_order(self.tricks.trump, suit, self.ace_high)
+        return order
 
     def _set_trump(self, suit: int | None, seat: int | None) -> None:
         self.trump = suit
-        self.suits, self.power = card_order(self.tricks.trump, suit, self.ace_high)
-        event: dict[str, Any] = {"event": "trump", "round": self.round, "suit": None if suit is None else SUITS[suit]}
+        self.suits, self.power = self._order(suit)
+        event: dict[str, Any] = {"event": "trump", "round": self.round_index + 1,
+                                 "suit": None if suit is None else SUITS[suit]}
         if seat is not None:
             event["seat"] = seat
-        self.log(event)
+        self._log.append(event)
 
     def _bid(self, bid: int) -> None:
         seat = self.turn
-        if self.tricks.bidding.restrictions and len(self.legal_actions()) < len(self._candidates):
+        if self._restricted and len(self._keys(seat) if self._keys_at != self.moves else self._legal_keys) < \
+                len(self._candidates):
             self.constrained_bids += 1
         self.bids[seat] = bid
-        self._made.append(bid)
+        made = self._made
+        made.append(bid)
         self._log.append((_bid_event, self.round_index + 1, seat, bid))
-        position = self.bid_order.index(seat)
-        if position + 1 < self.players:
-            self.turn = self.bid_order[position + 1]
+        position = len(made)  # the next bidder's place in the bidding order
+        if position < self.players:
+            self.turn = self.bid_order[position]
             return
-        if self.tricks.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER:
+        if self._named_trump:
             high = max(b for b in self.bids if b is not None)
-            self.phase = Phase.CHOOSE_TRUMP
+            self.phase = _CHOOSE_TRUMP
             self.turn = next(s for s in self.bid_order if self.bids[s] == high)
             return
         self._start_play()
@@ -302,7 +367,7 @@ class TrickTakingState(GameState):
         self._start_play()
 
     def _start_play(self) -> None:
-        self.phase = Phase.PLAYING
+        self.phase = _PLAYING
         self.leader = self.bid_order[0]
         self.turn = self.leader
 
@@ -330,53 +395,66 @@ class TrickTakingState(GameState):
             self._end_round()
 
     def _end_round(self) -> None:
-        env = self.round_env()
+        env = self._bid_env  # this round's names (the bidding's left-overs are never read)
         bids = [b if b is not None else 0 for b in self.bids]
         taken = self.taken
         env["bids"] = bids
-        env["taken"] = list(taken)
+        env["taken"] = taken[:]
         points = []
-        score = self.tricks.scoring.points
+        score = self._score
         dealer = self.dealer
-        teams = self.setup.teams or tuple(range(self.players))  # alone, a seat is its own team
-        team_bid: dict[int, int] = {}
-        team_tricks: dict[int, int] = {}
-        for seat, team in enumerate(teams):
-            team_bid[team] = team_bid.get(team, 0) + bids[seat]
-            team_tricks[team] = team_tricks.get(team, 0) + taken[seat]
+        teams = self._teams
+        if teams:
+            team_bid: dict[int, int] = {}
+            team_tricks: dict[int, int] = {}
+            for seat, team in enumerate(teams):
+                team_bid[team] = team_bid.get(team, 0) + bids[seat]
+                team_tricks[team] = team_tricks.get(team, 0) + taken[seat]
+        exact = self.exact_bids
+        per_seat = self._per_seat_names
         for seat in range(self.players):
-            team = teams[seat]
-            env["team"] = team
-            env["team_bid"] = team_bid[team]
-            env["team_tricks"] = team_tricks[team]
-            # item assignment: no keyword dict is built per seat, as update(**kw) would
-            env["seat"] = seat
-            env["bid"] = bids[seat]
-            env["tricks"] = taken[seat]
-            env["is_dealer"] = seat == dealer
+            bid, took = bids[seat], taken[seat]
+            # item assignment, and only of the names the scoring reads: no keyword dict
+            # is built per seat, as update(**kw) would
+            env["bid"] = bid
+            env["tricks"] = took
+            if per_seat:
+                if teams:
+                    team = teams[seat]
+                    env["team"] = team
+                    env["team_bid"] = team_bid[team]
+                    env["team_tricks"] = team_tricks[team]
+                else:  # alone, a seat is its own team
+                    env["team"] = seat
+                    env["team_bid"] = bid
+                    env["team_tricks"] = took
+                env["seat"] = seat
+                env["is_dealer"] = seat == dealer
             try:
                 points.append(score(env))
             except EvaluationError as exc:
                 raise EvaluationError(f"scoring seat {seat} in round {self.round}: {exc}") from None
-            if bids[seat] == taken[seat]:
-                self.exact_bids[seat] += 1
-        cell = self.points_by_hand_size.setdefault(self.hand_size, [0, 0])
+            if bid == took:
+                exact[seat] += 1
+        cell = self.points_by_hand_size.get(self.hand_size)
+        if cell is None:
+            cell = self.points_by_hand_size[self.hand_size] = [0, 0]
         cell[0] += sum(points)
         cell[1] += self.players
-        self.phase = Phase.DEAL
+        self.phase = _DEAL
         self.score_round(points)
 
     # --- what a seat sees ---------------------------------------------------------------------
     def observation(self, seat: int) -> TrickObservation:
         phase = self.phase
         over = self.turn == OVER
-        hidden_bids = self._simultaneous and phase is Phase.BIDDING
+        hidden_bids = self._simultaneous and phase is _BIDDING
         bids = self.bids
         return TrickObservation(
             seat, self.players, self.round_index + 1, len(self.setup.hand_sizes),
-            0 if over else self.hand_size, self.dealer, Phase.OVER if over else phase, self.turn,
+            0 if over else self.hand_size, self.dealer, _OVER if over else phase, self.turn,
             tuple(self.totals), tuple(self.hands[seat]), self.upcard,
-            None if phase is Phase.DEAL or phase is Phase.CHOOSE_TRUMP else self.trump,
+            None if phase is _DEAL or phase is _CHOOSE_TRUMP else self.trump,
             tuple(bids) if not hidden_bids else tuple(b if s == seat else None for s, b in enumerate(bids)),
             tuple(self.taken), tuple(self.trick), self.trick_number, self.leader, tuple(self.played),
             self.suits, self.power)
@@ -393,4 +471,4 @@ class TrickTakingState(GameState):
         new.played = self.played[:]
         new._made = self._made[:]
         new._bid_env = dict(self._bid_env)
-        new._candidate_cache = dict(self._candidate_cache)
+

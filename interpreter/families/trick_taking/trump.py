@@ -16,11 +16,15 @@ JACK = RANKS.index("J")
 SAME_COLOUR = {0: 3, 3: 0, 1: 2, 2: 1}  # spades<->clubs, hearts<->diamonds
 
 
+_UPCARD, _ROTATION = TrumpKind.UPCARD, TrumpKind.ROTATION
+
+
 def round_trump(trump: TrumpRules, round_number: int, upcard: int | None) -> int | None:
     """The trump suit (0..3) or None, for trump kinds fixed before bidding."""
-    if trump.kind is TrumpKind.UPCARD:
+    kind = trump.kind
+    if kind is _UPCARD:
         return None if upcard is None or upcard == JOKER else upcard // 13
-    if trump.kind is TrumpKind.ROTATION:
+    if kind is _ROTATION:
         return trump.rotation[(round_number - 1) % len(trump.rotation)]
     return None
 
