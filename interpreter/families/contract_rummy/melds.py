@@ -8,8 +8,7 @@ Every rule that varies between tables comes from :class:`MeldRules` in the rules
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from ...cards import JOKER, NAMES, RANKS
 from ...rules import Ace
@@ -38,10 +37,10 @@ _VALUE_BITS: tuple[int, ...] = tuple(1 << (r + 2) for r in range(12)) + ((1 << 1
 _SEARCH_CACHES: dict[tuple[int, int, bool, bool], tuple[dict, dict, dict]] = {}
 
 
-@dataclass(frozen=True, slots=True)
-class Meld:
+class Meld(NamedTuple):
     """A meld on the table (or proposed): its kind, cards in order, and for a run its
-    suit and the value of its first place."""
+    suit and the value of its first place.  (Immutable; a named tuple, as melds are
+    made for every lay-off tried and a tuple is made fastest.)"""
 
     kind: MeldKind
     cards: tuple[int, ...]
@@ -172,12 +171,12 @@ class MeldEngine:
             if problem:
                 raise ValueError(problem)
             naturals = [c for c in cards if c != JOKER]
-            return Meld(kind, cards, rank=naturals[0] % 13 if naturals else -1)
+            return Meld(kind, cards, -1, 0, naturals[0] % 13 if naturals else -1)
         problem = self.why_not_run(cards)
         if problem:
             raise ValueError(problem)
         suit = next(c // 13 for c in cards if c != JOKER)
-        return Meld(kind, cards, suit=suit, start=self.run_start(cards) or 0)
+        return Meld(kind, cards, suit, self.run_start(cards) or 0)
 
     def classify(self, cards: Sequence[int]) -> Meld:
         """A meld from cards as written: a set if it is one, else a run in the given order."""
@@ -199,7 +198,7 @@ class MeldEngine:
             elif self._joker_problem(size, meld.jokers, False):
                 return None
             rank = meld.rank if meld.rank >= 0 or card == JOKER else card % 13
-            return Meld(meld.kind, meld.cards + (card,), rank=rank)
+            return Meld(meld.kind, meld.cards + (card,), -1, 0, rank)
         low, high = meld.start - 1, meld.start + len(meld.cards)
         if card == JOKER:
             if self._joker_problem(size, meld.jokers + 1, True):
@@ -236,7 +235,7 @@ class MeldEngine:
             return None
         if meld.rank >= 0 and card % 13 == meld.rank:
             i = meld.cards.index(JOKER)
-            return Meld(meld.kind, meld.cards[:i] + (card,) + meld.cards[i + 1:], rank=meld.rank)
+            return Meld(meld.kind, meld.cards[:i] + (card,) + meld.cards[i + 1:], -1, 0, meld.rank)
         return None
 
     # --- meeting a contract ------------------------------------------------------------------

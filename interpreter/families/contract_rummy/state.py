@@ -56,37 +56,88 @@ class TableMeld(NamedTuple):
 
 
 class TableIndex:
-    """The melds on the table and what they accept, made once per table (see
-    RummyState.table): ``melds`` (:class:`TableMeld` in the table's order); ``entries``
-    (meld id, meld, the naturals it accepts); ``by_card`` natural -> the places in
-    ``entries`` of the melds that accept it; :meth:`joker_places` the places of the
-    melds a joker fits; ``swaps`` (meld id, cards that can free a joker) for each meld
-    the joker-swap rule lets a joker be taken from, in order.  A lay-off listing then
-    looks up the hand's cards instead of asking every meld about every card.  It is
-    public information (a function of the melds and the rules), so observations carry it."""
+    """The melds on the table and what they accept (see RummyState.table): ``melds``
+    (:class:`TableMeld` in the table's order); ``entries`` (meld id, meld, the naturals
+    it accepts); ``by_card`` natural -> the places in ``entries`` of the melds that
+    accept it; :meth:`joker_places` the places of the melds a joker fits; ``swaps``
+    (meld id, cards that can free a joker) for each meld the joker-swap rule lets a
+    joker be taken from, in order.  A lay-off listing then looks up the hand's cards
+    instead of asking every meld about every card.  A play changes a meld or adds a
+    few: :meth:`updated` makes the next index from this one, touching only those.  It
+    is public information (a function of the melds and the rules), so observations
+    carry it; it is never changed once made."""
 
-    __slots__ = ("ids", "table", "melds", "entries", "by_card", "swaps", "_joker_places", "_engine")
+    __slots__ = ("version", "ids", "table", "melds", "entries", "by_card", "_swap_of", "_swaps", "_joker_places",
+                 "_engine", "_runs_only")
 
-    def __init__(self, ids: tuple[int, ...], table: tuple[Meld, ...], owners: dict[int, int], engine: MeldEngine,
-                 swap_from: SwapFrom):
-        self.ids = ids
-        self.table = table
-        self.melds = tuple(TableMeld(i, owners[i], m) for i, m in zip(ids, table))
-        self.entries: list[tuple[int, Meld, frozenset[int]]] = []
-        self.by_card: dict[int, list[int]] = {}
-        self._joker_places: list[int] | None = None
+    def __init__(self, engine: MeldEngine, swap_from: SwapFrom, version: int = 0):
+        """An empty table."""
+        self.version = version  # the state's table version it was made for
+        self.ids: tuple[int, ...] = ()
+        self.table: tuple[Meld, ...] = ()
+        self.melds: tuple[TableMeld, ...] = ()
+        self.entries: tuple[tuple[int, Meld, frozenset[int]], ...] = ()
+        self.by_card: dict[int, tuple[int, ...]] = {}
+        self._swap_of: dict[int, frozenset[int]] = {}
+        self._swaps: list[tuple[int, frozenset[int]]] | None = []
+        self._joker_places: list[int] | None = []
         self._engine = engine
-        self.swaps: list[tuple[int, frozenset[int]]] = []
-        runs_only = swap_from is not SWAP_FROM_ALL
-        for place, (meld_id, meld) in enumerate(zip(ids, table)):
+        self._runs_only = swap_from is not SWAP_FROM_ALL
+
+    def updated(self, version: int, melds: dict[int, Meld], owners: dict[int, int], changed: set[int]) -> TableIndex:
+        """The index of the table ``melds``, which differs from this one's in the melds
+        ``changed`` (replaced, or added at the end)."""
+        new = object.__new__(TableIndex)
+        new.version = version
+        new._engine = engine = self._engine
+        new._runs_only = runs_only = self._runs_only
+        ids = new.ids = tuple(melds)
+        new.table = tuple(melds.values())
+        entries = list(self.entries)
+        table_melds = list(self.melds)
+        by_card = dict(self.by_card)
+        swap_of = dict(self._swap_of)
+        places = {meld_id: place for place, meld_id in enumerate(ids)}
+        for meld_id in sorted(changed, key=places.__getitem__):
+            place = places[meld_id]
+            meld = melds[meld_id]
             accepted = engine.accepts(meld)
-            self.entries.append((meld_id, meld, accepted))
-            for c in accepted:
-                self.by_card.setdefault(c, []).append(place)
+            if place < len(entries):  # a meld replaced: move its place between the cards' lists
+                old = entries[place][2]
+                for c in old - accepted:
+                    left = tuple(p for p in by_card[c] if p != place)
+                    if left:
+                        by_card[c] = left
+                    else:
+                        del by_card[c]
+                for c in accepted - old:
+                    by_card[c] = tuple(sorted(by_card.get(c, ()) + (place,)))
+                entries[place] = (meld_id, meld, accepted)
+                table_melds[place] = TableMeld(meld_id, owners[meld_id], meld)
+            else:  # a meld added at the end
+                for c in accepted:
+                    by_card[c] = by_card.get(c, ()) + (place,)
+                entries.append((meld_id, meld, accepted))
+                table_melds.append(TableMeld(meld_id, owners[meld_id], meld))
+            swap_of.pop(meld_id, None)
             if JOKER in meld.cards and (not runs_only or meld.kind is RUN):
                 swappable = engine.swappable(meld)
                 if swappable:
-                    self.swaps.append((meld_id, swappable))
+                    swap_of[meld_id] = swappable
+        new.entries = tuple(entries)
+        new.melds = tuple(table_melds)
+        new.by_card = by_card
+        new._swap_of = swap_of
+        new._swaps = None
+        new._joker_places = None
+        return new
+
+    @property
+    def swaps(self) -> list[tuple[int, frozenset[int]]]:
+        if self._swaps is None:
+            swap_of = self._swap_of
+            self._swaps = [(i, swap_of[i]) for i in self.ids if i in swap_of]
+        return self._swaps
 
     def joker_places(self) -> list[int]:
         """The places of the melds a joker fits.  Made when first asked: the table
@@ -159,7 +210,8 @@ class RummyState(GameState):
     __slots__ = ("section", "meld_engine", "phase", "hands", "melds", "owners", "down", "buys", "jokers_melded",
                  "down_turn", "known", "turn_number", "discarder", "reshuffles", "player", "protected", "window",
                  "window_pos", "buyer", "joker_debt", "chance_step", "cut_success", "forced", "counters",
-                 "_per_round", "went_out", "penalties", "_aux_rng", "_chance_pending", "_go_downs", "_table_index")
+                 "_per_round", "went_out", "penalties", "_aux_rng", "_chance_pending", "_go_downs", "_table_index",
+                 "_table_version", "_table_changes")
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -193,7 +245,9 @@ class RummyState(GameState):
         self._aux_rng = random.Random(f"{self.seed}/aux")
         self._chance_pending: Any = None
         self._go_downs: dict[int, tuple[Meld, ...]] = {}  # id(listed GoDown) -> its melds
-        self._table_index = TableIndex((), (), {}, self.meld_engine, self.section.joker_swap.melds)
+        self._table_version = 0
+        self._table_changes: set[int] = set()
+        self._table_index = TableIndex(self.meld_engine, self.section.joker_swap.melds)
 
     def place_meld(self, owner: int, cards: Any) -> int:
         """Put ``cards`` on the table as a meld of ``owner``'s (a position from a worked
@@ -202,8 +256,8 @@ class RummyState(GameState):
         meld_id = len(self.owners) + 1
         while meld_id in self.melds:
             meld_id += 1
-        self.melds[meld_id] = meld
         self.owners[meld_id] = owner
+        self._changed(meld_id, meld)
         self._legal_at = -1
         return meld_id
 
@@ -414,14 +468,14 @@ class RummyState(GameState):
     def table(self) -> TableIndex:
         """The index of the melds on the table (see :class:`TableIndex`).  The table
         changes only with a play, and the bots and the legal actions ask about it at
-        every decision, so the index is kept with the melds it was made from; comparing
-        those with the table's is an identity check per meld when nothing changed (and
-        the index is made again when anything did)."""
+        every decision, so the index is kept until the table changes (every change of
+        ``melds`` counts one more ``_table_version`` and notes the meld in
+        ``_table_changes``), and then updated in the melds that changed."""
         index = self._table_index
-        melds = self.melds
-        if index.ids != tuple(melds) or index.table != tuple(melds.values()):
-            index = self._table_index = TableIndex(tuple(melds), tuple(melds.values()), self.owners,
-                                                   self.meld_engine, self.section.joker_swap.melds)
+        if index.version != self._table_version:
+            index = self._table_index = index.updated(self._table_version, self.melds, self.owners,
+                                                      self._table_changes)
+            self._table_changes = set()
         return index
 
     # --- verification: one check per kind of move, returning what applying it needs --------
@@ -673,6 +727,9 @@ class RummyState(GameState):
         self.stock.reverse()  # deal.stock lists the cards in dealing order: first off is the top
         self.pile = [deal.upcard] if deal.upcard is not None else []
         self.melds, self.owners = {}, {}
+        self._table_version += 1
+        self._table_changes = set()
+        self._table_index = TableIndex(self.meld_engine, self.section.joker_swap.melds, self._table_version)
         self.down = [False] * self.players
         self.buys = [0] * self.players
         self.jokers_melded = [0] * self.players
@@ -801,7 +858,7 @@ class RummyState(GameState):
         claimer = self.turn
         discarder = self.discarder if self.discarder is not None else self.player
         c = self.pile.pop()
-        self.melds[meld_id] = self.meld_engine.lay_off(self.melds[meld_id], c) or self.melds[meld_id]
+        self._changed(meld_id, self.meld_engine.lay_off(self.melds[meld_id], c) or self.melds[meld_id])
         given = []
         for _ in range(self.section.fitting_discard_call.penalty_draw):
             hand = self.hands[claimer]
@@ -822,6 +879,12 @@ class RummyState(GameState):
         self.window = []
         self._draw_for_player()
 
+    def _changed(self, meld_id: int, meld: Meld) -> None:
+        """Put ``meld`` on the table as meld ``meld_id`` (new, or in place of the old)."""
+        self.melds[meld_id] = meld
+        self._table_version += 1
+        self._table_changes.add(meld_id)
+
     def _forget(self, seat: int, c: int) -> None:
         """A card left ``seat``'s hand: it is no longer known to be there."""
         known = self.known[seat]
@@ -837,8 +900,8 @@ class RummyState(GameState):
                 hand.remove(c)
                 self._forget(seat, c)
             meld_id = len(self.owners) + 1
-            self.melds[meld_id] = meld
             self.owners[meld_id] = seat
+            self._changed(meld_id, meld)
             self.jokers_melded[seat] += meld.jokers
             listed.append({"id": meld_id, "kind": meld.kind.value, "cards": meld.names()})
         self.down[seat] = True
@@ -856,7 +919,7 @@ class RummyState(GameState):
             if c == JOKER:
                 self.jokers_melded[seat] += 1
                 self.joker_debt = max(0, self.joker_debt - 1)
-        self.melds[action.meld] = meld
+        self._changed(action.meld, meld)
         self.log({"event": "layoff", "round": self.round, "seat": seat, "meld": action.meld,
                   "cards": [NAMES[c] for c in action.cards], "cards_after": meld.names()})
         self._after_table_play(seat)
@@ -867,7 +930,7 @@ class RummyState(GameState):
             meld = _fitted(self._swap_result(action.meld, action.card))
         self.hands[seat].remove(action.card)
         self._forget(seat, action.card)
-        self.melds[action.meld] = meld
+        self._changed(action.meld, meld)
         self.hands[seat].append(JOKER)  # freed: it must go back onto the table this turn, or stays in hand
         if self.section.joker_swap.freed_joker is PLAY_THIS_TURN:
             self.joker_debt += 1
@@ -946,11 +1009,11 @@ class RummyState(GameState):
             seat, self.players, self.round_index + 1, len(self.setup.hand_sizes), 0 if over else self.hand_size,
             self.dealer, _OVER if over else self.phase, self.turn, tuple(self.totals),
             tuple(self.hands[seat]), None if over else self.contract, self.player,
-            tuple(len(h) for h in self.hands), pile[-1] if pile else None, self.protected, len(self.stock),
+            tuple(map(len, self.hands)), pile[-1] if pile else None, self.protected, len(self.stock),
             self.table, tuple(self.down), tuple(self.buys),
             max(0, self._round_value(buying.limit) - self.buys[seat]) if buying.allowed and not over else 0,
             self.joker_debt, tuple(window), self.buyer,
-            tuple(tuple(k) for k in self.known), self.turn_number,
+            tuple(map(tuple, self.known)), self.turn_number,
             self.down[seat] and self.down_turn[seat] == self.turn_number)
 
     # --- copies -------------------------------------------------------------------------------
@@ -969,6 +1032,7 @@ class RummyState(GameState):
         new.counters = Counter(self.counters)
         new._per_round = dict(self._per_round)
         new.went_out = self.went_out[:]
+        new._table_changes = set(self._table_changes)
         new.penalties = self.penalties[:]
         aux = random.Random()
         aux.setstate(self._aux_rng.getstate())
