@@ -353,13 +353,13 @@ class RummyState(GameState):
                     actions.append(action)
                     self._go_downs[id(action)] = option
         lay_off = self.section.lay_off
-        if self.down[seat] and lay_off.allowed and (lay_off.same_turn_as_going_down or
-                                                    self.down_turn[seat] != self.turn_number):
+        if self._may_lay_off(seat):
             # Every lay-off of one natural (and of one joker) leaves the hand the same size:
             # when that is two cards or more the hand can always end the turn, and the
             # table after each lay-off need not be built to ask.
-            roomy_natural = self._cards_left(seat, (0,)) >= 2
-            roomy_joker = self._cards_left(seat, (JOKER,)) >= 2
+            # (not while a freed joker is owed: then every lay-off must leave it a place)
+            roomy_natural = not self.joker_debt and self._cards_left(seat, (0,)) >= 2
+            roomy_joker = self.joker_debt <= 1 and self._cards_left(seat, (JOKER,)) >= 2
             holds_joker = JOKER in distinct
             table = self.table
             # Only the melds that take one of the hand's cards (or a joker, if it holds
@@ -416,7 +416,11 @@ class RummyState(GameState):
         empty hand goes out (not where a final discard is required); where going out by
         a discard is forbidden, a single card left must itself fit the table (the melds
         on it now, with ``changed`` the melds the play adds or replaces), or the turn
-        could not end."""
+        could not end.  A joker freed by a swap and still owed to the table after the
+        play must still fit somewhere on it."""
+        if self.joker_debt and self.joker_debt > sum(1 for c in cards_out if c == JOKER) and \
+                not self._joker_fits_after(changed):
+            return False
         if self._cards_left(seat, cards_out) >= 2:
             return True  # the common case, without counting the hand
         left = Counter(self.hands[seat])
@@ -444,13 +448,29 @@ class RummyState(GameState):
             return any(self.meld_engine.lay_off(m, last) is not None for m in changed.values())
         return True
 
+    def _joker_fits_after(self, changed: dict[int, Meld]) -> bool:
+        """Whether a joker fits some meld of the table once ``changed`` is played."""
+        index = self.table
+        if any(index.entries[place][0] not in changed for place in index.joker_places()):
+            return True
+        return any(self.meld_engine.lay_off(m, JOKER) is not None for m in changed.values())
+
     def _swap_leaves_legal_hand(self, seat: int) -> bool:
         """A swap keeps the hand's size; if the freed joker must then be laid off, the
-        hand after that lay-off must still be able to end the turn."""
+        seat must be allowed to lay off this turn, and the hand after that lay-off must
+        still be able to end the turn."""
         if self.section.joker_swap.freed_joker is not PLAY_THIS_TURN:
             return True
+        if not self._may_lay_off(seat):
+            return False
         left = len(self.hands[seat]) - 1
         return left != 1 or self.contract.going_out is not NO_DISCARD
+
+    def _may_lay_off(self, seat: int) -> bool:
+        """Whether ``seat`` may lay off cards this turn (its own melds or any)."""
+        lay_off = self.section.lay_off
+        return lay_off.allowed and (self.down[seat] or not lay_off.requires_down) and \
+            (lay_off.same_turn_as_going_down or self.down_turn[seat] != self.turn_number)
 
     def _swap_result(self, meld_id: int, c: int) -> Meld | None:
         meld = self.meld_engine.swap(self.melds[meld_id], c)
@@ -549,6 +569,8 @@ class RummyState(GameState):
                 raise IllegalActionError(f"you do not hold {NAMES[action.card]}")
             if len(hand) == 1 and self.contract.going_out is NO_DISCARD:
                 raise IllegalActionError("you may not go out by discarding: every card must go onto the table")
+            if action.call and not self.section.fitting_discard_call.allowed:
+                raise IllegalActionError("this ruleset has no call of a fitting discard")
             if action.call and not self.table.fits(action.card):
                 raise IllegalActionError(f"{NAMES[action.card]} fits no meld on the table, so there is nothing to call")
             return None
@@ -659,6 +681,8 @@ class RummyState(GameState):
             raise IllegalActionError("jokers may be swapped out of runs only, not sets")
         self._take_from_hand(seat, [action.card])
         if not self._swap_leaves_legal_hand(seat):
+            if not self._may_lay_off(seat):
+                raise IllegalActionError("the freed joker must be laid off this turn, and you may not lay off now")
             raise IllegalActionError(self._hand_rule())
         result = self._swap_result(action.meld, action.card)
         if result is None:
@@ -903,6 +927,7 @@ class RummyState(GameState):
             self.owners[meld_id] = seat
             self._changed(meld_id, meld)
             self.jokers_melded[seat] += meld.jokers
+            self.joker_debt = max(0, self.joker_debt - meld.jokers)  # a freed joker melded is played
             listed.append({"id": meld_id, "kind": meld.kind.value, "cards": meld.names()})
         self.down[seat] = True
         self.down_turn[seat] = self.turn_number
