@@ -353,11 +353,13 @@ class MeldEngine:
                     least_set: int, least_run: int) -> bool:
         """A cheap necessary condition, so most turns skip the search (the caller has
         checked that the hand holds enough cards): enough ranks for the sets, each with
-        jokers to spare, and a suit with enough values for the least run."""
+        jokers to spare (a rank can give as many sets as it has their least naturals),
+        and a suit with enough values for the least run."""
         if sets:
             most_j, least_n = self.limits(least_set, False)
             floor, spare = max(least_n, 1), min(jokers, most_j)
-            usable = sum(1 for n in ranks if n >= floor and n + spare >= least_set)
+            # a rank held often enough (several decks) can give several sets
+            usable = sum(n // floor for n in ranks if n >= floor and n + spare >= least_set)
             if usable < sets and not (jokers >= least_set and least_n == 0):
                 return False
         if least_run:
