@@ -8,7 +8,9 @@
    random policy): games/s, decisions/s and the ratio (target: >= 0.5).
 2. shanghai-isra with four heuristic bot seats, and with four random seats:
    games/s and player decisions/s.
-3. If the `open_spiel` package is installed (`pip install open_spiel`; never a
+3. The copy a search bot makes of a game at every step: `state.clone()` of a
+   mid-game state of each ruleset, microseconds per clone.
+4. If the `open_spiel` package is installed (`pip install open_spiel`; never a
    dependency of cardrules): OpenSpiel's `oh_hell` (4 players) and `gin_rummy` driven
    from Python with uniform random actions, decisions/s.
 
@@ -30,8 +32,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import handwritten_oh_shit  # noqa: E402
 
-from cardrules.interpreter import load_ruleset  # noqa: E402
-from cardrules.interpreter.driver import play_bots  # noqa: E402
+from cardrules.interpreter import load_ruleset, new_game  # noqa: E402
+from cardrules.interpreter.bots import make_policies  # noqa: E402
+from cardrules.interpreter.driver import Stop, play_bots, play_out  # noqa: E402
 
 Runner = Callable[[int], int]  # plays game number i, returns its player decisions
 
@@ -61,6 +64,24 @@ def cardrules_runner(name: str, kind: str) -> Runner:
 
 def handwritten(seed: int) -> int:
     return handwritten_oh_shit.play(random.Random(seed))[1]
+
+
+def clone_microseconds(name: str, decisions: int, repeat: int = 20000) -> float:
+    """Microseconds per clone of a game of ``name`` after ``decisions`` bot decisions."""
+    rules = load_ruleset(name)
+    state = new_game(rules, 4, 1)
+    count = [0]
+
+    def stop(seat: int, action: object) -> None:
+        count[0] += 1
+        if count[0] >= decisions:
+            raise Stop
+
+    play_out(state, make_policies(rules, ["bot"] * 4, 1), on_action=stop)
+    start = time.perf_counter()
+    for _ in range(repeat):
+        state.clone()
+    return (time.perf_counter() - start) / repeat * 1e6
 
 
 def openspiel_runner(game_name: str, **params: int) -> Runner | None:
@@ -105,6 +126,8 @@ def main() -> None:
     measured = rates(runners, args.seconds)
     for label, (games, decisions) in measured.items():
         print(f"  {label:36} {games:9.1f} games/s {decisions:10.0f} decisions/s")
+    for name, decisions in (("oh-shit", 40), ("shanghai-isra", 60)):
+        print(f"  clone of a {name} game after {decisions} decisions: {clone_microseconds(name, decisions):6.1f} us")
     hand = measured["hand-written oh-shit, 4 random"][0]
     ours = measured["cardrules oh-shit, 4 random"][0]
     print(f"  ratio cardrules/hand-written oh-shit: {ours / hand:.2f} (target >= 0.5)")

@@ -75,7 +75,7 @@ class GameState:
     # own still works: it gets a __dict__ for its attributes.
     __slots__ = ("rules", "setup", "players", "seed", "mode", "names", "deck", "totals", "round_index", "turn",
                  "moves", "decisions", "dealer", "_rotation_step", "stock", "pile", "_pending", "_pending_round",
-                 "_legal_at", "_legal_list", "_deal_rng", "_log", "_events")
+                 "_legal_at", "_legal_list", "_rngs", "_shared_rngs", "_log", "_events")
 
     def __init__(self, rules: Ruleset, players: int, seed: int, names: Sequence[str] | None = None,
                  mode: str | None = None, ruleset_ref: str | None = None):
@@ -105,7 +105,12 @@ class GameState:
         self._pending_round = -1
         self._legal_at = -1  # the move number the cached legal actions are for
         self._legal_list: list[Any] = []
-        self._deal_rng = random.Random(seed)
+        # The game's RNGs by name ("deal": the deal and every chance outcome; a family may
+        # add its own), seeded by the game seed alone.  A clone shares them with its
+        # original until either side draws (copying 2.5 kB of RNG state is most of the
+        # cost of a clone, and most clones of a search never draw).
+        self._rngs: dict[str, random.Random] = {"deal": random.Random(seed)}
+        self._shared_rngs: set[str] = set()
         # The history: an entry is an event dict, or (formatter, *arguments) turned into
         # one when `events` is read, so a game nobody records builds no dicts.
         self._log: list[Any] = []
@@ -181,7 +186,7 @@ class GameState:
         if self._pending is None or self._pending_round != self.round_index:
             self._pending_round = self.round_index
             # the deal starts at the dealer's left
-            self._pending = deal_cards(self.deck, self._deal_rng, self.players, self.hand_size,
+            self._pending = deal_cards(self.deck, self.rng("deal"), self.players, self.hand_size,
                                        self.rules.deal.upcard, (self.dealer + 1) % self.players)
         return self._pending
 
@@ -223,12 +228,27 @@ class GameState:
     def reshuffle(self) -> bool:
         """Turn the discard pile but its top card into a new stock, shuffled by the
         game's RNG, and record it; False when the pile has no card to spare."""
-        stock = reshuffle_pile(self.stock, self.pile, self._deal_rng)
+        stock = reshuffle_pile(self.stock, self.pile, self.rng("deal"))
         if stock is None:
             return False
         self.stock = stock
         self._log.append({"event": "reshuffle", "round": self.round, "stock": len(stock)})
         return True
+
+    # --- randomness ---------------------------------------------------------------------------
+    def rng(self, name: str) -> random.Random:
+        """The game's RNG ``name``, this state's own (see ``_rngs``)."""
+        rng = self._rngs[name]
+        if name in self._shared_rngs:
+            own = random.Random.__new__(random.Random)
+            own.setstate(rng.getstate())
+            self._rngs[name] = rng = own
+            self._shared_rngs.discard(name)
+        return rng
+
+    def add_rng(self, name: str) -> None:
+        """Give the game an RNG of its own for ``name``, seeded by the game seed and the name."""
+        self._rngs[name] = random.Random(f"{self.seed}/{name}")
 
     # --- the end of a round ------------------------------------------------------------------
     def score_round(self, points: list[int]) -> None:
@@ -313,9 +333,9 @@ class GameState:
         new._legal_at = -1
         if hasattr(new, "_keys_at"):
             new._keys_at = -1
-        rng = random.Random()
-        rng.setstate(self._deal_rng.getstate())
-        new._deal_rng = rng
+        new._rngs = dict(self._rngs)
+        new._shared_rngs = set(self._rngs)
+        self._shared_rngs = set(self._rngs)
         self._copy_into(new)
         return new
 

@@ -20,7 +20,6 @@ test checks that they are exactly the candidates the checks accept.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from enum import StrEnum
 from typing import Any, NamedTuple
@@ -210,7 +209,7 @@ class RummyState(GameState):
     __slots__ = ("section", "meld_engine", "phase", "hands", "melds", "owners", "down", "buys", "jokers_melded",
                  "down_turn", "known", "turn_number", "discarder", "reshuffles", "player", "protected", "window",
                  "window_pos", "buyer", "joker_debt", "chance_step", "cut_success", "forced", "counters",
-                 "_per_round", "went_out", "penalties", "_aux_rng", "_chance_pending", "_go_downs", "_table_index",
+                 "_per_round", "went_out", "penalties", "_chance_pending", "_go_downs", "_table_index",
                  "_table_version", "_table_changes")
 
     def __init__(self, *args: Any, **kwargs: Any):
@@ -242,7 +241,7 @@ class RummyState(GameState):
         self._per_round: dict[tuple[int, int], int] = {}
         self.went_out = [0] * self.players  # rounds each seat went out in
         self.penalties = [0] * self.players  # penalty points from cards left in hand
-        self._aux_rng = random.Random(f"{self.seed}/aux")
+        self.add_rng("aux")  # the cards a claimer gives away, blind
         self._chance_pending: Any = None
         self._go_downs: dict[int, tuple[Meld, ...]] = {}  # id(listed GoDown) -> its melds
         self._table_version = 0
@@ -273,7 +272,7 @@ class RummyState(GameState):
             return self._chance_pending
         if self.phase is _DEAL and self.chance_step < len(self.section.chance_events):
             event = self.section.chance_events[self.chance_step]
-            action: Any = CutOutcome(self.chance_step, self._deal_rng.randrange(event.one_in) == 0)
+            action: Any = CutOutcome(self.chance_step, self.rng("deal").randrange(event.one_in) == 0)
         elif self.phase is _DEAL:
             action = super().chance_action()
         else:
@@ -888,7 +887,7 @@ class RummyState(GameState):
             hand = self.hands[claimer]
             if not hand:
                 break
-            pick = self.forced.pop(0) if self.forced else hand[self._aux_rng.randrange(len(hand))]
+            pick = self.forced.pop(0) if self.forced else hand[self.rng("aux").randrange(len(hand))]
             if pick not in hand:
                 raise IllegalActionError(f"the claimer holds no {NAMES[pick]} to give")
             hand.remove(pick)
@@ -1059,9 +1058,6 @@ class RummyState(GameState):
         new.went_out = self.went_out[:]
         new._table_changes = set(self._table_changes)
         new.penalties = self.penalties[:]
-        aux = random.Random()
-        aux.setstate(self._aux_rng.getstate())
-        new._aux_rng = aux
         new._go_downs = {}
 
 
