@@ -72,7 +72,8 @@ def _validator() -> jsonschema.Draft202012Validator:
 
 def _other_keys(name: str) -> frozenset[str]:
     """Keys that only families other than ``name`` use."""
-    own = set(families.get(name).schema.get("properties", {})) if families.get(name) else set()
+    family = families.get(name)
+    own = set(family.schema.get("properties", {})) if family is not None else set()
     others = {k for f in families.all_families() if f.name != name for k in f.schema.get("properties", {})}
     return frozenset(others - own)
 
@@ -80,7 +81,8 @@ def _other_keys(name: str) -> frozenset[str]:
 def build_ruleset(doc: Document) -> Ruleset:
     """Check a resolved document against the schema and the semantic rules."""
     problems = schema_problems(doc, _validator())
-    family = families.get(doc.data.get("family")) if isinstance(doc.data.get("family"), str) else None
+    name = doc.data.get("family")
+    family = families.get(name) if isinstance(name, str) else None
     if problems:
         # Still look for expression errors, so one run reports everything it can; the
         # builder expects schema-valid data, so it may stop early on a shape it cannot read.

@@ -22,7 +22,7 @@ class ContractRummy:
 
     name = "contract-rummy"
     bound_names = frozenset(rules.MELD_NAMES) | frozenset(rules.BONUS_NAMES)
-    record_events = rules.RECORD_EVENTS
+    record_events: tuple[str, ...] = rules.RECORD_EVENTS
     derived_events = frozenset({"out", "reshuffle", "exhausted", "bonus"})
     optional_fields = frozenset({"cards_after"})
     policies: Mapping[str, Callable[..., Any]] = {"bot": RummyBot}

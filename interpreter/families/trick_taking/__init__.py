@@ -21,7 +21,7 @@ class TrickTaking:
 
     name = "trick-taking"
     bound_names = frozenset(rules.BID_NAMES) | frozenset(rules.SCORE_NAMES)
-    record_events = ("trump", "bid", "play", "trick")
+    record_events: tuple[str, ...] = ("trump", "bid", "play", "trick")
     derived_events = frozenset({"trump", "trick"})
     optional_fields: frozenset[str] = frozenset()
     policies: Mapping[str, Callable[..., Any]] = {"bot": TrickBot}
