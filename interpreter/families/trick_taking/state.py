@@ -177,8 +177,17 @@ class TrickTakingState(GameState):
         if self._keys_at == self.moves:
             return len(self._legal_keys)
         turn = self.turn
-        if turn >= 0 and (self.phase is _PLAYING or self.phase is _BIDDING):
-            return len(self._keys(turn))
+        if turn >= 0:
+            phase = self.phase  # (as _keys, without the call: this runs for every random move)
+            if phase is _PLAYING:
+                keys = self._legal_cards(turn)
+            elif phase is _BIDDING:
+                keys = self._legal_bids(turn)
+            else:
+                return len(self.legal_actions())
+            self._legal_keys = keys
+            self._keys_at = self.moves
+            return len(keys)
         return len(self.legal_actions())
 
     def apply_index(self, index: int) -> None:
