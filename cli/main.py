@@ -70,12 +70,19 @@ def main() -> None:
 @click.argument("rulesets", nargs=-1, required=True, metavar="RULESET...")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="json: one object listing every file and its problems.")
-def validate(rulesets: tuple[str, ...], fmt: str) -> None:
-    """Check ruleset files: YAML syntax, schema, expressions and rules.
+@click.option("--games", type=click.IntRange(1, 1000), default=2, show_default=True,
+              help="Games to play at every player count and mode before saying ok.")
+@click.option("--no-play", is_flag=True, help="Only the static checks: play no games.")
+def validate(rulesets: tuple[str, ...], fmt: str, games: int, no_play: bool) -> None:
+    """Check ruleset files: YAML syntax, schema, expressions and rules; then play a few
+    quick games at every player count and mode, to find rules that cannot be played
+    (no legal move or bid, an expression failing at run time, a game that never ends).
 
     Prints every problem as FILE:LINE:COL: message. Exits 0 when every file is
     valid, 1 when any is not.
     """
+    from ..interpreter.playcheck import check_by_playing
+
     results: list[dict[str, Any]] = []
     for ref in rulesets:
         problems: list[Problem] = []
@@ -84,6 +91,12 @@ def validate(rulesets: tuple[str, ...], fmt: str) -> None:
             rules = build_ruleset(load_document(Path(ref) if Path(ref).is_file() else ref))
             info = {"name": rules.name, "family": rules.family.name,
                     "players": [rules.min_players, rules.max_players]}
+            if not no_play:
+                report = check_by_playing(rules, games=games)
+                problems = report.problems
+                info["played"] = report.games
+                if report.skipped:
+                    info["not_played"] = report.skipped
         except RulesetError as exc:
             problems = exc.problems
         shown = display_name(Path(ref)) if Path(ref).is_file() else ref
@@ -94,7 +107,9 @@ def validate(rulesets: tuple[str, ...], fmt: str) -> None:
                 for problem in problems:
                     click.echo(problem.format())
             else:
-                click.echo(f"{shown}: ok ({info['family']}, {info['players'][0]}-{info['players'][1]} players)")
+                played = "" if no_play else f"; {info['played']} games played" + (
+                    f", {info['not_played']} left out at the time limit" if info.get("not_played") else "")
+                click.echo(f"{shown}: ok ({info['family']}, {info['players'][0]}-{info['players'][1]} players{played})")
     if fmt == "json":
         click.echo(json.dumps({"valid": all(r["valid"] for r in results), "files": results}, indent=2))
     invalid = sum(1 for r in results if not r["valid"])

@@ -28,7 +28,7 @@ class Problem:
     line: int
     column: int
     message: str
-    kind: str = "semantic"  # "io", "yaml", "schema", "expression", "semantic"
+    kind: str = "semantic"  # "io", "yaml", "schema", "expression", "semantic", "play"
     source_line: str | None = None
     span: int = 1
 
@@ -72,7 +72,13 @@ class ExpressionError(CardrulesError):
 
 
 class EvaluationError(CardrulesError):
-    """An expression failed while being evaluated (division by zero, size limits...)."""
+    """An expression failed while being evaluated (division by zero, size limits...),
+    or the rules left a player no legal move.  ``path`` is where in the ruleset the rule
+    involved is written (a tuple of keys and indexes), when the engine knows it."""
+
+    def __init__(self, message: str, path: tuple[str | int, ...] | None = None):
+        self.path = path
+        super().__init__(message)
 
 
 class IllegalActionError(CardrulesError):

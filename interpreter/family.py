@@ -104,6 +104,11 @@ class GameFamily(Protocol):
     def names(self) -> Mapping[str, Type]:
         """Every name its expressions bind, with its type (for documentation)."""
 
+    def dead_ends(self, rules: Ruleset, setup: Setup, seconds: float,
+                  rng: Any) -> list[tuple[tuple[str | int, ...], str]]:
+        """Situations in which the rules leave a player no legal move, found by a search
+        beyond what a few games show, as (path in the ruleset, message): for `validate`."""
+
     # --- play ---
     def new_state(self, rules: Ruleset, players: int, seed: int, names: Sequence[str] | None,
                   mode: str | None, ruleset_ref: str | None) -> GameState:

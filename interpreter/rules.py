@@ -332,13 +332,16 @@ class RulesBuilder:
                 reported.add((path, key or message))
                 self.fail(path, message)
 
-        for players in range(rules.min_players, rules.max_players + 1):
-            try:
-                setup = compute_setup(rules, players, rules.mode)
-            except SetupError as exc:
-                once(exc.path, f"with {players} players: {exc}", key=str(exc))
-                continue
-            rules.family.check_setup(rules, setup, once)
+        modes: list[str | None] = [rules.mode] + [m for m in rules.modes if m != rules.mode]
+        for mode in modes:  # every mode, at every player count
+            for players in range(rules.min_players, rules.max_players + 1):
+                try:
+                    setup = compute_setup(rules, players, mode)
+                except SetupError as exc:
+                    where = f" in mode '{mode}'" if mode != rules.mode else ""
+                    once(exc.path, f"with {players} players{where}: {exc}", key=str(exc))
+                    continue
+                rules.family.check_setup(rules, setup, once)
 
 
 class SetupError(Exception):

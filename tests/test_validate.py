@@ -77,7 +77,7 @@ def test_json_format_lists_every_problem(run_cli):
     bad, good = report["files"]
     assert [(p["line"], p["column"], p["kind"]) for p in bad["problems"]] == [(7, 3, "schema"), (9, 3, "schema")]
     assert good == {"file": "oh-hell", "valid": True, "name": "oh-hell", "family": "trick-taking",
-                    "players": [3, 7], "problems": []}
+                    "players": [3, 7], "played": 10, "problems": []}
 
 
 def test_usage_errors_exit_2(run_cli):

@@ -136,6 +136,9 @@ class HighCard:
     def names(self) -> dict[str, Type]:
         return dict(ROUND_NAMES)
 
+    def dead_ends(self, rules: Any, setup: Any, seconds: float, rng: Any) -> list[Any]:
+        return []
+
     def new_state(self, rules: Any, players: int, seed: int, names: Any, mode: Any, ref: Any) -> GameState:
         return HighCardState(rules, players, seed, names, mode, ref)
 

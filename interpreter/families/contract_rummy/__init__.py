@@ -46,6 +46,10 @@ class ContractRummy:
     def names(self) -> Mapping[str, Type]:
         return {**rules.MELD_NAMES, **rules.BONUS_NAMES}
 
+    def dead_ends(self, ruleset: Ruleset, setup: Setup, seconds: float,
+                  rng: Any) -> list[tuple[tuple[str | int, ...], str]]:
+        return []  # the engine's rules keep every turn able to end; games played test the rest
+
     def new_state(self, ruleset: Ruleset, players: int, seed: int, names: Sequence[str] | None,
                   mode: str | None, ruleset_ref: str | None) -> GameState:
         return RummyState(ruleset, players, seed, names, mode, ruleset_ref)

@@ -302,11 +302,16 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
         except EvaluationError as exc:
             once(("buying",), f"with {setup.players} players, round {number}: {exc}")
             return
+        only_flip = ""
+        if setup.players == 2 and buys > 1:
+            # two players: a discard can be bought only by someone who neither made it nor
+            # is in turn, so only the flip card (no one's discard) can be bought
+            buys, only_flip = 1, "; with 2 players only the flip card can be bought"
         most = setup.hand_sizes[i] + 1 + buys * (1 + penalty)
         if contract.cards_needed > most:
-            once(("contracts", number - 1), f"round {number}'s contract ({contract.name}) needs "
-                 f"{contract.cards_needed} cards, but a player holds at most {most} "
-                 f"({setup.hand_sizes[i]} dealt, 1 drawn, {buys} buys of {1 + penalty})")
+            once(("contracts", number - 1), f"{'with 2 players, ' if only_flip else ''}round {number}'s contract "
+                 f"({contract.name}) needs {contract.cards_needed} cards, but a player holds at most {most} "
+                 f"({setup.hand_sizes[i]} dealt, 1 drawn, {buys} buys of {1 + penalty}{only_flip})")
         for meld in contract.melds:
             meld_env = {**env, "size": meld.min_size, "is_run": meld.kind is MeldKind.RUN,
                         "is_set": meld.kind is MeldKind.SET}

@@ -47,3 +47,4 @@ METRICS: list[tuple[str, Callable[[dict[str, Any]], float | None]]] = [
     ("buys per round", _per_round("buys", False)),
     ("share of rounds no one went down", _per_round("rounds_nobody_down", False)),
 ]
+

@@ -11,7 +11,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ...expressions import Type
 from ...game import GameState
 from ...rules import RulesBuilder, Ruleset, Setup
-from . import explain, rules, stats, textio
+from . import auction, explain, rules, stats, textio
 from .bot import TrickBot
 from .state import TrickTakingState
 
@@ -44,6 +44,12 @@ class TrickTaking:
 
     def names(self) -> Mapping[str, Type]:
         return {**rules.BID_NAMES, **rules.SCORE_NAMES}
+
+    def dead_ends(self, ruleset: Ruleset, setup: Setup, seconds: float,
+                  rng: Any) -> list[tuple[tuple[str | int, ...], str]]:
+        section: rules.TrickRules = ruleset.section
+        return auction.dead_ends(section.bidding, setup, section.bidding.order is rules.BidOrder.SIMULTANEOUS,
+                                 seconds, rng)
 
     def new_state(self, ruleset: Ruleset, players: int, seed: int, names: Sequence[str] | None,
                   mode: str | None, ruleset_ref: str | None) -> GameState:

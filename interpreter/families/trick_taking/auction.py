@@ -20,11 +20,12 @@ def candidate_bids(bidding: BiddingRules, env: dict[str, Any]) -> list[int]:
 def refusal(bidding: BiddingRules, env: dict[str, Any]) -> str | None:
     """Why ``env['bid']`` may not be bid, or None when it may.  ``env`` is mutated
     by the caller between candidates (one dict per decision, not one per bid)."""
-    for restriction in bidding.restrictions:
+    for i, restriction in enumerate(bidding.restrictions):
         try:
             ok = restriction.rule(env)
         except EvaluationError as exc:
-            raise EvaluationError(f"bidding restriction '{restriction.rule.source}': {exc}") from None
+            raise EvaluationError(f"bidding restriction '{restriction.rule.source}': {exc}",
+                                  ("bidding", "restrictions", i, "rule")) from None
         if not ok:
             return restriction.message.render(env)
     return None
@@ -63,32 +64,39 @@ def legal_bids(bidding: BiddingRules, env: dict[str, Any], candidates: list[int]
     source when they arise before the bid is used, bare when a candidate causes them;
     where staging cannot tell which (DEFERRED), that evaluation decides."""
     out = candidates
-    for restriction in bidding.restrictions:
+    for i, restriction in enumerate(bidding.restrictions):
         compiled = restriction.rule
-        kind, value = compiled.staged("bid")(env)
-        if kind == STATIC:
-            if not value:
-                return []
-            continue
-        if kind == DEFERRED:  # staging cannot tell: evaluate with the bid unknown, as always
-            env["bid"] = UNKNOWN_BID
-            try:
-                ok = compiled.program(env)
-            except _NeedsBid:
-                pass
-            except EvaluationError as exc:
-                raise EvaluationError(f"bidding restriction '{compiled.source}': {exc}") from None
-            else:
-                if not ok:
-                    return []
-                continue
-        kept = []
-        for b in out:
-            env["bid"] = b
-            if value(env):
-                kept.append(b)
-        out = kept
+        try:
+            out = _allowed(compiled, env, out)
+        except EvaluationError as exc:
+            raise EvaluationError(str(exc), ("bidding", "restrictions", i, "rule")) from None
+        if not out:
+            return out
     return out
+
+
+def _allowed(compiled: Any, env: dict[str, Any], bids: list[int]) -> list[int]:
+    """The bids of ``bids`` the restriction ``compiled`` allows (``bids`` itself when its
+    value does not depend on the bid and is true); see :func:`legal_bids`."""
+    kind, value = compiled.staged("bid")(env)
+    if kind == STATIC:
+        return bids if value else []
+    if kind == DEFERRED:  # staging cannot tell: evaluate with the bid unknown, as always
+        env["bid"] = UNKNOWN_BID
+        try:
+            ok = compiled.program(env)
+        except _NeedsBid:
+            pass
+        except EvaluationError as exc:
+            raise EvaluationError(f"bidding restriction '{compiled.source}': {exc}") from None
+        else:
+            return bids if ok else []
+    kept = []
+    for b in bids:
+        env["bid"] = b
+        if value(env):
+            kept.append(b)
+    return kept
 
 
 def bid_refusal(bidding: BiddingRules, env: dict[str, Any], candidates: list[int], bid: int) -> str:
@@ -101,3 +109,60 @@ def bid_refusal(bidding: BiddingRules, env: dict[str, Any], candidates: list[int
         return f"you may not bid {bid}: the bids allowed are {', '.join(map(str, candidates))}"
     env["bid"] = bid
     return refusal(bidding, env) or f"you may not bid {bid} now"
+
+
+def dead_ends(bidding: BiddingRules, setup: Any, simultaneous: bool, seconds: float,
+              rng: Any) -> list[tuple[tuple[str | int, ...], str]]:
+    """Bidding situations in which the restrictions leave a seat no legal bid: for every
+    round of ``setup`` and every dealer, every sequence of legal bids before each seat
+    (all of them where they are few; else the lowest, the highest and random ones),
+    within ``seconds``.  Returns (path, message) for the first dead end of each kind."""
+    import time
+
+    if not bidding.restrictions:
+        return []
+    players = setup.players
+    deadline = time.monotonic() + seconds
+    names = frozenset().union(*(r.rule.names for r in bidding.restrictions))
+    dealers = range(players) if names & {"seat", "is_dealer"} else range(1)  # else the dealer does not matter
+    for index, size in enumerate(setup.hand_sizes):
+        base = setup.round_env(index)
+        candidates = candidate_bids(bidding, base)
+        for dealer in dealers:
+            order = [(dealer + 1 + k) % players for k in range(players)]
+
+            def legal(position: int, made: list[int]) -> list[int]:
+                env = dict(base)
+                seat = order[position]
+                env.update(seat=seat, position=position, is_dealer=seat == dealer, bids=[] if simultaneous else made,
+                           is_first=position == 0 and not simultaneous,
+                           is_last=position == players - 1 and not simultaneous)
+                return legal_bids(bidding, env, candidates)
+
+            sequences: list[list[int] | None] = []
+            if len(candidates) ** (players - 1) <= 512:
+                sequences = [None]  # every sequence, by a search
+            else:
+                sequences = [[min(candidates)] * players, [max(candidates)] * players] + [
+                    [rng.choice(candidates) for _ in range(players)] for _ in range(200)]
+            for wanted in sequences:
+                stack: list[list[int]] = [[]]
+                while stack:
+                    if time.monotonic() > deadline:
+                        return []
+                    made = stack.pop()
+                    position = len(made)
+                    if position == players:
+                        continue
+                    allowed = legal(position, made)
+                    if not allowed:
+                        who = "the dealer" if order[position] == dealer else f"seat {order[position]}"
+                        return [(("bidding", "restrictions"), f"with {players} players, in round "
+                                 f"{setup.round_numbers[index]} ({size} card{'s' if size != 1 else ''}), after the bids "
+                                 f"{made or 'none'}, the bidding restrictions leave {who} no legal bid")]
+                    if wanted is None:
+                        stack.extend(made + [b] for b in allowed)
+                    else:
+                        pick = wanted[position] if wanted[position] in allowed else allowed[len(allowed) // 2]
+                        stack.append(made + [pick])
+    return []

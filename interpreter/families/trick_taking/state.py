@@ -233,7 +233,8 @@ class TrickTakingState(GameState):
                 memo.clear()
             memo[key] = bids
         if not bids:
-            raise EvaluationError(f"the bidding restrictions leave seat {seat} no legal bid in round {self.round}")
+            raise EvaluationError(f"the bidding restrictions leave seat {seat} no legal bid in round {self.round}",
+                                  ("bidding", "restrictions"))
         return bids
 
     def _env_for_bid(self, seat: int) -> dict[str, Any]:
@@ -321,7 +322,10 @@ class TrickTakingState(GameState):
         self._bid_env = self.setup.round_env(round_index)  # a fresh dict each round: bids and scores fill it in
         cached = self._candidate_cache.get(round_index)
         if cached is None:
-            candidates = auction.candidate_bids(self.tricks.bidding, self._bid_env)
+            try:
+                candidates = auction.candidate_bids(self.tricks.bidding, self._bid_env)
+            except EvaluationError as exc:
+                raise EvaluationError(f"the bids allowed in round {self.round}: {exc}", ("bidding", "range")) from None
             actions = [BIDS[b] if 0 <= b < len(BIDS) else Bid(b) for b in candidates]
             # the candidates, their actions, and bid -> action to map filtered bids in C
             cached = self._candidate_cache[round_index] = (candidates, actions, dict(zip(candidates, actions)))
@@ -442,7 +446,8 @@ class TrickTakingState(GameState):
             try:
                 points.append(score(env))
             except EvaluationError as exc:
-                raise EvaluationError(f"scoring seat {seat} in round {self.round}: {exc}") from None
+                raise EvaluationError(f"scoring seat {seat} in round {self.round}: {exc}", ("scoring", "points")) \
+                    from None
             if bid == took:
                 exact[seat] += 1
         cell = self.points_by_hand_size.get(self.hand_size)
