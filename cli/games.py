@@ -22,7 +22,7 @@ from ..interpreter.record import save_record
 from ..interpreter.rules import Ruleset
 from ..interpreter.simulate import run_games, statistics
 from ..interpreter.textio import parse_input
-from .common import InvalidInput, UsageProblem, open_ruleset
+from .common import InvalidInput, UsageProblem, echo, open_ruleset, prompt
 from .families import view_for
 from .render import Renderer
 from .session import SaveError, SaveWriter, bot_policies, default_save_dir, new_header, read_save, restore
@@ -72,13 +72,13 @@ class HumanSeat:
         if not self._asking_again:
             if self.hot_seat and self.renderer.last_human != seat:
                 click.clear()
-                click.prompt(f"Pass the screen to {self.renderer.names[seat]} and press Enter", default="",
+                prompt(f"Pass the screen to {self.renderer.names[seat]} and press Enter", default="",
                              show_default=False, prompt_suffix=" ")
             self.renderer.last_human = seat
             self.renderer.show_table(obs)
         self._asking_again = False
         while True:
-            line = click.prompt(self.renderer.prompt_text(obs, legal), prompt_suffix=" > ",
+            line = prompt(self.renderer.prompt_text(obs, legal), prompt_suffix=" > ",
                                 default="", show_default=False)
             word = line.strip().lower()
             if word in ("quit", "exit", "q", "save"):
@@ -98,11 +98,11 @@ class HumanSeat:
             try:
                 return parse_input(self.rules, obs, line)
             except IllegalActionError as exc:
-                click.echo(f"  {exc}")
+                echo(f"  {exc}")
 
     def refused(self, action: Any, error: IllegalActionError) -> None:
         """The engine refused ``action``: say why; the driver asks again."""
-        click.echo(f"  {error}")
+        echo(f"  {error}")
         self._asking_again = True
 
 
@@ -158,19 +158,19 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
             policies[i] = HumanSeat(state.rules, renderer, hot_seat=humans > 1)
     writer = SaveWriter(save, header) if save is not None else None
     if save is not None and humans:
-        click.echo(f"(saving as you play to {save})")
+        echo(f"(saving as you play to {save})")
     previous = signal.signal(signal.SIGHUP, _hang_up) if hasattr(signal, "SIGHUP") else None
     hooks = TableHooks(kinds, renderer, writer, pause)
     try:
         play_out(state, policies, on_action=hooks.on_action, on_event=hooks.on_event)
     except (Quit, click.Abort, EOFError, KeyboardInterrupt):
-        click.echo("")
+        echo("")
         if record:
             save_record(state, record)
         if save is not None:
-            click.echo(f"Game saved. Resume it with: cardrules resume {save}")
+            echo(f"Game saved. Resume it with: cardrules resume {save}")
         else:
-            click.echo("stopped" + (f"; the game so far is in {record}" if record else ""))
+            echo("stopped" + (f"; the game so far is in {record}" if record else ""))
         return
     finally:
         if writer is not None:
@@ -180,7 +180,7 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
     if record:
         save_record(state, record)
         if not renderer.quiet:
-            click.echo(f"record written to {record}")
+            echo(f"record written to {record}")
     if renderer.quiet:
         renderer.final(state.events[-1])
 
@@ -226,7 +226,7 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
     renderer = Renderer(names, rules, mode=mode, ascii_only=ascii_only, quiet=quiet, narrate=humans)
     policies: list[Any] = bot_policies(rules, kinds, seed)
     if not quiet:
-        click.echo(f"{rules.title} ({rules.name}), {len(kinds)} players, seed {seed}")
+        echo(f"{rules.title} ({rules.name}), {len(kinds)} players, seed {seed}")
     header = new_header(rules, ref, seed, mode, kinds, names)
     play_session(state, kinds, policies, renderer, save, header, record, 0.0 if fast or not humans else 0.3)
 
@@ -246,12 +246,12 @@ def resume(save: Path, record: Path | None, ascii_only: bool, fast: bool) -> Non
         raise InvalidInput(str(exc)) from None
     kinds, names = saved.header["seats"], saved.header["names"]
     if saved.dropped_torn_line:
-        click.echo("(the last action was being saved when the game stopped; it was not kept)")
+        echo("(the last action was being saved when the game stopped; it was not kept)")
     if state.is_over:
-        click.echo("That game is over.")
+        echo("That game is over.")
         Renderer(names, rules, mode=state.mode, ascii_only=ascii_only).final(state.events[-1])
         return
-    click.echo(f"{rules.title} ({rules.name}), seed {saved.header['seed']}: resuming at round {state.round} "
+    echo(f"{rules.title} ({rules.name}), seed {saved.header['seed']}: resuming at round {state.round} "
                f"after {len(saved.moves)} moves")
     renderer = Renderer(names, rules, mode=state.mode, ascii_only=ascii_only, narrate="human" in kinds)
     renderer.catch_up(state.events)
@@ -275,23 +275,23 @@ def replay(record: Path, ruleset: str | None, ignore_hash: bool, as_json: bool) 
         result = replay_record(record, ruleset, check_hash=not ignore_hash)
     except RecordError as exc:
         if as_json:
-            click.echo(json.dumps({"valid": False, "line": exc.line, "error": str(exc)}))
+            echo(json.dumps({"valid": False, "line": exc.line, "error": str(exc)}))
             raise InvalidInput() from None
         where = f"{record}:{exc.line}" if exc.line else str(record)
         raise InvalidInput(f"{where}: {str(exc).split(': ', 1)[1] if exc.line else exc}") from None
     state = result.state
     names = state.names
     if as_json:
-        click.echo(json.dumps({"valid": True, "complete": result.complete, "events": result.lines,
+        echo(json.dumps({"valid": True, "complete": result.complete, "events": result.lines,
                                "totals": state.totals, "winners": state.winners if state.is_over else []}))
         return
     if not result.complete:
-        click.echo(f"{record}: {result.lines} lines replay legally, but the game is not finished "
+        echo(f"{record}: {result.lines} lines replay legally, but the game is not finished "
                    f"(round {state.round} of {len(state.setup.hand_sizes)})")
         return
     totals = ", ".join(f"{n} {t}" for n, t in zip(names, state.totals))
     winners = ", ".join(names[s] for s in state.winners)
-    click.echo(f"{record}: ok, {result.lines} lines, {len(state.setup.hand_sizes)} rounds; "
+    echo(f"{record}: ok, {result.lines} lines, {len(state.setup.hand_sizes)} rounds; "
                f"totals: {totals}; winner: {winners}")
 
 
@@ -347,23 +347,23 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
     stats = statistics(results, kinds, rules)
     stats.update(ruleset=rules.name, seed=seed, seconds=round(elapsed, 3))
     if as_json:
-        click.echo(json.dumps(stats, indent=2))
+        echo(json.dumps(stats, indent=2))
         return
-    click.echo(f"{rules.title}: {games} games, {len(kinds)} seats ({', '.join(kinds)}), seed {seed}; "
+    echo(f"{rules.title}: {games} games, {len(kinds)} seats ({', '.join(kinds)}), seed {seed}; "
                f"{stats['decisions']} decisions in {elapsed:.1f}s")
     view = view_for(rules, Renderer(kinds, rules))
     header = f"  {'seat':10} {'wins':>6} {'win%':>6} {'mean':>8} {'sd':>7} {'min':>6} {'max':>6}"
-    click.echo(header + view.seat_columns())
+    echo(header + view.seat_columns())
     for entry in stats["seats"]:
         line = (f"  {entry['kind'] + '-' + str(entry['seat']):10} {entry['wins']:6d} "
                 f"{100 * entry['win_rate']:5.1f}% {entry['mean_total']:8.1f} {entry['sd_total']:7.1f} "
                 f"{entry['min_total']:6d} {entry['max_total']:6d}")
-        click.echo(line + view.seat_cells(entry))
-    click.echo(f"  game length: {stats['mean_rounds_per_game']:.1f} rounds, "
+        echo(line + view.seat_cells(entry))
+    echo(f"  game length: {stats['mean_rounds_per_game']:.1f} rounds, "
                f"{stats['mean_decisions_per_game']:.0f} player decisions")
     for text in view.summary_lines(stats):
-        click.echo(text)
-    click.echo("  (win% counts a shared first place as a win for each tied seat)")
+        echo(text)
+    echo("  (win% counts a shared first place as a win for each tied seat)")
 
 
 @click.command(name="compare")
@@ -405,21 +405,21 @@ def compare_command(ruleset_a: str, ruleset_b: str, games: int, seats: str | Non
                   and rules_a.setup(len(kinds)).deck_size == rules_b.setup(len(kinds)).deck_size)
     rows = compare(results_a, results_b, rules_a, rules_b)
     if as_json:
-        click.echo(json.dumps({"a": rules_a.name, "b": rules_b.name, "games": games, "seats": kinds, "seed": seed,
+        echo(json.dumps({"a": rules_a.name, "b": rules_b.name, "games": games, "seats": kinds, "seed": seed,
                                "same_deals": same_deals,
                                "rows": [{**row.__dict__, "significant": row.significant} for row in rows]},
                               indent=2))
         return
-    click.echo(f"{rules_a.name} (A) against {rules_b.name} (B): {games} games each, seats {', '.join(kinds)}, "
+    echo(f"{rules_a.name} (A) against {rules_b.name} (B): {games} games each, seats {', '.join(kinds)}, "
                f"seed {seed}; " + ("the same deals under both" if same_deals else
                                    "different decks or schedules, so not the same deals"))
     width = max(len(row.metric) for row in rows)
-    click.echo(f"  {'':{width}} {'A':>10} {'B':>10} {'B - A':>10}   95% interval")
+    echo(f"  {'':{width}} {'A':>10} {'B':>10} {'B - A':>10}   95% interval")
     for row in rows:
         mark = "  *" if row.significant else ""
-        click.echo(f"  {row.metric:{width}} {row.a:10.3f} {row.b:10.3f} {row.difference:+10.3f}   "
+        echo(f"  {row.metric:{width}} {row.a:10.3f} {row.b:10.3f} {row.difference:+10.3f}   "
                    f"[{row.low:+.3f}, {row.high:+.3f}]{mark}")
-    click.echo("  (* the interval excludes 0: a difference these games show beyond chance)")
+    echo("  (* the interval excludes 0: a difference these games show beyond chance)")
 
 
 COMMANDS = [play, resume, replay, simulate, compare_command]

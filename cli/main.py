@@ -21,14 +21,14 @@ from ..interpreter.errors import CardrulesError, Problem, RulesetError
 from ..interpreter.loader import bundled_names, display_name, load_document
 from ..interpreter.ruleset import build_ruleset, load_ruleset, ruleset_schema
 from . import games
-from .common import InvalidInput, Outcome, UsageProblem, open_ruleset
+from .common import InvalidInput, Outcome, UsageProblem, echo, open_ruleset
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
 def _exit(message: str, code: int) -> NoReturn:
     if message:
-        click.echo(f"cardrules: {message}", err=True)
+        echo(f"cardrules: {message}", err=True)
     sys.exit(code)
 
 
@@ -105,17 +105,17 @@ def validate(rulesets: tuple[str, ...], fmt: str, games: int, no_play: bool) -> 
         if fmt == "text":
             if problems:
                 for problem in problems:
-                    click.echo(problem.format())
+                    echo(problem.format())
             else:
                 played = "" if no_play else f"; {info['played']} games played" + (
                     f", {info['not_played']} left out at the time limit" if info.get("not_played") else "")
-                click.echo(f"{shown}: ok ({info['family']}, {info['players'][0]}-{info['players'][1]} players{played})")
+                echo(f"{shown}: ok ({info['family']}, {info['players'][0]}-{info['players'][1]} players{played})")
     if fmt == "json":
-        click.echo(json.dumps({"valid": all(r["valid"] for r in results), "files": results}, indent=2))
+        echo(json.dumps({"valid": all(r["valid"] for r in results), "files": results}, indent=2))
     invalid = sum(1 for r in results if not r["valid"])
     if fmt == "text" and invalid:
         count = sum(len(r["problems"]) for r in results)
-        click.echo(f"{count} problem{'s' if count != 1 else ''} in {invalid} of {len(results)} "
+        echo(f"{count} problem{'s' if count != 1 else ''} in {invalid} of {len(results)} "
                    f"file{'s' if len(results) != 1 else ''}", err=True)
     if invalid:
         raise InvalidInput()
@@ -124,7 +124,7 @@ def validate(rulesets: tuple[str, ...], fmt: str, games: int, no_play: bool) -> 
 @main.command()
 def schema() -> None:
     """Print the ruleset JSON Schema (for editors: `# yaml-language-server: $schema=FILE`)."""
-    click.echo(json.dumps(ruleset_schema(), indent=2))
+    echo(json.dumps(ruleset_schema(), indent=2))
 
 
 @main.command(name="list")
@@ -133,10 +133,10 @@ def list_() -> None:
     for name in bundled_names():
         try:
             rules = load_ruleset(name)
-            click.echo(f"{name:24} {rules.family.name:14} {rules.min_players}-{rules.max_players}p  "
+            echo(f"{name:24} {rules.family.name:14} {rules.min_players}-{rules.max_players}p  "
                        f"{rules.description}")
         except RulesetError:
-            click.echo(f"{name:24} (invalid: run `cardrules validate {name}`)")
+            echo(f"{name:24} (invalid: run `cardrules validate {name}`)")
 
 
 @main.command()
@@ -149,11 +149,11 @@ def show(ruleset: str, fmt: str) -> None:
     data = {"name": rules.name, **rules.data}
     data = dict(sorted(data.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)))
     if fmt == "json":
-        click.echo(json.dumps(data, indent=2))
+        echo(json.dumps(data, indent=2))
     else:
-        click.echo(f"# {rules.title}: resolved from {' <- '.join(rules.document.chain)}")
-        click.echo(f"# sha256 {rules.sha256}")
-        click.echo(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100), nl=False)
+        echo(f"# {rules.title}: resolved from {' <- '.join(rules.document.chain)}")
+        echo(f"# sha256 {rules.sha256}")
+        echo(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100), nl=False)
 
 
 @main.command()
@@ -162,7 +162,7 @@ def explain(ruleset: str) -> None:
     """Print RULESET's rules in words (Markdown), generated from the resolved ruleset."""
     from ..interpreter.explain import explain as explain_rules
 
-    click.echo(explain_rules(open_ruleset(ruleset)), nl=False)
+    echo(explain_rules(open_ruleset(ruleset)), nl=False)
 
 
 for _command in games.COMMANDS:

@@ -11,6 +11,7 @@ import click
 
 from ..interpreter.cards import card, pretty
 from ..interpreter.rules import Ruleset
+from .common import echo
 from .families import view_for
 
 
@@ -66,7 +67,7 @@ class Renderer:
                 verb, _, rest = text[4:].partition(" ")
                 verb = {"goes": "go", "does": "do"}.get(verb, verb[:-1] if verb.endswith("s") else verb)
                 text = f"you {verb} {rest}".rstrip()
-            click.echo(f"  {text}")
+            echo(f"  {text}")
 
     def card(self, name: str) -> str:
         return show_card(name, self.ascii)
@@ -81,7 +82,7 @@ class Renderer:
         rounds = len(self.setup.hand_sizes)
         head = (f"Round {event['round']} of {rounds}: {deal.get('hand_size')} cards, "
                 f"dealer {self.names[deal.get('dealer', 0)]}")
-        click.echo(head + self.view.round_header())
+        echo(head + self.view.round_header())
         self.view.score_sheet(event)
 
     def final(self, end: dict[str, Any]) -> None:
@@ -91,17 +92,17 @@ class Renderer:
         teams = end.get("teams") or []
         best = (sum(t for s, t in enumerate(totals) if teams[s] == teams[winners[0]]) if teams
                 else totals[winners[0]])
-        click.echo(f"Game over. {'Winners' if len(winners) > 1 else 'Winner'}: "
+        echo(f"Game over. {'Winners' if len(winners) > 1 else 'Winner'}: "
                    f"{', '.join(self.names[s] for s in winners)} with {best} "
                    f"({'highest' if self.rules.winner == 'highest' else 'lowest'} "
                    f"{'team ' if teams else ''}total wins)")
 
     # --- what a person at a seat sees -------------------------------------------------------
     def show_table(self, obs: Any) -> None:
-        click.echo("")
-        click.echo(f"Round {obs.round} of {obs.rounds}, {obs.hand_size} cards; dealer {self.names[obs.dealer]}")
+        echo("")
+        echo(f"Round {obs.round} of {obs.rounds}, {obs.hand_size} cards; dealer {self.names[obs.dealer]}")
         self.view.show_table(obs)
-        click.echo("Your hand: " + self.view.hand_text(obs))
+        echo("Your hand: " + self.view.hand_text(obs))
 
     def hand_text(self, hand: Sequence[str]) -> str:
         """Cards grouped by suit, as named (jokers last)."""
@@ -114,14 +115,14 @@ class Renderer:
         return f"{self.names[obs.seat]}, {self.view.prompt(obs, legal)}"
 
     def show_help(self) -> None:
-        click.echo(self.view.help_text() + "\n  Also: hand, score, rules, help, quit.")
+        echo(self.view.help_text() + "\n  Also: hand, score, rules, help, quit.")
 
     def show_scores(self, obs: Any) -> None:
         for name, total in zip(self.names, obs.totals):
-            click.echo(f"  {name:{self.width}} {total:>6}")
+            echo(f"  {name:{self.width}} {total:>6}")
 
     def show_rules(self) -> None:
         rules = self.rules
-        click.echo(f"  {rules.title}: {rules.description}")
+        echo(f"  {rules.title}: {rules.description}")
         for note in rules.notes:
-            click.echo(f"  - {note}")
+            echo(f"  - {note}")

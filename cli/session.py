@@ -22,6 +22,7 @@ from ..interpreter.bots import make_policy, seat_kinds
 from ..interpreter.driver import Stop, play_out
 from ..interpreter.errors import CardrulesError, IllegalActionError, RulesetError
 from ..interpreter.game import GameState, new_game
+from ..interpreter.files import FileRefused, read_bounded
 from ..interpreter.loader import locate
 from ..interpreter.rules import Ruleset
 from ..interpreter.ruleset import load_ruleset
@@ -78,13 +79,11 @@ def new_header(rules: Ruleset, ref: str | None, seed: int, mode: str | None, sea
 
 def read_save(path: Path) -> SavedGame:
     try:
-        if path.stat().st_size > MAX_SAVE_BYTES:
-            raise SaveError(f"{path} is too large to be a cardrules save")
-        text = path.read_bytes().decode("utf-8")
+        text = read_bounded(path, MAX_SAVE_BYTES, "a cardrules save").decode("utf-8")
     except UnicodeDecodeError:
         raise SaveError(f"{path} is not a cardrules save (not UTF-8 text)") from None
-    except OSError as exc:
-        raise SaveError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except FileRefused as exc:
+        raise SaveError(f"{path}: {exc}") from None
     lines = text.split("\n")
     torn = False
     if lines and lines[-1] != "":

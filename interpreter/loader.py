@@ -20,11 +20,13 @@ import jsonschema
 import yaml
 
 from .errors import Problem, RulesetError
+from .files import FileRefused, read_bounded
 
 MAX_FILE_BYTES = 1 << 20
 MAX_NODES = 50_000
 MAX_DEPTH = 40
 MAX_EXTENDS = 16
+MAX_WHOLE_FLOAT = 10**15  # a whole-number float up to this is read as an integer
 
 JsonPath = tuple[str | int, ...]
 
@@ -35,8 +37,11 @@ class Source:
 
     name: str
     text: str
+    quotable: bool = True  # its lines may be shown in messages (a file named .yaml/.yml, or a string)
 
     def line(self, number: int) -> str | None:
+        if not self.quotable:
+            return None  # never echo a file that is not a ruleset (extends: /etc/passwd)
         lines = self.text.splitlines()
         return lines[number - 1] if 0 < number <= len(lines) else None
 
@@ -137,7 +142,9 @@ def _walk(loader: _Loader, node: yaml.Node, path: JsonPath, key_mark: yaml.Mark 
         return [_walk(loader, item, path + (i,), None, source, positions, problems, budget)
                 for i, item in enumerate(node.value)]
     value = loader.construct_object(node)
-    if not isinstance(value, (str, int, float, bool)) and value is not None:
+    if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_WHOLE_FLOAT:
+        value = int(value)  # 3.0 is 3 wherever a number is meant; 3.5 stays a float the schema refuses
+    elif not isinstance(value, (str, int, float, bool)) and value is not None:
         # dates, binary...: keep the text the author wrote; the schema will reject it
         value = str(node.value)
     return value
@@ -220,15 +227,13 @@ def display_name(path: Path) -> str:
 def read_source(path: Path, name: str | None = None) -> Source:
     shown = name or display_name(path)
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise RulesetError([Problem(shown, 0, 0, f"file is larger than {MAX_FILE_BYTES} bytes", "io")])
-        text = path.read_bytes().decode("utf-8")
+        text = read_bounded(path, MAX_FILE_BYTES, "a ruleset").decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RulesetError([Problem(shown, 0, 0, f"file is not UTF-8 text ({exc.reason} at byte {exc.start})",
                                     "io")]) from None
-    except OSError as exc:
-        raise RulesetError([Problem(shown, 0, 0, f"cannot read file: {exc.strerror or exc}", "io")]) from None
-    return Source(shown, text)
+    except FileRefused as exc:
+        raise RulesetError([Problem(shown, 0, 0, str(exc), "io")]) from None
+    return Source(shown, text, path.suffix.lower() in (".yaml", ".yml"))
 
 
 # --- extends -----------------------------------------------------------------------------
@@ -269,7 +274,7 @@ def _merge_positions(data: Any, path: JsonPath, child: dict[JsonPath, Pos], pare
             if pos is not None:
                 out[here[0]] = pos
         return
-    whole = isinstance(data, list) or (bool(path) and path[-1] in REPLACED_WHOLE)
+    whole = isinstance(data, list) or (bool(path) and path[-1] in REPLACED_WHOLE and isinstance(data, dict))
     if whole:
         # a list (or a whole-replaced table) comes from one file: never mix in the other's items
         source = child if path in child else parent
@@ -307,6 +312,9 @@ def _resolve(source: Source, path: Path, _seen: tuple[Path, ...]) -> Document:
     if not isinstance(parent_ref, str) or not parent_ref:
         raise RulesetError([here.problem(("extends",), "'extends' must name a bundled ruleset or a file",
                                          kind="schema")])
+    if is_path_ref(parent_ref) and not parent_ref.lower().endswith((".yaml", ".yml")):
+        raise RulesetError([here.problem(("extends",), "'extends' names a bundled ruleset or a .yaml/.yml file; "
+                                         f"'{parent_ref}' is neither")])
     try:
         parent_path = locate(parent_ref, path.parent).resolve()
     except FileNotFoundError as exc:
@@ -360,7 +368,7 @@ def _schema_at(error: jsonschema.ValidationError) -> dict[str, Any]:
     return schema if isinstance(schema, dict) else {}
 
 
-def schema_problems(doc: Document, validator: jsonschema.Draft202012Validator) -> list[Problem]:
+def schema_problems(doc: Document, validator: Any) -> list[Problem]:
     """Every violation of ``validator``'s schema, located at the offending key or value."""
     problems: list[Problem] = []
     seen: set[tuple[JsonPath, str]] = set()

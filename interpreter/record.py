@@ -16,12 +16,14 @@ from typing import IO, Any, Iterable
 
 from .driver import Stop, play_out
 from .errors import CardrulesError, IllegalActionError, RecordError, RulesetError
+from .files import FileRefused, read_bounded
 from .game import RECORD_FORMAT, GameState, new_game
 from .rules import Ruleset
 from .ruleset import load_ruleset
 
 MAX_LINE = 1 << 20
 MAX_LINES = 200_000
+MAX_RECORD_BYTES = 64 << 20
 
 
 def dump_event(event: dict[str, Any]) -> str:
@@ -44,13 +46,11 @@ def save_record(state: GameState, path: Path) -> None:
 def read_record(path: Path) -> list[tuple[int, dict[str, Any]]]:
     """(line number, event) for every non-blank line; RecordError on bad JSON."""
     try:
-        if path.stat().st_size > MAX_LINE * 64:
-            raise RecordError(f"{path} is too large to be a game record")
-        text = path.read_text(encoding="utf-8")
+        text = read_bounded(path, MAX_RECORD_BYTES, "a game record").decode("utf-8")
     except UnicodeDecodeError:
         raise RecordError("the record is not UTF-8 text") from None
-    except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except FileRefused as exc:
+        raise RecordError(str(exc)) from None
     events: list[tuple[int, dict[str, Any]]] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():

@@ -199,6 +199,7 @@ class RulesBuilder:
         self.problems: list[Problem] = []
         self.let_names: dict[str, Type] = {}
         self.deck: DeckRules | None = None
+        self.numbers = True  # run the checks that evaluate the rules for every player count
 
     def fail(self, path: JsonPath, message: str, **kw: Any) -> None:
         self.problems.append(self.doc.problem(path, message, **kw))
@@ -318,7 +319,7 @@ class RulesBuilder:
             sha256=self.doc.sha256(),
             document=self.doc,
         )
-        if not self.problems:
+        if not self.problems and self.numbers:
             self._check_every_player_count(ruleset)
         return ruleset
 

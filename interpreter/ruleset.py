@@ -61,12 +61,19 @@ def ruleset_schema() -> dict[str, Any]:
     return copy.deepcopy(schema)
 
 
-def _validator() -> jsonschema.Draft202012Validator:
+# An integer is an int (not a bool, and not a float such as 1e300 that happens to be whole:
+# the YAML reader has already turned the whole-number floats a person writes into ints).
+_TYPES = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool))
+_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=_TYPES)
+
+
+def _validator() -> Any:
     validator = _cache.get("validator")
     if validator is None:
         schema = ruleset_schema()
         jsonschema.Draft202012Validator.check_schema(schema)
-        validator = _cache["validator"] = jsonschema.Draft202012Validator(schema)
+        validator = _cache["validator"] = _Validator(schema)
     return validator
 
 
@@ -88,6 +95,7 @@ def build_ruleset(doc: Document) -> Ruleset:
         # builder expects schema-valid data, so it may stop early on a shape it cannot read.
         if family is not None:
             builder = RulesBuilder(doc, family, _other_keys(family.name))
+            builder.numbers = False  # the schema's bounds (player counts, sizes) are not to be trusted yet
             try:
                 builder.build()
             except Exception:  # noqa: BLE001 - best effort only; the schema problems stand

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-import click
 
 from ...interpreter.cards import NAMES
 from ...interpreter.rules import Ruleset
+from ..common import echo
 from .contract_rummy import RummyView
 from .trick_taking import TrickView
 
@@ -38,9 +38,9 @@ class GenericView:
 
     def score_sheet(self, event: dict[str, Any]) -> None:
         w = self.r.width
-        click.echo(f"  {'':{w}} {'points':>7} {'total':>6}")
+        echo(f"  {'':{w}} {'points':>7} {'total':>6}")
         for seat, name in enumerate(self.r.names):
-            click.echo(f"  {name:{w}} {event['points'][seat]:>7} {event['totals'][seat]:>6}")
+            echo(f"  {name:{w}} {event['points'][seat]:>7} {event['totals'][seat]:>6}")
 
     def show_table(self, obs: Any) -> None:
         pass

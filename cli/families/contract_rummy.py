@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-import click
 
 from ...interpreter.cards import NAMES
 from ...interpreter.families.contract_rummy.rules import GoingOut, RummyRules
 from ...interpreter.families.contract_rummy.state import Phase, RummyObservation
 from ...interpreter.rules import Ruleset
+from ..common import echo
 
 GOING_OUT_WORDS = {GoingOut.NO_DISCARD: "go out with every card on the table",
                    GoingOut.DISCARD_OPTIONAL: "go out with or without a last discard",
@@ -101,33 +101,33 @@ class RummyView:
             how = "no one went out (" + ("the stock ran out" if round_.get("exhausted") == "stock"
                                         else "the turn limit was reached") + ")"
         extra = "; ".join(round_.get("bonuses", []))
-        click.echo(f"  contract {contract}: {how}" + (f"; {extra}" if extra else ""))
+        echo(f"  contract {contract}: {how}" + (f"; {extra}" if extra else ""))
         buys = round_.get("buys", [0] * len(self.r.names))
         w = self.r.width
-        click.echo(f"  {'':{w}} {'buys':>5} {'points':>7} {'total':>6}")
+        echo(f"  {'':{w}} {'buys':>5} {'points':>7} {'total':>6}")
         for seat, name in enumerate(self.r.names):
-            click.echo(f"  {name:{w}} {buys[seat]:>5} {event['points'][seat]:>7} {event['totals'][seat]:>6}")
+            echo(f"  {name:{w}} {buys[seat]:>5} {event['points'][seat]:>7} {event['totals'][seat]:>6}")
 
     # --- a person's turn ---
     def show_table(self, obs: RummyObservation) -> None:
         contract = obs.contract
         if contract is not None:
             spelled = ", ".join(str(m) for m in contract.melds)
-            click.echo(f"Contract: {contract.name} ({spelled}); {GOING_OUT_WORDS[contract.going_out]}")
+            echo(f"Contract: {contract.name} ({spelled}); {GOING_OUT_WORDS[contract.going_out]}")
         top = obs.top_discard
-        click.echo(f"Stock: {obs.stock} cards. Top discard: "
+        echo(f"Stock: {obs.stock} cards. Top discard: "
                    f"{self.r.card(NAMES[top]) if top is not None else '-'}"
                    + (" (protected)" if obs.discard_protected else "")
                    + f". Buys left: {obs.buys_left}.")
         if obs.table.melds:
-            click.echo("Table:")
+            echo("Table:")
             for m in obs.table.melds:
-                click.echo(f"  [{m.id}] {self._name(m.owner)}'s {m.meld.kind.value}: {self.r.cards(m.meld.names())}")
+                echo(f"  [{m.id}] {self._name(m.owner)}'s {m.meld.kind.value}: {self.r.cards(m.meld.names())}")
         down = [self._name(s) for s, d in enumerate(obs.down) if d]
-        click.echo(f"Down: {', '.join(down) if down else 'no one yet'}. Cards held: "
+        echo(f"Down: {', '.join(down) if down else 'no one yet'}. Cards held: "
                    + ", ".join(f"{self._name(s)} {n}" for s, n in enumerate(obs.hand_counts)))
         if obs.joker_debt and obs.seat == obs.player:
-            click.echo("You freed a joker: lay it off before you discard.")
+            echo("You freed a joker: lay it off before you discard.")
 
     def hand_text(self, obs: RummyObservation) -> str:
         return self.r.hand_text([NAMES[c] for c in sorted(obs.hand)])

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-import click
 
 from ...interpreter.cards import NAMES, SUIT_NAMES, SUITS
 from ...interpreter.families.trick_taking.rules import BidOrder, TrickRules
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
 from ...interpreter.rules import Ruleset
+from ..common import echo
 
 
 class TrickView:
@@ -64,11 +64,11 @@ class TrickView:
     def score_sheet(self, event: dict[str, Any]) -> None:
         w = self.r.width
         round_ = self.r.round
-        click.echo(f"  {'':{w}} {'bid':>4} {'took':>5} {'points':>7} {'total':>6}")
+        echo(f"  {'':{w}} {'bid':>4} {'took':>5} {'points':>7} {'total':>6}")
         for seat, name in enumerate(self.r.names):
             bid = round_.get("bids", {}).get(seat, "-")
             taken = round_.get("taken", [0] * len(self.r.names))[seat]
-            click.echo(f"  {name:{w}} {bid:>4} {taken:>5} {event['points'][seat]:>7} {event['totals'][seat]:>6}")
+            echo(f"  {name:{w}} {bid:>4} {taken:>5} {event['points'][seat]:>7} {event['totals'][seat]:>6}")
 
     # --- a person's turn ---
     def show_table(self, obs: TrickObservation) -> None:
@@ -78,14 +78,14 @@ class TrickView:
                             "no trump" if trump is None else SUIT_NAMES[SUITS[trump]])
         if obs.upcard is not None:
             line += f" (turned {self.r.card(NAMES[obs.upcard])})"
-        click.echo(line)
+        echo(line)
         bids = ", ".join(f"{names[s]} {b}" for s, b in enumerate(obs.bids) if b is not None)
-        click.echo(f"Bids: {bids or '-'}")
+        echo(f"Bids: {bids or '-'}")
         if obs.phase == Phase.PLAYING:
             took = ", ".join(f"{names[s]} {t}" for s, t in enumerate(obs.taken))
-            click.echo(f"Tricks taken: {took}")
+            echo(f"Tricks taken: {took}")
             trick = "  ".join(f"{names[s]} {self.r.card(NAMES[c])}" for s, c in obs.trick)
-            click.echo(f"Trick {obs.trick_number}: {trick or '(you lead)'}")
+            echo(f"Trick {obs.trick_number}: {trick or '(you lead)'}")
 
     def hand_text(self, obs: TrickObservation) -> str:
         suits, power = obs.suits, obs.power

@@ -1,0 +1,56 @@
+"""Input from a stranger gets a clear one-line error and exit 1, never a hang, a
+traceback or an "internal error": the reproductions of the reliability review."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+@pytest.mark.parametrize("text, ok", [
+    ("extends: oh-hell\nname: f\ndeal: {dealer: {first: 1.0}}\n", True),  # a whole number is a number
+    ("extends: oh-hell\nname: f\nplayers: {min: 3.0, max: 5}\n", True),
+    ("extends: shanghai\nname: f\nmelds: {set: {min_size: 3.0}}\n", True),
+    ("extends: oh-hell\nname: f\nplayers: {min: 3.5, max: 5}\n", False),  # not a whole number
+    ("extends: oh-hell\nname: f\nplayers: {min: 3, max: 1e300}\n", False),
+    ("extends: oh-hell\nname: f\nplayers: {min: 3, max: 1000000000000000}\n", False),
+    ("extends: shanghai-isra\nname: f\ncard_points: 5\n", False),
+])
+def test_numbers_are_read_or_refused_cleanly(run_cli, tmp_path, text, ok):
+    path = tmp_path / "r.yaml"
+    path.write_text(text)
+    result = run_cli("validate", "--games", "1", str(path))
+    assert result.exit_code == (0 if ok else 1), result.output
+    assert "internal error" not in result.output and "Traceback" not in result.output
+
+
+def test_files_that_are_not_regular_are_refused(run_cli, tmp_path):
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    for args in (("replay", "/dev/zero"), ("replay", str(fifo)), ("resume", str(fifo)), ("validate", str(fifo)),
+                 ("validate", "/dev/zero")):
+        result = run_cli(*args)
+        assert result.exit_code == 1, args
+        assert "not a regular file" in result.output or "no ruleset file" in result.output, result.output
+
+
+def test_extends_reads_only_rulesets_and_never_echoes_another_file(run_cli, tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("password: hunter2\n")
+    child = tmp_path / "child.yaml"
+    child.write_text(f"extends: {secret}\nname: child\n")
+    result = run_cli("validate", str(child))
+    assert result.exit_code == 1 and "hunter2" not in result.output
+    assert "names a bundled ruleset or a .yaml/.yml file" in result.output
+    result = run_cli("validate", str(secret))  # named directly: refused without quoting it
+    assert result.exit_code == 1 and "hunter2" not in result.output
+
+
+def test_terminal_escapes_from_a_ruleset_are_shown_escaped(run_cli, tmp_path):
+    path = tmp_path / "esc.yaml"
+    path.write_text('extends: oh-hell\nname: esc\ntitle: "evil\\e]0;pwned\\a title"\n')
+    for args in (("play", str(path), "--seats", "bot,bot,bot", "--seed", "1"), ("explain", str(path))):
+        result = run_cli(*args)
+        assert result.exit_code == 0
+        assert "\x1b]" not in result.output and "\\x1b]0;pwned" in result.output
