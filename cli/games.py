@@ -16,6 +16,7 @@ import click
 from ..interpreter.bots import seat_kinds
 from ..interpreter.driver import play_out
 from ..interpreter.errors import IllegalActionError, RecordError
+from ..interpreter.files import FileRefused, check_writable
 from ..interpreter.game import GameState, new_game
 from ..interpreter.record import replay as replay_record
 from ..interpreter.record import save_record
@@ -25,7 +26,8 @@ from ..interpreter.textio import parse_input
 from .common import InvalidInput, UsageProblem, echo, open_ruleset, prompt
 from .families import view_for
 from .render import Renderer
-from .session import SaveError, SaveWriter, bot_policies, default_save_dir, new_header, read_save, restore
+from .session import (SaveError, SaveWriter, bot_policies, default_save_dir, new_header, read_save, repair,
+                      restore)
 
 
 def parse_seats(text: str | None, rules: Ruleset, default_human: bool) -> list[str]:
@@ -127,6 +129,16 @@ def _pause(seconds: float) -> bool:
     return False
 
 
+def _write_record(state: GameState, record: Path) -> None:
+    try:
+        save_record(state, record)
+    except FileExistsError:
+        raise InvalidInput(f"{record} appeared while the game was played; the record was not written over it") \
+            from None
+    except OSError as exc:
+        raise InvalidInput(f"cannot write {record}: {exc.strerror or exc}") from None
+
+
 class TableHooks:
     """What the table does around the driver loop: save each seat action, pause after
     the bots' moves so a person can follow, and show events as they happen."""
@@ -166,7 +178,7 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
     except (Quit, click.Abort, EOFError, KeyboardInterrupt):
         echo("")
         if record:
-            save_record(state, record)
+            _write_record(state, record)
         if save is not None:
             echo(f"Game saved. Resume it with: cardrules resume {save}")
         else:
@@ -178,7 +190,7 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
         if previous is not None:
             signal.signal(signal.SIGHUP, previous)
     if record:
-        save_record(state, record)
+        _write_record(state, record)
         if not renderer.quiet:
             echo(f"record written to {record}")
     if renderer.quiet:
@@ -213,10 +225,15 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
     ref = ruleset if Path(ruleset).is_file() else None
     state = new_game(rules, len(kinds), seed, names, mode, ref)
     humans = "human" in kinds
-    for given, what in ((record, "--record"), (save, "--save")):
-        if given is not None and given.exists():  # never overwrite what the user has
-            raise UsageProblem(f"{given} already exists; choose another {what} file" +
-                               (f" (or continue that game: cardrules resume {given})" if what == "--save" else ""))
+    if record is not None and save is not None and record.resolve() == save.resolve():
+        raise UsageProblem("--record and --save must be two files: a save is not a record")
+    for given, what in ((record, "--record file"), (save, "--save file")):
+        if given is not None:  # never overwrite what the user has; find out now, not after the game
+            try:
+                check_writable(given, what)
+            except FileRefused as exc:
+                hint = f" (or continue that game: cardrules resume {given})" if given == save and given.exists() else ""
+                raise UsageProblem(f"{exc}{hint}") from None
     if save is None and humans:
         save = default_save_dir() / f"{rules.name}-{seed}.jsonl"
         number = 1
@@ -239,6 +256,13 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
 @click.option("--fast", is_flag=True, help="No pause after the bots' moves.")
 def resume(save: Path, record: Path | None, ascii_only: bool, fast: bool) -> None:
     """Continue a saved game exactly where it stopped."""
+    if record is not None:
+        if record.resolve() == save.resolve():
+            raise UsageProblem("--record must be another file than the save")
+        try:
+            check_writable(record, "--record file")
+        except FileRefused as exc:
+            raise UsageProblem(str(exc)) from None
     try:
         saved = read_save(save)
         state, rules, policies = restore(saved)
@@ -256,10 +280,7 @@ def resume(save: Path, record: Path | None, ascii_only: bool, fast: bool) -> Non
     renderer = Renderer(names, rules, mode=state.mode, ascii_only=ascii_only, narrate="human" in kinds)
     renderer.catch_up(state.events)
     if saved.dropped_torn_line:  # rewrite the file without the torn line
-        SaveWriter(save, saved.header).close()
-        with save.open("a", encoding="utf-8") as out:
-            for move in saved.moves:
-                out.write(json.dumps(move) + "\n")
+        repair(save, saved)
     play_session(state, kinds, policies, renderer, save, None, record,
                  0.0 if fast or "human" not in kinds else 0.3)
 
@@ -293,6 +314,22 @@ def replay(record: Path, ruleset: str | None, ignore_hash: bool, as_json: bool) 
     winners = ", ".join(names[s] for s in state.winners)
     echo(f"{record}: ok, {result.lines} lines, {len(state.setup.hand_sizes)} rounds; "
                f"totals: {totals}; winner: {winners}")
+
+
+def prepare_record_dir(folder: Path, seed: int, games: int) -> None:
+    """Make the folder for simulate's records, refusing (before any game is played) one
+    that cannot be written or that already holds a record this run would write."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageProblem(f"cannot make the folder {folder}: {exc.strerror or exc}") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageProblem(f"cannot write in {folder}")
+    taken = [seed + i for i in range(games) if (folder / f"game-{seed + i}.jsonl").exists()]
+    if taken:
+        raise UsageProblem(f"{folder / f'game-{taken[0]}.jsonl'} already exists"
+                           + (f" (and {len(taken) - 1} more)" if len(taken) > 1 else "")
+                           + "; choose another --record-dir or --seed")
 
 
 class Progress:
@@ -335,7 +372,7 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
     if mode is not None and mode not in rules.modes:
         raise UsageProblem(f"{rules.name} has no mode '{mode}'")
     if record_dir is not None:
-        record_dir.mkdir(parents=True, exist_ok=True)
+        prepare_record_dir(record_dir, seed, games)
     ref = ruleset if Path(ruleset).is_file() else rules.name
     start = time.perf_counter()
     progress = Progress(games, rules.name, quiet)

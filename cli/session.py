@@ -22,7 +22,7 @@ from ..interpreter.bots import make_policy, seat_kinds
 from ..interpreter.driver import Stop, play_out
 from ..interpreter.errors import CardrulesError, IllegalActionError, RulesetError
 from ..interpreter.game import GameState, new_game
-from ..interpreter.files import FileRefused, read_bounded
+from ..interpreter.files import FileRefused, read_bounded, write_atomic
 from ..interpreter.loader import locate
 from ..interpreter.rules import Ruleset
 from ..interpreter.ruleset import load_ruleset
@@ -55,10 +55,8 @@ class SaveWriter:
     def __init__(self, path: Path, header: dict[str, Any] | None):
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        if header is not None:  # a new save: write the header atomically
-            tmp = path.with_name(path.name + ".tmp")
-            tmp.write_text(json.dumps(header) + "\n", encoding="utf-8")
-            tmp.replace(path)
+        if header is not None:  # a new save: its header, written atomically, never over a file
+            write_atomic(path, json.dumps(header) + "\n")
         self.out: IO[str] = path.open("a", encoding="utf-8")
 
     def action(self, move: str) -> None:
@@ -199,3 +197,10 @@ class _Script:
 
 def bot_policies(rules: Ruleset, kinds: Sequence[str], seed: int) -> list[Any]:
     return [None if kind == "human" else make_policy(rules, kind, seed, i) for i, kind in enumerate(kinds)]
+
+
+def repair(path: Path, saved: SavedGame) -> None:
+    """Rewrite a save without its torn last line, in one atomic step (a kill at any
+    moment leaves either the old file or the repaired one)."""
+    write_atomic(path, json.dumps(saved.header) + "\n" + "".join(json.dumps(m) + "\n" for m in saved.moves),
+                 replace=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 
@@ -42,3 +43,35 @@ def read_bounded(path: Path, limit: int, what: str) -> bytes:
         raise FileRefused(f"cannot read it: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
+
+
+def write_atomic(path: Path, text: str, *, replace: bool = False) -> None:
+    """Write ``text`` to ``path`` so that no reader ever sees half of it: into a new
+    temporary file beside it (a unique name: a user's own ``path.tmp`` is never touched),
+    flushed to disk, then moved into place.  Unless ``replace``, an existing ``path`` is
+    never overwritten (FileExistsError, even if it appeared while writing)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        if replace:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)  # fails if path exists: an atomic create-if-absent
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def check_writable(path: Path, what: str) -> None:
+    """Refuse (FileRefused) a file to be created that exists already, or whose folder
+    does not exist or cannot be written: checked before a game starts, not after."""
+    if path.exists() or path.is_symlink():
+        raise FileRefused(f"{path} already exists; choose another {what}")
+    folder = path.parent
+    if not folder.is_dir():
+        raise FileRefused(f"the folder of {path} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise FileRefused(f"cannot write in the folder of {path}")

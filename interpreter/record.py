@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Iterable
+from typing import Any
 
 from .driver import Stop, play_out
 from .errors import CardrulesError, IllegalActionError, RecordError, RulesetError
-from .files import FileRefused, read_bounded
+from .files import FileRefused, read_bounded, write_atomic
 from .game import RECORD_FORMAT, GameState, new_game
 from .rules import Ruleset
 from .ruleset import load_ruleset
@@ -30,17 +30,10 @@ def dump_event(event: dict[str, Any]) -> str:
     return json.dumps(event, separators=(", ", ": "), ensure_ascii=False)
 
 
-def write_record(events: Iterable[dict[str, Any]], out: IO[str]) -> None:
-    for event in events:
-        out.write(dump_event(event) + "\n")
-
-
 def save_record(state: GameState, path: Path) -> None:
-    """Write ``state``'s events to ``path`` atomically (a reader never sees half a file)."""
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as out:
-        write_record(state.events, out)
-    tmp.replace(path)
+    """Write ``state``'s events to ``path``, a new file, atomically (a reader never sees
+    half a file; an existing file is never overwritten: FileExistsError)."""
+    write_atomic(path, "".join(dump_event(event) + "\n" for event in state.events))
 
 
 def read_record(path: Path) -> list[tuple[int, dict[str, Any]]]:

@@ -54,3 +54,35 @@ def test_terminal_escapes_from_a_ruleset_are_shown_escaped(run_cli, tmp_path):
         result = run_cli(*args)
         assert result.exit_code == 0
         assert "\x1b]" not in result.output and "\\x1b]0;pwned" in result.output
+
+
+def test_no_command_writes_over_a_users_file(run_cli, tmp_path):
+    mine = tmp_path / "mine.jsonl"
+    mine.write_text("precious\n")
+    (tmp_path / "new.jsonl.tmp").write_text("also mine\n")
+    bots = ("--seats", "bot,bot,bot", "--seed", "1")
+    assert run_cli("play", "oh-hell", *bots, "--record", str(mine)).exit_code == 2
+    assert run_cli("play", "oh-hell", *bots, "--save", str(mine)).exit_code == 2
+    same = tmp_path / "same.jsonl"
+    assert run_cli("play", "oh-hell", *bots, "--save", str(same), "--record", str(same)).exit_code == 2
+    assert not same.exists()
+    # a record beside a file of the same name + .tmp leaves that file alone
+    assert run_cli("play", "oh-hell", *bots, "--quiet", "--record", str(tmp_path / "new.jsonl")).exit_code == 0
+    assert (tmp_path / "new.jsonl.tmp").read_text() == "also mine\n"
+    # simulate refuses a folder that holds a record it would write, before playing
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "game-3.jsonl").write_text("precious\n")
+    result = run_cli("simulate", "oh-hell", "--games", "5", "--record-dir", str(tmp_path / "runs"))
+    assert result.exit_code == 2 and "game-3.jsonl already exists" in result.output
+    assert (tmp_path / "runs" / "game-3.jsonl").read_text() == "precious\n"
+    assert not (tmp_path / "runs" / "game-0.jsonl").exists()
+    # resume --record over an existing file is refused before anything is played
+    save = tmp_path / "save.jsonl"
+    run_cli("play", "oh-hell", "--seats", "human,bot,bot", "--seed", "2", "--save", str(save), input="quit\n")
+    assert run_cli("resume", str(save), "--record", str(mine)).exit_code == 2
+    assert mine.read_text() == "precious\n"
+
+
+def test_a_record_path_that_cannot_be_written_is_refused_before_the_game(run_cli, tmp_path):
+    result = run_cli("play", "oh-hell", "--seats", "bot,bot,bot", "--record", str(tmp_path / "no" / "such" / "g.jsonl"))
+    assert result.exit_code == 2 and "does not exist" in result.output and "Round 1" not in result.output
