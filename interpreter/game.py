@@ -75,7 +75,7 @@ class GameState:
     # own still works: it gets a __dict__ for its attributes.
     __slots__ = ("rules", "setup", "players", "seed", "mode", "names", "deck", "totals", "round_index", "turn",
                  "moves", "decisions", "dealer", "_rotation_step", "stock", "pile", "_pending", "_pending_round",
-                 "_legal_at", "_legal_list", "_rngs", "_shared_rngs", "_log", "_events")
+                 "_legal_at", "_legal_list", "_rngs", "_shared_rngs", "_log", "_events", "outcomes_from_record")
 
     def __init__(self, rules: Ruleset, players: int, seed: int, names: Sequence[str] | None = None,
                  mode: str | None = None, ruleset_ref: str | None = None):
@@ -110,6 +110,9 @@ class GameState:
         # original until either side draws (copying 2.5 kB of RNG state is most of the
         # cost of a clone, and most clones of a search never draw).
         self._rngs: dict[str, random.Random] = {"deal": random.Random(seed)}
+        # A replay of a record from elsewhere takes every random outcome the record
+        # names (cards drawn blind, ...) instead of the game's RNG's.
+        self.outcomes_from_record = False
         self._shared_rngs: set[str] = set()
         # The history: an entry is an event dict, or (formatter, *arguments) turned into
         # one when `events` is read, so a game nobody records builds no dicts.

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .cards import NAMES
+from .deal import Deal
 from .driver import Stop, play_out
 from .errors import CardrulesError, IllegalActionError, RecordError, RulesetError
 from .files import FileRefused, read_bounded, write_atomic
@@ -89,8 +91,13 @@ def _ruleset_for(header: dict[str, Any], record_path: Path, override: str | None
     raise RecordError(f"cannot load ruleset '{ref}': {problems}", 1)
 
 
-def replay(path: Path, ruleset: str | None = None, *, check_hash: bool = True) -> ReplayResult:
-    """Re-execute the record at ``path``; raise RecordError at the first bad line."""
+def replay(path: Path, ruleset: str | None = None, *, check_hash: bool = True,
+           check_deals: bool = True) -> ReplayResult:
+    """Re-execute the record at ``path``; raise RecordError at the first bad line.
+    With ``check_deals`` every chance outcome (each deal, each card drawn from the
+    stock, each chance event) must be the one the record's seed gives, so a changed
+    card or seed is found; without, the record's own outcomes are taken as they are (a
+    record written by another program, whose deals come from elsewhere)."""
     events = read_record(path)
     number, header = events[0]
     if header.get("event") != "game":
@@ -106,6 +113,9 @@ def replay(path: Path, ruleset: str | None = None, *, check_hash: bool = True) -
                           f"{rules.sha256[:12]}..., the record's {str(header.get('ruleset_sha256'))[:12]}...); "
                           "replay with --ignore-hash to check it under the current rules", number)
     seed = header.get("seed", 0)
+    if check_deals and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise RecordError(f"the seed {seed!r} is not a whole number, so the deals cannot be checked "
+                          "(replay --any-deal takes them as recorded)", number)
     mode = header.get("mode")
     if mode is not None and (not isinstance(mode, str) or mode not in rules.modes):
         raise RecordError(f"the ruleset has no mode '{mode}'", number)
@@ -115,7 +125,8 @@ def replay(path: Path, ruleset: str | None = None, *, check_hash: bool = True) -
     except (CardrulesError, ValueError) as exc:
         raise RecordError(str(exc), number) from None
     state.events[0] = dict(state.events[0], ruleset_sha256=header.get("ruleset_sha256"))
-    source = _RecordSource(state, events[1:])
+    state.outcomes_from_record = not check_deals
+    source = _RecordSource(state, events[1:], seed if check_deals else None)
     try:
         play_out(state, [source] * state.players, chance=source.chance, on_event=source.on_event)
     except RecordError:
@@ -142,8 +153,9 @@ class _RecordSource:
     kind = "record"
     needs_observation = False
 
-    def __init__(self, state: GameState, lines: list[tuple[int, dict[str, Any]]]):
+    def __init__(self, state: GameState, lines: list[tuple[int, dict[str, Any]]], seed: int | None):
         self.state = state
+        self.seed = seed  # the seed whose chance outcomes every outcome must be; None: any
         self.lines = lines
         self.decode = state.rules.family.action_from_event
         self.derived = KNOWN_DERIVED | state.rules.family.derived_events
@@ -182,7 +194,15 @@ class _RecordSource:
         return self._next_action()
 
     def chance(self, state: GameState) -> Any:
-        return self._next_action()
+        action = self._next_action()
+        if self.seed is not None:
+            dealt = state.chance_action()
+            if not _same_outcome(action, dealt):
+                raise RecordError(f"this is not the {self.kind} seed {self.seed} gives ({dealt} {_shown(dealt)}): the "
+                                  "record was changed, or written by another program (replay --any-deal takes "
+                                  "its outcomes as they are)", self.number)
+            return dealt  # the seed's own outcome: a deal with its stock in the order the draws will check
+        return action
 
     def on_event(self, produced: dict[str, Any]) -> None:
         if self.pos >= len(self.lines):  # the record stops before the game does
@@ -194,11 +214,36 @@ class _RecordSource:
         self.steps = 0
 
 
+def _same_outcome(recorded: Any, dealt: Any) -> bool:
+    """Whether a recorded chance outcome is the one the game's RNG gives (a deal: the
+    same hands and upcard; the record holds no stock order)."""
+    if isinstance(recorded, Deal) and isinstance(dealt, Deal):
+        return recorded.hands == dealt.hands and recorded.upcard == dealt.upcard
+    return bool(recorded == dealt)
+
+
+def _shown(outcome: Any) -> str:
+    if isinstance(outcome, Deal):
+        return "with " + "; ".join(" ".join(NAMES[c] for c in hand) for hand in outcome.hands)
+    return ""
+
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality, where true is not 1 and false is not 0 (as they are in Python)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
 def _compare(expected: dict[str, Any], got: dict[str, Any], number: int, optional: frozenset[str]) -> None:
     if expected["event"] != got["event"]:
         raise RecordError(f"expected a \"{expected['event']}\" event here, found \"{got['event']}\"", number)
     for key, value in expected.items():
-        if key in got and got[key] != value:
+        if key in got and not _same(got[key], value):
             raise RecordError(f"\"{key}\" is {json.dumps(got[key])} but the rules give {json.dumps(value)}",
                               number)
         if key not in got and key not in optional:

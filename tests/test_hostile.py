@@ -86,3 +86,62 @@ def test_no_command_writes_over_a_users_file(run_cli, tmp_path):
 def test_a_record_path_that_cannot_be_written_is_refused_before_the_game(run_cli, tmp_path):
     result = run_cli("play", "oh-hell", "--seats", "bot,bot,bot", "--record", str(tmp_path / "no" / "such" / "g.jsonl"))
     assert result.exit_code == 2 and "does not exist" in result.output and "Round 1" not in result.output
+
+
+def _tampered(tmp_path, golden, change):
+    from helpers import REPO
+
+    lines = (REPO / "tests" / "golden" / golden).read_text().splitlines()
+    lines = change(lines)
+    path = tmp_path / "tampered.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _first(lines, kind):
+    import json
+
+    return next(i for i, line in enumerate(lines) if json.loads(line)["event"] == kind)
+
+
+def test_a_record_proves_what_it_says(run_cli, tmp_path):
+    import json
+
+    def seed(lines):
+        header = json.loads(lines[0])
+        header["seed"] += 1
+        return [json.dumps(header)] + lines[1:]
+
+    def swap_dealt_cards(lines):  # the same cards dealt, two of them to other seats
+        i = _first(lines, "deal")
+        deal = json.loads(lines[i])
+        deal["hands"][0][0], deal["hands"][1][0] = deal["hands"][1][0], deal["hands"][0][0]
+        return lines[:i] + [json.dumps(deal)] + lines[i + 1:]
+
+    def bool_seat(lines):
+        i = _first(lines, "bid")
+        return lines[:i] + [lines[i].replace('"seat": ', '"seat": true, "x": ', 1)] + lines[i + 1:]
+
+    for golden, change in (("oh-shit-seed7-random.jsonl", seed), ("oh-shit-seed7-random.jsonl", swap_dealt_cards),
+                           ("shanghai-isra-seed3-bots.jsonl", seed), ("oh-shit-seed7-random.jsonl", bool_seat)):
+        result = run_cli("replay", str(_tampered(tmp_path, golden, change)))
+        assert result.exit_code == 1 and ": ok," not in result.output, (golden, change.__name__, result.output)
+        assert "tampered.jsonl:" in result.output  # names the line
+    # a record whose deals come from elsewhere replays with --any-deal, if its moves are legal
+    changed = _tampered(tmp_path, "shanghai-isra-seed3-bots.jsonl", seed)
+    assert run_cli("replay", "--any-deal", str(changed)).exit_code == 0
+
+
+def test_a_drawn_card_that_is_not_the_stocks_top_is_refused(run_cli, tmp_path):
+    import json
+
+    def draw_other(lines):
+        i = next(i for i, line in enumerate(lines) if '"from": "stock"' in line)
+        draw = json.loads(lines[i])
+        deal = json.loads(lines[_first(lines, "deal")])
+        held = {c for hand in deal["hands"] for c in hand}
+        draw["card"] = next(c for c in ("2C", "3C", "4C", "5C", "6C", "7C") if c not in held and c != draw["card"])
+        return lines[:i] + [json.dumps(draw)] + lines[i + 1:]
+
+    result = run_cli("replay", str(_tampered(tmp_path, "shanghai-isra-seed3-bots.jsonl", draw_other)))
+    assert result.exit_code == 1 and "not the draw seed 3 gives" in result.output

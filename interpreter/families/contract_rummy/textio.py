@@ -101,10 +101,12 @@ def action_from_event(state: RummyState, event: dict[str, Any]) -> Any:
             return DRAW
     if state.phase is Phase.WINDOW:
         if kind == "buy" and seat == state.turn:
-            state.forced = [card(c) for c in event.get("penalty", [])]
+            if state.outcomes_from_record:  # else the stock's own top cards, checked against the line
+                state.forced = [card(c) for c in event.get("penalty", [])]
             return BUY
         if kind == call and seat == state.turn:
-            state.forced = [card(c) for c in event.get("given", [])]
+            if state.outcomes_from_record:  # else the cards the game's RNG picks, checked against the line
+                state.forced = [card(c) for c in event.get("given", [])]
             return Claim(event["meld"])
         return PASS
     if kind in ("meld", "layoff", "swap", "discard") and seat is not None and seat != state.turn:
