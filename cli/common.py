@@ -62,9 +62,12 @@ class UsageProblem(Outcome):
     """The command was called wrongly (options, seat kinds, player counts): exit 2."""
 
 
-def report_problems(problems: list[Problem]) -> None:
-    for problem in problems:
+def report_problems(problems: list[Problem], limit: int = 100) -> None:
+    """Every problem (the first ``limit``, then how many more)."""
+    for problem in problems[:limit]:
         echo(problem.format(), err=True)
+    if len(problems) > limit:
+        echo(f"and {len(problems) - limit} more problems", err=True)
 
 
 def open_ruleset(ref: str) -> Ruleset:

@@ -24,6 +24,7 @@ from . import games
 from .common import InvalidInput, Outcome, UsageProblem, echo, open_ruleset
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+MAX_SHOWN = 100  # problems shown per file: the first hundred, then how many more
 
 
 def _exit(message: str, code: int) -> NoReturn:
@@ -101,11 +102,14 @@ def validate(rulesets: tuple[str, ...], fmt: str, games: int, no_play: bool) -> 
             problems = exc.problems
         shown = display_name(Path(ref)) if Path(ref).is_file() else ref
         results.append({"file": shown, "valid": not problems, **info,
-                        "problems": [p.as_dict() for p in problems]})
+                        "problems": [p.as_dict() for p in problems[:MAX_SHOWN]],
+                        **({"more_problems": len(problems) - MAX_SHOWN} if len(problems) > MAX_SHOWN else {})})
         if fmt == "text":
             if problems:
-                for problem in problems:
+                for problem in problems[:MAX_SHOWN]:
                     echo(problem.format())
+                if len(problems) > MAX_SHOWN:
+                    echo(f"{shown}: and {len(problems) - MAX_SHOWN} more problems")
             else:
                 played = "" if no_play else f"; {info['played']} games played" + (
                     f", {info['not_played']} left out at the time limit" if info.get("not_played") else "")
@@ -114,7 +118,7 @@ def validate(rulesets: tuple[str, ...], fmt: str, games: int, no_play: bool) -> 
         echo(json.dumps({"valid": all(r["valid"] for r in results), "files": results}, indent=2))
     invalid = sum(1 for r in results if not r["valid"])
     if fmt == "text" and invalid:
-        count = sum(len(r["problems"]) for r in results)
+        count = sum(len(r["problems"]) + r.get("more_problems", 0) for r in results)
         echo(f"{count} problem{'s' if count != 1 else ''} in {invalid} of {len(results)} "
                    f"file{'s' if len(results) != 1 else ''}", err=True)
     if invalid:

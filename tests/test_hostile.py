@@ -145,3 +145,17 @@ def test_a_drawn_card_that_is_not_the_stocks_top_is_refused(run_cli, tmp_path):
 
     result = run_cli("replay", str(_tampered(tmp_path, "shanghai-isra-seed3-bots.jsonl", draw_other)))
     assert result.exit_code == 1 and "not the draw seed 3 gives" in result.output
+
+
+def test_thousands_of_problems_are_reported_quickly_and_capped(run_cli, tmp_path):
+    import time
+
+    dup = tmp_path / "dup.yaml"
+    dup.write_text("extends: oh-hell\nname: dup\nlet:\n" + "  a: 1\n" * 40000)
+    many = tmp_path / "many.yaml"
+    many.write_text("extends: oh-hell\nname: many\ndeck:\n  ranks:\n" + "    - X\n" * 40000)
+    for path in (dup, many):
+        start = time.monotonic()
+        result = run_cli("validate", str(path))
+        assert result.exit_code == 1 and time.monotonic() - start < 20
+        assert result.output.count(f"{path.name}:") <= 102 and "more problems" in result.output
