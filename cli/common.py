@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from ..interpreter.errors import Problem, RulesetError
+from ..interpreter.files import is_file
 from ..interpreter.loader import load_document
 from ..interpreter.rules import Ruleset
 from ..interpreter.ruleset import build_ruleset
@@ -45,6 +46,29 @@ def prompt(text: str, **kwargs: Any) -> Any:
     return click.prompt(printable(text), **kwargs)
 
 
+class Whole(click.ParamType):
+    """A whole number written in ASCII digits (int() would also take '1_0' and other
+    scripts' digits), within [lo, hi]."""
+
+    name = "integer"
+    _PATTERN = re.compile(r"-?[0-9]{1,19}")
+
+    def __init__(self, lo: int | None = None, hi: int | None = None):
+        self.lo, self.hi = lo, hi
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        elif isinstance(value, str) and self._PATTERN.fullmatch(value.strip()):
+            number = int(value.strip())
+        else:
+            self.fail(f"{value!r} is not a whole number (digits 0-9)", param, ctx)
+        if (self.lo is not None and number < self.lo) or (self.hi is not None and number > self.hi):
+            bounds = f"{self.lo} to {self.hi}" if self.hi is not None else f"at least {self.lo}"
+            self.fail(f"{number} is not in {bounds}", param, ctx)
+        return number
+
+
 class Outcome(Exception):
     """How a command ended, when not with success; ``message`` (if any) is printed as
     ``cardrules: message`` on stderr."""
@@ -74,7 +98,7 @@ def open_ruleset(ref: str) -> Ruleset:
     """Load RULESET (a bundled name or a path), or print every problem and end with
     InvalidInput."""
     try:
-        return build_ruleset(load_document(Path(ref) if Path(ref).is_file() else ref))
+        return build_ruleset(load_document(Path(ref) if is_file(ref) else ref))
     except RulesetError as exc:
         report_problems(exc.problems)
         raise InvalidInput() from None

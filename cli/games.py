@@ -16,18 +16,21 @@ import click
 from ..interpreter.bots import seat_kinds
 from ..interpreter.driver import play_out
 from ..interpreter.errors import IllegalActionError, RecordError
-from ..interpreter.files import FileRefused, check_writable
+from ..interpreter.files import FileRefused, check_writable, is_file
 from ..interpreter.game import GameState, new_game
 from ..interpreter.record import replay as replay_record
 from ..interpreter.record import save_record
 from ..interpreter.rules import Ruleset
 from ..interpreter.simulate import run_games, statistics
 from ..interpreter.textio import parse_input
-from .common import InvalidInput, UsageProblem, echo, open_ruleset, prompt
+from .common import InvalidInput, UsageProblem, Whole, echo, open_ruleset, prompt
 from .families import view_for
 from .render import Renderer
 from .session import (SaveError, SaveWriter, bot_policies, default_save_dir, new_header, read_save, repair,
                       restore)
+
+
+SEED = Whole(-(1 << 62), 1 << 62)
 
 
 def parse_seats(text: str | None, rules: Ruleset, default_human: bool) -> list[str]:
@@ -201,7 +204,7 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
 @click.argument("ruleset")
 @click.option("--seats", help="Comma-separated seat kinds (human, random, bot); their number is the "
               "player count. Default: you and bots.")
-@click.option("--seed", type=int, help="Seed for the deal (default: a random one, printed).")
+@click.option("--seed", type=SEED, help="Seed for the deal (default: a random one, printed).")
 @click.option("--record", "record", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game record (JSON Lines) to this file.")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
@@ -222,7 +225,7 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big") % 1_000_000
     names = seat_names(kinds)
-    ref = ruleset if Path(ruleset).is_file() else None
+    ref = ruleset if is_file(ruleset) else None
     state = new_game(rules, len(kinds), seed, names, mode, ref)
     humans = "human" in kinds
     if record is not None and save is not None and record.resolve() == save.resolve():
@@ -312,8 +315,9 @@ def replay(record: Path, ruleset: str | None, ignore_hash: bool, as_json: bool, 
                                "totals": state.totals, "winners": state.winners if state.is_over else []}))
         return
     if not result.complete:
-        echo(f"{record}: {result.lines} lines replay legally, but the game is not finished "
-                   f"(round {state.round} of {len(state.setup.hand_sizes)})")
+        where = ("the record stops before its last events" if state.is_over else
+                 f"the record stops in round {state.round} of {state.rounds}")
+        echo(f"{record}: {result.lines} lines replay legally, but the game is not finished: {where}")
         return
     totals = ", ".join(f"{n} {t}" for n, t in zip(names, state.totals))
     winners = ", ".join(names[s] for s in state.winners)
@@ -357,10 +361,10 @@ class Progress:
 
 @click.command()
 @click.argument("ruleset")
-@click.option("--games", type=click.IntRange(1, 1_000_000), default=100, show_default=True)
+@click.option("--games", type=Whole(1, 1_000_000), default=100, show_default=True)
 @click.option("--seats", help="Comma-separated seat kinds (bot, random). Default: bots.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed + i.")
-@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i.")
+@click.option("--jobs", type=Whole(1, 64), default=1, show_default=True,
               help="Processes to spread the games over (results do not depend on it).")
 @click.option("--mode", help="Play one of the ruleset's modes.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
@@ -378,7 +382,7 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
         raise UsageProblem(f"{rules.name} has no mode '{mode}'")
     if record_dir is not None:
         prepare_record_dir(record_dir, seed, games)
-    ref = ruleset if Path(ruleset).is_file() else rules.name
+    ref = ruleset if is_file(ruleset) else rules.name
     start = time.perf_counter()
     progress = Progress(games, rules.name, quiet)
     try:
@@ -411,10 +415,10 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
 @click.command(name="compare")
 @click.argument("ruleset_a")
 @click.argument("ruleset_b")
-@click.option("--games", type=click.IntRange(2, 1_000_000), default=200, show_default=True)
+@click.option("--games", type=Whole(2, 1_000_000), default=200, show_default=True)
 @click.option("--seats", help="Comma-separated seat kinds (bot, random). Default: bots.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed + i under both rulesets.")
-@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i under both rulesets.")
+@click.option("--jobs", type=Whole(1, 64), default=1, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def compare_command(ruleset_a: str, ruleset_b: str, games: int, seats: str | None, seed: int, jobs: int,
@@ -436,7 +440,7 @@ def compare_command(ruleset_a: str, ruleset_b: str, games: int, seats: str | Non
     for kind in kinds:
         if kind not in seat_kinds(rules_b):
             raise UsageProblem(f"{rules_b.name} has no seat kind '{kind}'")
-    refs = [r if Path(r).is_file() else rules.name for r, rules in ((ruleset_a, rules_a), (ruleset_b, rules_b))]
+    refs = [r if is_file(r) else rules.name for r, rules in ((ruleset_a, rules_a), (ruleset_b, rules_b))]
     progress = Progress(2 * games, "comparing", quiet)
     try:
         results_a = run_games(refs[0], kinds, games, seed, jobs, progress=progress)

@@ -18,10 +18,11 @@ import click
 import yaml
 
 from ..interpreter.errors import CardrulesError, Problem, RulesetError
+from ..interpreter.files import is_file
 from ..interpreter.loader import bundled_names, display_name, load_document
 from ..interpreter.ruleset import build_ruleset, load_ruleset, ruleset_schema
 from . import games
-from .common import InvalidInput, Outcome, UsageProblem, echo, open_ruleset
+from .common import InvalidInput, Outcome, UsageProblem, Whole, echo, open_ruleset
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 MAX_SHOWN = 100  # problems shown per file: the first hundred, then how many more
@@ -71,7 +72,7 @@ def main() -> None:
 @click.argument("rulesets", nargs=-1, required=True, metavar="RULESET...")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="json: one object listing every file and its problems.")
-@click.option("--games", type=click.IntRange(1, 1000), default=2, show_default=True,
+@click.option("--games", type=Whole(1, 1000), default=2, show_default=True,
               help="Games to play at every player count and mode before saying ok.")
 @click.option("--no-play", is_flag=True, help="Only the static checks: play no games.")
 def validate(rulesets: tuple[str, ...], fmt: str, games: int, no_play: bool) -> None:
@@ -89,7 +90,7 @@ def validate(rulesets: tuple[str, ...], fmt: str, games: int, no_play: bool) -> 
         problems: list[Problem] = []
         info: dict[str, Any] = {}
         try:
-            rules = build_ruleset(load_document(Path(ref) if Path(ref).is_file() else ref))
+            rules = build_ruleset(load_document(Path(ref) if is_file(ref) else ref))
             info = {"name": rules.name, "family": rules.family.name,
                     "players": [rules.min_players, rules.max_players]}
             if not no_play:
@@ -100,7 +101,7 @@ def validate(rulesets: tuple[str, ...], fmt: str, games: int, no_play: bool) -> 
                     info["not_played"] = report.skipped
         except RulesetError as exc:
             problems = exc.problems
-        shown = display_name(Path(ref)) if Path(ref).is_file() else ref
+        shown = display_name(Path(ref)) if is_file(ref) else ref
         results.append({"file": shown, "valid": not problems, **info,
                         "problems": [p.as_dict() for p in problems[:MAX_SHOWN]],
                         **({"more_problems": len(problems) - MAX_SHOWN} if len(problems) > MAX_SHOWN else {})})

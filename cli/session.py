@@ -22,7 +22,7 @@ from ..interpreter.bots import make_policy, seat_kinds
 from ..interpreter.driver import Stop, play_out
 from ..interpreter.errors import CardrulesError, IllegalActionError, RulesetError
 from ..interpreter.game import GameState, new_game
-from ..interpreter.files import FileRefused, read_bounded, write_atomic
+from ..interpreter.files import FileRefused, load_json, read_bounded, write_atomic
 from ..interpreter.loader import locate
 from ..interpreter.rules import Ruleset
 from ..interpreter.ruleset import load_ruleset
@@ -91,8 +91,8 @@ def read_save(path: Path) -> SavedGame:
     if not lines:
         raise SaveError(f"{path} is empty")
     try:
-        header = json.loads(lines[0])
-    except json.JSONDecodeError:
+        header = load_json(lines[0])
+    except ValueError:
         raise SaveError(f"{path} is not a cardrules save (its first line is not JSON)") from None
     if not isinstance(header, dict) or header.get("format") != SAVE_FORMAT:
         raise SaveError(f"{path} is not a cardrules save" +
@@ -103,15 +103,17 @@ def read_save(path: Path) -> SavedGame:
     moves = []
     for number, line in enumerate(lines[1:], start=2):
         try:
-            move = json.loads(line)
-        except json.JSONDecodeError:
+            move = load_json(line)
+        except ValueError:
             raise SaveError(f"{path}:{number}: damaged line (not JSON)") from None
         if not isinstance(move, str) or len(move) > 500:
             raise SaveError(f"{path}:{number}: damaged line (not a move)")
         moves.append(move)
     for key, kind in (("seed", int), ("seats", list), ("names", list), ("ruleset", str)):
-        if not isinstance(header.get(key), kind):
+        if not isinstance(header.get(key), kind) or isinstance(header.get(key), bool):
             raise SaveError(f"{path}: the header's \"{key}\" is missing or malformed")
+    if not abs(header["seed"]) < 1 << 63:
+        raise SaveError(f"{path}: the header's \"seed\" is out of range")
     for key in ("ruleset_path", "mode"):
         if header.get(key) is not None and not isinstance(header[key], str):
             raise SaveError(f"{path}: the header's \"{key}\" is malformed")

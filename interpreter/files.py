@@ -8,10 +8,33 @@ the limit.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import tempfile
 from pathlib import Path
+
+
+def is_file(path: Path | str) -> bool:
+    """Whether ``path`` names a regular file (False, not an error, for a name too long
+    or otherwise impossible)."""
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def load_json(text: str) -> object:
+    """JSON from a stranger: ValueError (with a reason a person reads) for what is not
+    JSON, nested too deep, or holds a number too long to read."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{exc.msg} at column {exc.colno}") from None
+    except ValueError:  # an integer of more digits than Python reads
+        raise ValueError("a number too long") from None
 
 
 class FileRefused(Exception):

@@ -170,6 +170,15 @@ class GameState:
     def winners(self) -> list[int]:
         return winners(self.totals, self.rules.winner, self.setup.teams)
 
+    def whose_turn(self) -> str:
+        """Who is to act, in words: "seat 2's turn", "chance's turn (a deal or a card off
+        the stock)", or "the end of the game"."""
+        if self.turn == CHANCE:
+            return "chance's turn (a deal, or a card off the stock)"
+        if self.turn == OVER:
+            return "the end of the game"
+        return f"seat {self.turn}'s turn"
+
     def seat_after(self, seat: int, steps: int = 1) -> int:
         return (seat + steps) % self.players
 

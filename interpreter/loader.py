@@ -21,7 +21,7 @@ import jsonschema
 import yaml
 
 from .errors import Problem, RulesetError
-from .files import FileRefused, read_bounded
+from .files import FileRefused, is_file, read_bounded
 
 MAX_FILE_BYTES = 1 << 20
 MAX_NODES = 50_000
@@ -148,7 +148,12 @@ def _walk(loader: _Loader, node: yaml.Node, path: JsonPath, key_mark: yaml.Mark 
     if isinstance(node, yaml.SequenceNode):
         return [_walk(loader, item, path + (i,), None, source, positions, problems, budget)
                 for i, item in enumerate(node.value)]
-    value = loader.construct_object(node)
+    try:
+        value = loader.construct_object(node)
+    except ValueError:  # an integer of more digits than Python reads
+        problems.append(Problem(source.name, line, column, "this number is too long to read", "yaml",
+                                source.line(line)))
+        return None
     if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_WHOLE_FLOAT:
         value = int(value)  # 3.0 is 3 wherever a number is meant; 3.5 stays a float the schema refuses
     elif not isinstance(value, (str, int, float, bool)) and value is not None:
@@ -210,11 +215,11 @@ def locate(ref: str, relative_to: Path | None = None) -> Path:
         path = Path(ref)
         if relative_to is not None and not path.is_absolute():
             path = relative_to / path
-        if not path.is_file():
+        if not is_file(path):
             raise FileNotFoundError(f"no ruleset file '{ref}'")
         return path
     path = bundled_dir() / f"{ref}.yaml"
-    if path.is_file():
+    if is_file(path):
         return path
     names = bundled_names()
     close = difflib.get_close_matches(ref, names, n=1)

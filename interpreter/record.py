@@ -18,7 +18,7 @@ from .cards import NAMES
 from .deal import Deal
 from .driver import Stop, play_out
 from .errors import CardrulesError, IllegalActionError, RecordError, RulesetError
-from .files import FileRefused, read_bounded, write_atomic
+from .files import FileRefused, is_file, load_json, read_bounded, write_atomic
 from .game import RECORD_FORMAT, GameState, new_game
 from .rules import Ruleset
 from .ruleset import load_ruleset
@@ -53,9 +53,9 @@ def read_record(path: Path) -> list[tuple[int, dict[str, Any]]]:
         if len(events) >= MAX_LINES:
             raise RecordError(f"more than {MAX_LINES} events", number)
         try:
-            event = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not JSON ({exc.msg} at column {exc.colno})", number) from None
+            event = load_json(line)
+        except ValueError as exc:
+            raise RecordError(f"not JSON ({exc})", number) from None
         if not isinstance(event, dict) or not isinstance(event.get("event"), str):
             raise RecordError("each line must be a JSON object with an \"event\" field", number)
         events.append((number, event))
@@ -83,7 +83,7 @@ def _ruleset_for(header: dict[str, Any], record_path: Path, override: str | None
     for candidate in candidates:
         try:
             path = Path(candidate)
-            return load_ruleset(path if path.is_file() else candidate), candidate
+            return load_ruleset(path if is_file(path) else candidate), candidate
         except RulesetError as exc:
             last = exc
     assert last is not None
@@ -113,6 +113,8 @@ def replay(path: Path, ruleset: str | None = None, *, check_hash: bool = True,
                           f"{rules.sha256[:12]}..., the record's {str(header.get('ruleset_sha256'))[:12]}...); "
                           "replay with --ignore-hash to check it under the current rules", number)
     seed = header.get("seed", 0)
+    if isinstance(seed, int) and not abs(seed) < 1 << 63:
+        raise RecordError("the seed is out of range", number)
     if check_deals and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise RecordError(f"the seed {seed!r} is not a whole number, so the deals cannot be checked "
                           "(replay --any-deal takes them as recorded)", number)

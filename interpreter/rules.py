@@ -267,7 +267,7 @@ class RulesBuilder:
         deck = self.deck = DeckRules(
             decks=self.expr(("deck", "decks"), {"players": Type.INT}, Type.INT, 1),
             jokers=self.expr(("deck", "jokers"), {"players": Type.INT, "decks": Type.INT}, Type.INT, 0),
-            ranks=tuple(r for r in RANKS if r in self.get(("deck", "ranks"), RANKS)),
+            ranks=tuple(r for r in RANKS if r in [str(x) for x in self.get(("deck", "ranks"), RANKS)]),
             ace=Ace(self.get(("deck", "ace"), "high")),
         )
         lets = []

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .driver import play_bots
+from .files import is_file
 from .game import GameState
 from .record import save_record
 from .rules import Ruleset
@@ -55,7 +56,7 @@ def _cached_rules(ref: str) -> Ruleset:
     rules = _RULES.get(ref)
     if rules is None:
         path = Path(ref)
-        rules = _RULES[ref] = load_ruleset(path if path.is_file() else ref)
+        rules = _RULES[ref] = load_ruleset(path if is_file(path) else ref)
     return rules
 
 

@@ -12,6 +12,7 @@ from .rules import Ruleset
 
 MAX_INPUT = 500
 NUMBER = re.compile(r"-?[0-9]{1,4}")  # ASCII digits only: str.isdigit() accepts '²'
+DIGITS = re.compile(r"-?[0-9]+")  # a whole number of any length, ASCII digits only
 
 
 def parse_input(rules: Ruleset, observation: Any, text: str) -> Any:

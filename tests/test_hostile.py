@@ -159,3 +159,31 @@ def test_thousands_of_problems_are_reported_quickly_and_capped(run_cli, tmp_path
         result = run_cli("validate", str(path))
         assert result.exit_code == 1 and time.monotonic() - start < 20
         assert result.output.count(f"{path.name}:") <= 102 and "more problems" in result.output
+
+
+def test_numbers_too_long_and_nesting_too_deep_are_clean_errors(run_cli, tmp_path):
+    big = tmp_path / "big.yaml"
+    big.write_text("extends: oh-hell\nname: big\nlet:\n  x: " + "9" * 5000 + "\n")
+    result = run_cli("validate", str(big))
+    assert result.exit_code == 1 and "too long to read" in result.output
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text("[" * 100000 + "\n")
+    result = run_cli("replay", str(deep))
+    assert result.exit_code == 1 and "nested too deep" in result.output
+    long_int = tmp_path / "long.jsonl"
+    long_int.write_text('{"event": "game", "format": 1, "seed": ' + "9" * 5000 + "}\n")
+    assert run_cli("replay", str(long_int)).exit_code == 1
+    assert run_cli("validate", "x" * 5000 + ".yaml").exit_code == 1  # a name too long for the file system
+
+
+def test_counts_are_ascii_digits(run_cli):
+    for value in ("1_0", "١٠", "1e3", ""):
+        result = run_cli("simulate", "oh-hell", "--games", value)
+        assert result.exit_code == 2 and "whole number" in result.output
+
+
+def test_ranks_may_be_written_as_numbers(run_cli, tmp_path):
+    path = tmp_path / "short.yaml"
+    path.write_text("extends: oh-hell\nname: short\nplayers: {min: 3, max: 4}\n"
+                    "deck: {ranks: [7, 8, 9, T, J, Q, K, A]}\ndeal: {hand_size: [5, 4]}\n")
+    assert run_cli("validate", str(path)).exit_code == 0

@@ -97,7 +97,7 @@ def test_play_illegal_then_legal_quit_resume_and_finish(tmp_path, env):
     term.send("bid 99")
     assert "you may not bid 99: bids run from 0 to 10" in term.read_until(r"bids run from 0 to 10")
     term.send("banana")
-    assert "is not a card" in term.read_until(r"is not a card[^\n]*\n")
+    assert "'banana' is not a bid" in term.read_until(r"is not a bid[^\n]*\n")
     term.send("help")
     term.read_until(r"Also: hand, score, rules, help, quit\.")
     legal = re.search(r"your bid \(([0-9, ]+)\) > ", term.read_until(r"your bid \([0-9, ]+\) > ")).group(1)

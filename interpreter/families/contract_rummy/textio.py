@@ -110,7 +110,7 @@ def action_from_event(state: RummyState, event: dict[str, Any]) -> Any:
             return Claim(event["meld"])
         return PASS
     if kind in ("meld", "layoff", "swap", "discard") and seat is not None and seat != state.turn:
-        raise IllegalActionError(f"seat {seat} acts out of turn (it is seat {state.turn}'s turn)")
+        raise IllegalActionError(f"seat {seat} acts out of turn (it is {state.whose_turn()})")
     if kind == "meld":
         return GoDown(tuple(tuple(card(c) for c in m["cards"]) for m in event["melds"]))
     if kind == "layoff":

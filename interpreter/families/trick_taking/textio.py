@@ -7,7 +7,7 @@ from typing import Any
 from ...cards import SUIT_NAMES, SUITS, card
 from ...deal import deal_from_event
 from ...errors import IllegalActionError
-from ...textio import NUMBER
+from ...textio import DIGITS
 from .actions import PLAYS, TRUMP_CHOICES, Bid, ChooseTrump
 from .state import Phase, TrickTakingState
 
@@ -19,11 +19,15 @@ def parse_input(phase: str, text: str) -> Any:
     if not words:
         raise IllegalActionError("type a bid or a card (or 'help')")
     verb, rest = words[0], words[1:]
-    if verb == "bid" or (phase == Phase.BIDDING and NUMBER.fullmatch(verb) and not rest):
-        value = rest[0] if verb == "bid" and rest else verb
-        if not NUMBER.fullmatch(value):
-            raise IllegalActionError(f"'{text.strip()}' is not a bid: type a number, e.g. 'bid 3'")
-        return Bid(int(value))
+    if verb == "bid" or (phase == Phase.BIDDING and DIGITS.fullmatch(verb)):
+        numbers = rest if verb == "bid" else words
+        if len(numbers) != 1 or not DIGITS.fullmatch(numbers[0]):
+            raise IllegalActionError(f"'{text.strip()}' is not a bid: type one number, e.g. 'bid 3'")
+        if len(numbers[0].lstrip("-")) > 6:
+            raise IllegalActionError(f"{numbers[0][:20]} is far beyond any bid")
+        return Bid(int(numbers[0]))  # a bid out of range is refused by the rules, with the range
+    if phase == Phase.BIDDING and verb not in ("trump", "name", "play"):
+        raise IllegalActionError(f"'{text.strip()}' is not a bid: type a number, e.g. '3' or 'bid 3'")
     if verb in ("trump", "name"):
         if not rest:
             raise IllegalActionError("name a suit: 'trump hearts', 'trump s' or 'trump none'")
@@ -47,7 +51,7 @@ def action_from_event(state: TrickTakingState, event: dict[str, Any]) -> Any:
     if kind == "deal":
         return deal_from_event(event, state.deck)
     if kind in ("bid", "play", "trump") and "seat" in event and event["seat"] != state.turn:
-        raise IllegalActionError(f"seat {event['seat']} acts out of turn (it is seat {state.turn}'s turn)")
+        raise IllegalActionError(f"seat {event['seat']} acts out of turn (it is {state.whose_turn()})")
     if kind == "bid":
         value = event["bid"]
         if not isinstance(value, int) or isinstance(value, bool):
