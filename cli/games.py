@@ -15,7 +15,7 @@ import click
 
 from ..interpreter.bots import seat_kinds
 from ..interpreter.driver import play_out
-from ..interpreter.errors import IllegalActionError, RecordError
+from ..interpreter.errors import EvaluationError, IllegalActionError, RecordError
 from ..interpreter.files import FileRefused, check_writable, is_file
 from ..interpreter.game import GameState, new_game
 from ..interpreter.record import replay as replay_record
@@ -187,6 +187,14 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
         else:
             echo("stopped" + (f"; the game so far is in {record}" if record else ""))
         return
+    except EvaluationError as exc:  # the rules themselves cannot go on (validate finds most such rules)
+        echo("")
+        if record:
+            _write_record(state, record)
+        kept = [f"saved in {save}" for _ in [save] if save is not None] + \
+            [f"recorded in {record}" for _ in [record] if record]
+        raise InvalidInput(f"the rules cannot go on: {exc}" + (f" (the game so far is {' and '.join(kept)})"
+                                                               if kept else "")) from None
     finally:
         if writer is not None:
             writer.close()

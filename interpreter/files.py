@@ -75,6 +75,7 @@ def write_atomic(path: Path, text: str, *, replace: bool = False) -> None:
     never overwritten (FileExistsError, even if it appeared while writing)."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.chmod(tmp, 0o666 & ~_umask())  # the permissions any new file gets (mkstemp's are private)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
             out.flush()
@@ -98,3 +99,9 @@ def check_writable(path: Path, what: str) -> None:
         raise FileRefused(f"the folder of {path} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise FileRefused(f"cannot write in the folder of {path}")
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -27,7 +27,11 @@ def refusal(bidding: BiddingRules, env: dict[str, Any]) -> str | None:
             raise EvaluationError(f"bidding restriction '{restriction.rule.source}': {exc}",
                                   ("bidding", "restrictions", i, "rule")) from None
         if not ok:
-            return restriction.message.render(env)
+            try:
+                return restriction.message.render(env)
+            except EvaluationError as exc:  # the refusal stands; only its words could not be made
+                return (f"you may not bid {env.get('bid')}: the rule '{restriction.rule.source}' forbids it (its "
+                        f"message could not be shown: {exc})")
     return None
 
 
