@@ -1,5 +1,5 @@
 """Run the command-line interface: ``python -m cardrules``."""
 
-from cardrules.cli.main import main
+from cardrules.cli.entry import run
 
-main()
+run()

@@ -1,0 +1,104 @@
+"""Fuzz cardrules with thousands of mutants of the things strangers hand it.
+
+    python benchmarks/fuzz.py [--mutants 10000] [--jobs 2] [--seed 0]
+
+Mutants of the bundled rulesets, of the golden game records and of saves of bot games
+(tests/fuzzing.py makes them) are run through `validate`, `replay` and `resume` as a
+user would run them, in worker processes.  Prints the count of each outcome by kind
+of input: exit 0 and exit 1 are clean ends; an internal error, a traceback, a mutant
+that takes more than 10 seconds or a worker past 1 GB are findings, printed with the
+mutant that caused them.  Not a test: the suite runs a few dozen of each
+(tests/test_fuzz_inputs.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import signal
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
+
+import fuzzing  # noqa: E402
+
+LIMIT_SECONDS = 10
+LIMIT_BYTES = 1 << 30
+
+_saves: list[Path] = []
+_folder: Path | None = None
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise _Timeout
+
+
+def _start() -> None:
+    global _folder, _saves
+    _folder = Path(tempfile.mkdtemp(prefix="cardrules-fuzz-"))
+    _saves = fuzzing.make_saves(_folder)
+    signal.signal(signal.SIGALRM, _alarm)
+
+
+def _run(job: tuple[str, int]) -> tuple[str, str, float, str]:
+    kind, seed = job
+    assert _folder is not None
+    rng = random.Random(seed)
+    text = (fuzzing.mutate_ruleset(rng) if kind == "ruleset" else fuzzing.mutate_record(rng) if kind == "record"
+            else fuzzing.mutate_save(rng, _saves))
+    start = time.monotonic()
+    signal.alarm(LIMIT_SECONDS)
+    try:
+        outcome, output = fuzzing.run_mutant(kind, text, _folder)
+    except _Timeout:
+        outcome, output = "over 10 s", ""
+    finally:
+        signal.alarm(0)
+    if resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 > LIMIT_BYTES:
+        outcome = "over 1 GB"
+    finding = "" if outcome in ("exit 0", "exit 1") else f"--- {kind} mutant {seed}: {outcome}\n{output[-2000:]}\n{text[:2000]}"
+    return kind, outcome, time.monotonic() - start, finding
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mutants", type=int, default=10_000)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    kinds = ["ruleset", "record", "save"]
+    jobs = [(kinds[i % 3], args.seed + i) for i in range(args.mutants)]
+    counts: Counter[tuple[str, str]] = Counter()
+    slowest = 0.0
+    findings = []
+    start = time.monotonic()
+    with ProcessPoolExecutor(max_workers=args.jobs, initializer=_start) as pool:
+        for kind, outcome, seconds, finding in pool.map(_run, jobs, chunksize=16):
+            counts[(kind, outcome)] += 1
+            slowest = max(slowest, seconds)
+            if finding:
+                findings.append(finding)
+    for finding in findings[:20]:
+        print(finding)
+    print(f"{args.mutants} mutants in {time.monotonic() - start:.0f} s with {args.jobs} processes; "
+          f"the slowest took {slowest:.1f} s")
+    for kind in kinds:
+        by = {o: n for (k, o), n in sorted(counts.items()) if k == kind}
+        print(f"  {kind:8} " + ", ".join(f"{outcome}: {n}" for outcome, n in by.items()))
+    bad = sum(n for (k, o), n in counts.items() if o not in ("exit 0", "exit 1"))
+    print(f"  findings: {bad}")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()

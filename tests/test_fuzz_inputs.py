@@ -1,0 +1,55 @@
+"""Fuzzing, as part of the suite (small numbers; benchmarks/fuzz.py runs thousands):
+mutants of the bundled rulesets, the golden records and saves of bot games, run
+through validate, replay and resume as a user would, end with exit 0 or 1, never an
+internal error or a traceback, and quickly."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import fuzzing
+
+def fuzz_settings(examples):
+    return settings(max_examples=examples, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+
+@pytest.fixture(scope="module")
+def saves(tmp_path_factory):
+    return fuzzing.make_saves(tmp_path_factory.mktemp("saves"))
+
+
+def check(kind, text, folder):
+    start = time.monotonic()
+    outcome, output = fuzzing.run_mutant(kind, text, folder)
+    assert outcome in ("exit 0", "exit 1"), f"{outcome}:\n{output}\n--- mutant:\n{text[:3000]}"
+    assert time.monotonic() - start < 30
+
+
+@fuzz_settings(40)
+@given(st.randoms(use_true_random=False))
+def test_mutated_rulesets(tmp_path_factory, rng):
+    check("ruleset", fuzzing.mutate_ruleset(rng), tmp_path_factory.mktemp("r"))
+
+
+@fuzz_settings(60)
+@given(st.randoms(use_true_random=False))
+def test_mutated_records(tmp_path_factory, rng):
+    check("record", fuzzing.mutate_record(rng), tmp_path_factory.mktemp("g"))
+
+
+@fuzz_settings(30)
+@given(st.randoms(use_true_random=False))
+def test_mutated_saves(tmp_path_factory, saves, rng):
+    check("save", fuzzing.mutate_save(rng, saves), tmp_path_factory.mktemp("s"))
+
+
+def test_the_mutators_make_different_mutants(saves):
+    rng = random.Random(1)
+    for make in (fuzzing.mutate_ruleset, fuzzing.mutate_record, lambda r: fuzzing.mutate_save(r, saves)):
+        assert len({make(rng) for _ in range(20)}) > 10
