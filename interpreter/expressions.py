@@ -659,12 +659,14 @@ def compile_checked(source: str, names: Mapping[str, Type],
 
     ``want`` is the type (or types) the place in the ruleset needs.
     """
-    errors = check_source(source, names, want)
-    if errors:
-        raise errors[0]
-    tree = parse(source)
+    tree = parse(source)  # once: the checks below are those of check_source, on this tree
     recorder = _TypeRecorder(names)
     result_type = recorder.check(tree)
+    if recorder.errors:
+        raise recorder.errors[0]
+    error = _want_error(tree, result_type, want)
+    if error is not None:
+        raise error
     assert result_type is not None
     program = _compile(tree, recorder.types)
     if not _free_names(tree):
@@ -687,12 +689,17 @@ def check_source(source: str, names: Mapping[str, Type],
     got = checker.check(tree)
     if checker.errors:
         return checker.errors
+    error = _want_error(tree, got, want)
+    return [error] if error is not None else []
+
+
+def _want_error(tree: Node, got: Type | None, want: Type | tuple[Type, ...] | None) -> ExpressionError | None:
+    """The error when ``tree`` gives a type ``got`` that the place does not take."""
     wants = (want,) if isinstance(want, Type) else want
     if wants and got is not None and got not in wants:
         need = " or ".join(_a(w) for w in wants)
-        return [ExpressionError(f"this expression gives {_a(got)} but {need} is needed here",
-                                tree.start, tree.end)]
-    return []
+        return ExpressionError(f"this expression gives {_a(got)} but {need} is needed here", tree.start, tree.end)
+    return None
 
 
 # --- staged evaluation -------------------------------------------------------------------

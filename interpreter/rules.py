@@ -12,6 +12,7 @@ game (``Deal``, ``Bid``, ...) are actions, defined by the families.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -47,6 +48,8 @@ class SeatFromDealer(StrEnum):
     def offset(self) -> int:
         return _OFFSETS[self.value]
 
+
+SETUP_SECONDS = 10  # the most a ruleset's game-level expressions may take, over every player count and mode
 
 _OFFSETS = {"left-of-dealer": 1, "dealer": 0, "right-of-dealer": -1}
 
@@ -200,6 +203,8 @@ class RulesBuilder:
         self.let_names: dict[str, Type] = {}
         self.deck: DeckRules | None = None
         self.numbers = True  # run the checks that evaluate the rules for every player count
+        self.deadline = time.monotonic() + SETUP_SECONDS  # for reading every expression
+        self.out_of_time = False
 
     def fail(self, path: JsonPath, message: str, **kw: Any) -> None:
         self.problems.append(self.doc.problem(path, message, **kw))
@@ -217,6 +222,12 @@ class RulesBuilder:
 
     def expr(self, path: JsonPath, names: Mapping[str, Type], want: Type | tuple[Type, ...],
              default: Any = None) -> Compiled:
+        if time.monotonic() > self.deadline:
+            if not self.out_of_time:
+                self.out_of_time = True
+                self.fail(path, f"reading the ruleset's expressions takes more than {SETUP_SECONDS} seconds: "
+                          "simplify them")
+            return compile_checked("0", {}, None)
         value = self.get(path, default)
         all_names = {**names, **self.let_names}
         if isinstance(value, bool):
@@ -334,10 +345,12 @@ class RulesBuilder:
                 self.fail(path, message)
 
         modes: list[str | None] = [rules.mode] + [m for m in rules.modes if m != rules.mode]
+        deadline = time.monotonic() + SETUP_SECONDS
         for mode in modes:  # every mode, at every player count
             for players in range(rules.min_players, rules.max_players + 1):
                 try:
-                    setup = compute_setup(rules, players, mode)
+                    setup = compute_setup(rules, players, mode, deadline)
+                    rules._setups.setdefault((players, mode), setup)  # computed once: games use it
                 except SetupError as exc:
                     where = f" in mode '{mode}'" if mode != rules.mode else ""
                     once(exc.path, f"with {players} players{where}: {exc}", key=str(exc))
@@ -360,8 +373,10 @@ def _eval(compiled: Compiled, env: Mapping[str, Any], path: JsonPath) -> Any:
         raise SetupError(path, str(exc)) from None
 
 
-def compute_setup(rules: Ruleset, players: int, mode: str | None) -> Setup:
-    """The game-level values of ``rules`` for ``players`` (SetupError at the rule's path)."""
+def compute_setup(rules: Ruleset, players: int, mode: str | None, deadline: float | None = None) -> Setup:
+    """The game-level values of ``rules`` for ``players`` (SetupError at the rule's path).
+    With a ``deadline`` (a time.monotonic() value) the evaluation stops there: a ruleset
+    whose expressions take that long is refused, as a stranger's may be made to."""
     decks = _eval(rules.deck.decks, {"players": players}, ("deck", "decks"))
     jokers = _eval(rules.deck.jokers, {"players": players, "decks": decks}, ("deck", "jokers"))
     if not 1 <= decks <= 12:
@@ -372,6 +387,9 @@ def compute_setup(rules: Ruleset, players: int, mode: str | None) -> Setup:
     env: dict[str, Any] = {"players": players, "decks": decks, "jokers": jokers, "deck_size": deck_size}
     lets: dict[str, Any] = {}
     for name, compiled in rules.lets:
+        if deadline is not None and time.monotonic() > deadline:
+            raise SetupError(("let", name), f"evaluating the ruleset's expressions for every player count and "
+                             f"mode takes more than {SETUP_SECONDS} seconds: simplify them")
         lets[name] = env[name] = _eval(compiled, env, ("let", name))
     try:
         sizes = rules.family.schedule(rules.section, _eval(rules.deal.hand_size, env, ("deal", "hand_size")))

@@ -187,3 +187,15 @@ def test_ranks_may_be_written_as_numbers(run_cli, tmp_path):
     path.write_text("extends: oh-hell\nname: short\nplayers: {min: 3, max: 4}\n"
                     "deck: {ranks: [7, 8, 9, T, J, Q, K, A]}\ndeal: {hand_size: [5, 4]}\n")
     assert run_cli("validate", str(path)).exit_code == 0
+
+
+def test_expressions_that_take_too_long_are_refused(run_cli, tmp_path):
+    import time
+
+    heavy = " + ".join(["sum(repeat(1, 10000))"] * 40)
+    path = tmp_path / "heavy.yaml"
+    path.write_text("extends: oh-hell\nname: heavy\nlet:\n" + "".join(f'  v{i}: "{heavy}"\n' for i in range(600)))
+    start = time.monotonic()
+    result = run_cli("validate", "--no-play", str(path))
+    assert time.monotonic() - start < 40
+    assert result.exit_code == 1 and "takes more than 10 seconds" in result.output
