@@ -65,7 +65,8 @@ CORE_EVENTS = ("game", "deal", "score", "end")
 # Names each place in a ruleset binds (see docs/ruleset-language.md, "Names").
 GAME_NAMES: dict[str, Type] = {"players": Type.INT, "decks": Type.INT, "jokers": Type.INT,
                                "deck_size": Type.INT}
-ROUND_NAMES: dict[str, Type] = {**GAME_NAMES, "round": Type.INT, "rounds": Type.INT, "hand_size": Type.INT}
+ROUND_NAMES: dict[str, Type] = {**GAME_NAMES, "round": Type.INT, "rounds": Type.INT, "hand_size": Type.INT,
+                                "is_last_round": Type.BOOL}
 TEAM_NAMES: dict[str, Type] = {**GAME_NAMES, "seat": Type.INT}
 
 
@@ -121,6 +122,7 @@ class Setup:
     hand_sizes: tuple[int, ...]  # per round played
     round_numbers: tuple[int, ...]  # 1-based numbers, in the full game's numbering
     teams: tuple[int, ...] = ()  # each seat's team number; empty: no partnerships
+    full_rounds: int = 0  # rounds of the full game (a mode plays some of them); 0: as many as played
     # Values derived from this setup alone, kept for every game made with it (a family
     # keys its own entries: the bids a round allows, card orders, ...).
     cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -129,17 +131,19 @@ class Setup:
     def env(self) -> dict[str, Any]:
         """The game's names (a fresh dict)."""
         return {"players": self.players, "decks": self.decks, "jokers": self.jokers,
-                "deck_size": self.deck_size, "rounds": len(self.round_numbers), **self.lets}
+                "deck_size": self.deck_size, "rounds": self.full_rounds or len(self.round_numbers), **self.lets}
 
     def round_env(self, index: int) -> dict[str, Any]:
         """The names of the round at ``index`` (0-based): the game's, with ``round`` (its
-        number in the full game) and ``hand_size``.  A fresh dict, made from a cached one."""
+        number in the full game), ``hand_size`` and ``is_last_round`` (the last round this
+        game plays, mode or not).  A fresh dict, made from a cached one."""
         envs = self.cache.get("round_envs")
         if envs is None:
             envs = self.cache["round_envs"] = {}
         env = envs.get(index)
         if env is None:
-            env = envs[index] = {**self.env, "round": self.round_numbers[index], "hand_size": self.hand_sizes[index]}
+            env = envs[index] = {**self.env, "round": self.round_numbers[index], "hand_size": self.hand_sizes[index],
+                                 "is_last_round": index == len(self.hand_sizes) - 1}
         return dict(env)
 
 
@@ -406,6 +410,7 @@ def compute_setup(rules: Ruleset, players: int, mode: str | None, deadline: floa
             raise SetupError(("rounds", "max"), f"rounds.max is {cap}; it must be at least 1")
         sizes = sizes[:cap]
     numbers = list(range(1, len(sizes) + 1))
+    full_rounds = len(sizes)
     if mode is not None:
         selected = _eval(rules.modes[mode][1], {**env, "rounds": len(sizes)}, ("modes", mode, "rounds"))
         selected = [selected] if isinstance(selected, int) else selected
@@ -422,5 +427,5 @@ def compute_setup(rules: Ruleset, players: int, mode: str | None, deadline: floa
         teams = tuple(_eval(rules.team, {**env, "seat": seat}, ("team",)) for seat in range(players))
         if len(set(teams)) < 2:
             raise SetupError(("team",), f"every seat is on team {teams[0]}: partnerships need two teams or more")
-    return Setup(players, decks, jokers, deck_size, lets, tuple(sizes), tuple(numbers), teams)
+    return Setup(players, decks, jokers, deck_size, lets, tuple(sizes), tuple(numbers), teams, full_rounds=full_rounds)
 
