@@ -35,8 +35,9 @@ _saves: list[Path] = []
 _folder: Path | None = None
 
 
-class _Timeout(Exception):
-    pass
+class _Timeout(BaseException):
+    """Raised by the alarm; a BaseException, so that cardrules' own handling of
+    unexpected errors does not take it for one."""
 
 
 def _alarm(signum: int, frame: object) -> None:
