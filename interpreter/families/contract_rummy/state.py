@@ -29,11 +29,15 @@ from ...cards import JOKER, NAMES
 from ...deal import Deal, take_from_stock
 from ...errors import EvaluationError, IllegalActionError
 from ...game import CHANCE, OVER, GameState
+from ...rules import Setup
 from .actions import (BUY, DISCARDS, DRAW, PASS, TAKE, Buy, Claim, CutOutcome, Discard, DrawStock, GoDown,
                       LayOff, Pass, StockCard, Swap, TakeDiscard)
 from .melds import Meld, MeldEngine, card_points
 from .rules import (DISCARD_REQUIRED, NO_DISCARD, OWN_MELDS, PLAY_THIS_TURN, RUN, SWAP_FROM_ALL, SWAP_FROM_RUNS,
                     BuyPriority, Contract, RummyRules, SwapFrom, WhenEmpty)
+
+
+_new_tuple = tuple.__new__
 
 
 class Phase(StrEnum):
@@ -211,7 +215,7 @@ class RummyState(GameState):
                  "down_turn", "known", "turn_number", "discarder", "reshuffles", "player", "protected", "window",
                  "window_pos", "buyer", "joker_debt", "chance_step", "cut_success", "forced", "counters",
                  "_per_round", "went_out", "penalties", "_aux_rng", "_chance_pending", "_go_downs", "_table_index",
-                 "_table_version", "_table_changes")
+                 "_table_version", "_table_changes", "_facts")
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -225,7 +229,9 @@ class RummyState(GameState):
         self.buys = [0] * self.players
         self.jokers_melded = [0] * self.players
         self.down_turn = [0] * self.players  # the turn number each seat went down in (0: not down)
-        self.known: list[list[int]] = [[] for _ in range(self.players)]  # taken from the pile, still held
+        # taken from the pile, still held: a tuple per seat, replaced when it changes (rarely),
+        # so an observation copies only the outer list
+        self.known: list[tuple[int, ...]] = [()] * self.players
         self.turn_number = 0
         self.discarder: int | None = None  # who discarded the card on top of the pile
         self.reshuffles = 0
@@ -248,6 +254,7 @@ class RummyState(GameState):
         self._table_version = 0
         self._table_changes: set[int] = set()
         self._table_index = TableIndex(self.meld_engine, self.section.joker_swap.melds)
+        self._facts: tuple[Any, ...] = (-1, None, None, 0, None)  # see _round_facts
 
     def place_meld(self, owner: int, cards: Any) -> int:
         """Put ``cards`` on the table as a meld of ``owner``'s (a position from a worked
@@ -263,7 +270,7 @@ class RummyState(GameState):
 
     @property
     def contract(self) -> Contract:
-        return self.section.contracts[self.rules_round - 1]
+        return self._round_facts()[2]
 
     # --- chance --------------------------------------------------------------------------
     def chance_action(self) -> Any:
@@ -734,7 +741,7 @@ class RummyState(GameState):
         self.buys = [0] * self.players
         self.jokers_melded = [0] * self.players
         self.down_turn = [0] * self.players
-        self.known = [[] for _ in range(self.players)]
+        self.known = [()] * self.players
         self.turn_number = 0
         self.reshuffles = 0
         self.forced = []
@@ -772,7 +779,7 @@ class RummyState(GameState):
     def _take_discard(self) -> None:
         c = self.pile.pop()
         self.hands[self.player].append(c)
-        self.known[self.player].append(c)
+        self.known[self.player] += (c,)
         self._log.append((_draw_event, self.round_index + 1, self.player, "discard", c))
         self.phase = _PLAYING
 
@@ -841,7 +848,7 @@ class RummyState(GameState):
     def _buy(self, seat: int) -> None:
         c = self.pile.pop()
         self.hands[seat].append(c)
-        self.known[seat].append(c)
+        self.known[seat] += (c,)
         penalty = []
         for _ in range(self._round_value(self.section.buying.penalty_cards)):
             drawn = self._take_stock_card()
@@ -889,7 +896,8 @@ class RummyState(GameState):
         """A card left ``seat``'s hand: it is no longer known to be there."""
         known = self.known[seat]
         if c in known:
-            known.remove(c)
+            i = known.index(c)
+            self.known[seat] = known[:i] + known[i + 1:]
 
     def _go_down(self, melds: Any) -> None:
         seat = self.player
@@ -1000,21 +1008,38 @@ class RummyState(GameState):
         self.score_round(points)
 
     # --- what a seat sees ---------------------------------------------------------------------
+    def _round_facts(self) -> tuple[int, Setup, Contract, int, int | None]:
+        """(round index, setup, contract, hand size, buy limit or None) of the round
+        being played.  Every decision's observation and most listings read them, and
+        they change only with the round (or with the setup, which a stacked deal may
+        replace), so they are worked out once for each and kept until then."""
+        facts = self._facts
+        if facts[0] != self.round_index or facts[1] is not self.setup:
+            buying = self.section.buying
+            facts = self._facts = (self.round_index, self.setup, self.section.contracts[self.rules_round - 1],
+                                   self.hand_size, self._round_value(buying.limit) if buying.allowed else None)
+        return facts
+
     def observation(self, seat: int) -> RummyObservation:
-        over = self.turn == OVER
+        if self.turn == OVER:  # no round is being played: no hand size, contract or buys
+            phase, contract, hand_size, buy_limit = _OVER, None, 0, None
+        else:
+            phase = self.phase
+            _, _, contract, hand_size, buy_limit = self._round_facts()
         pile = self.pile
-        buying = self.section.buying
-        window = self.window if self.phase is _WINDOW else ()
-        return RummyObservation(
-            seat, self.players, self.round_index + 1, len(self.setup.hand_sizes), 0 if over else self.hand_size,
-            self.dealer, _OVER if over else self.phase, self.turn, tuple(self.totals),
-            tuple(self.hands[seat]), None if over else self.contract, self.player,
+        down = self.down
+        # tuple.__new__ rather than RummyObservation(...): the named tuple's own __new__
+        # is a Python function of 26 arguments, and this runs for every decision
+        return _new_tuple(RummyObservation, (
+            seat, self.players, self.round_index + 1, len(self.setup.hand_sizes), hand_size,
+            self.dealer, phase, self.turn, tuple(self.totals),
+            tuple(self.hands[seat]), contract, self.player,
             tuple(map(len, self.hands)), pile[-1] if pile else None, self.protected, len(self.stock),
-            self.table, tuple(self.down), tuple(self.buys),
-            max(0, self._round_value(buying.limit) - self.buys[seat]) if buying.allowed and not over else 0,
-            self.joker_debt, tuple(window), self.buyer,
-            tuple(map(tuple, self.known)), self.turn_number,
-            self.down[seat] and self.down_turn[seat] == self.turn_number)
+            self.table, tuple(down), tuple(self.buys),
+            0 if buy_limit is None else max(0, buy_limit - self.buys[seat]),
+            self.joker_debt, tuple(self.window) if phase is _WINDOW else (), self.buyer,
+            tuple(self.known), self.turn_number,
+            down[seat] and self.down_turn[seat] == self.turn_number))
 
     # --- copies -------------------------------------------------------------------------------
     def _copy_into(self, new: Any) -> None:
@@ -1025,7 +1050,7 @@ class RummyState(GameState):
         new.buys = self.buys[:]
         new.jokers_melded = self.jokers_melded[:]
         new.down_turn = self.down_turn[:]
-        new.known = [k[:] for k in self.known]
+        new.known = self.known[:]
         new.window = self.window[:]
         new.cut_success = self.cut_success[:]
         new.forced = self.forced[:]
