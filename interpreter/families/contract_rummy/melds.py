@@ -32,6 +32,9 @@ def card_for(suit: int, value: int) -> int:
 # are counted with a mask and int.bit_count().
 _VALUE_BITS: tuple[int, ...] = tuple(1 << (r + 2) for r in range(12)) + ((1 << 14) | (1 << 1),)
 
+# _RANK_OF_VALUE[v]: the rank that stands for run value v (1 to 14; the ace is 1 and 14)
+_RANK_OF_VALUE: tuple[int, ...] = (-1, 12) + tuple(range(12)) + (12,)
+
 # (lo, hi, jokers adjacent, wrap) -> the go-down search caches of MeldEngine (windows,
 # best window counts, runs in a suit), shared by every checker with those rules.
 _SEARCH_CACHES: dict[tuple[int, int, bool, bool], tuple[dict, dict, dict]] = {}
@@ -147,20 +150,23 @@ class MeldEngine:
         return None
 
     def _fits(self, cards: Sequence[int], start: int) -> bool:
-        end = start + len(cards) - 1
-        if not self.rules.wrap and (start < self.lo or end > self.hi):
-            return False
-        if self.rules.wrap and len(cards) > 13:
-            return False
-        for i, c in enumerate(cards):
-            if c == JOKER:
-                continue
-            want = start + i
-            if self.rules.wrap:
-                want = (want - 2) % 13 + 2
-            if want not in values_of(c, True, True) or (want == 1 and not self.ace_low) or \
-                    (want == 14 and not self.ace_high and not self.rules.wrap):
+        wrap = self.rules.wrap
+        if wrap:
+            if len(cards) > 13:
                 return False
+        elif start < self.lo or start + len(cards) - 1 > self.hi:
+            return False
+        want = start
+        for c in cards:
+            if c != JOKER:
+                if wrap:
+                    want = (want - 2) % 13 + 2
+                # (the rank a run value stands for, looked up: this runs for every card
+                # of every lay-off tried)
+                if c % 13 != _RANK_OF_VALUE[want] or (want == 1 and not self.ace_low) or \
+                        (want == 14 and not self.ace_high and not wrap):
+                    return False
+            want += 1
         return True
 
     def make(self, kind: MeldKind, cards: Sequence[int]) -> Meld:
