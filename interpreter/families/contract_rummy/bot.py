@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from ...cards import JOKER
 from ...rules import Ruleset
-from .actions import BUY, DRAW, PASS, TAKE, Claim, Discard, GoDown, LayOff, Swap
+from .actions import DRAW, PASS, TAKE, Buy, Claim, Discard, GoDown, LayOff, Swap
 from .melds import card_points
 from .rules import RUN, SET, RummyRules
 from .state import RummyObservation
@@ -58,11 +58,15 @@ class RummyBot:
                 return TAKE
             return DRAW
         if phase == "window":
-            claims = [a for a in actions if isinstance(a, Claim)]
-            if claims:
-                return claims[0]
-            if BUY in actions and obs.top_discard is not None and self._wants(obs, obs.top_discard, buying=True):
-                return BUY
+            # one pass over the (few) actions: a window is a quarter of all decisions
+            buy = None
+            for a in actions:
+                if isinstance(a, Claim):
+                    return a  # the first claim listed
+                if isinstance(a, Buy):
+                    buy = a
+            if buy is not None and obs.top_discard is not None and self._wants(obs, obs.top_discard, buying=True):
+                return buy
             return PASS
         return self._play(obs, actions)
 
@@ -77,15 +81,16 @@ class RummyBot:
             self._needs_cache = (contract, needs)
         return needs
 
-    def _keep_score(self, obs: RummyObservation, hand: list[int], c: int) -> float:
-        """How much ``c`` helps toward the contract (higher: keep it): what
-        ``self._scorer(obs, hand)(c)`` gives, in one pass over the hand for the one card
-        (asked for each discard on offer)."""
+    def _keep_score(self, obs: RummyObservation, hand: Sequence[int], c: int) -> float:
+        """How much ``c`` helps toward the contract if it joins ``hand`` (higher: keep
+        it): what ``self._scorer(obs, hand + [c])(c)`` gives, in one pass over the hand
+        for the one card (asked for each discard on offer).  (``c`` itself counts once
+        toward its rank, and nothing toward its run: it is no neighbour of its own.)"""
         if c == JOKER:
             return 100.0
         need_sets, need_runs = self._needs(obs)
         rank, suit = c % 13, c // 13
-        same_rank = 0
+        same_rank = 1
         total = 0.0
         near = _RUN_NEIGHBOURS[rank]
         for x in hand:
@@ -138,7 +143,7 @@ class RummyBot:
             return not buying and obs.table.fits(c)
         if c == JOKER:
             return True
-        score = self._keep_score(obs, list(obs.hand) + [c], c)
+        score = self._keep_score(obs, obs.hand, c)
         return score >= (4.0 if buying else 3.0)
 
     # --- a turn after drawing ---------------------------------------------------------------
@@ -162,14 +167,17 @@ class RummyBot:
         if swaps:
             return swaps[0]
         if lay_offs:
-            # naturals first; a joker goes on a run (it extends play) rather than a set
-            def lay_key(a: LayOff) -> tuple[int, int]:
-                joker = JOKER in a.cards
-                meld = obs.table.meld(a.meld)
-                on_set = meld is not None and meld.kind is SET
-                return (joker, joker and on_set)
+            # naturals first (the first listed); a joker goes on a run (it extends play)
+            # rather than a set
+            for a in lay_offs:
+                if JOKER not in a.cards:
+                    return a
 
-            return min(lay_offs, key=lay_key)
+            def on_set(a: LayOff) -> bool:
+                meld = obs.table.meld(a.meld)
+                return meld is not None and meld.kind is SET
+
+            return min(lay_offs, key=on_set)
         if not discards:
             return actions[0]
         seat = obs.seat
