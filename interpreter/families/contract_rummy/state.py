@@ -30,8 +30,8 @@ from ...deal import Deal, take_from_stock
 from ...errors import EvaluationError, IllegalActionError
 from ...game import CHANCE, OVER, GameState
 from ...rules import Setup
-from .actions import (BUY, DISCARDS, DRAW, PASS, TAKE, Buy, Claim, CutOutcome, Discard, DrawStock, GoDown,
-                      LayOff, Pass, StockCard, Swap, TakeDiscard)
+from .actions import (BUY, CALLED_DISCARDS, DISCARDS, DRAW, PASS, STOCK_CARDS, TAKE, Buy, Claim, CutOutcome, Discard,
+                      DrawStock, GoDown, LayOff, Pass, StockCard, Swap, TakeDiscard, lay_off_of_one)
 from .melds import Meld, MeldEngine, card_points
 from .rules import (DISCARD_REQUIRED, NO_DISCARD, OWN_MELDS, PLAY_THIS_TURN, RUN, SWAP_FROM_ALL, SWAP_FROM_RUNS,
                     BuyPriority, Contract, RummyRules, SwapFrom, WhenEmpty)
@@ -284,7 +284,7 @@ class RummyState(GameState):
         elif self.phase is _DEAL:
             action = super().chance_action()
         else:
-            action = StockCard(self.stock[-1])
+            action = STOCK_CARDS[self.stock[-1]]
         self._chance_pending = action
         return action
 
@@ -388,11 +388,11 @@ class RummyState(GameState):
                         for low in engine.joker_ends(meld):  # where lay_off(meld, JOKER, low) fits
                             if roomy_joker or self._leaves_legal_hand(
                                     seat, [c], {meld_id: _fitted(engine.lay_off(meld, c, low))}):
-                                actions.append(LayOff(meld_id, (c,), low))
+                                actions.append(lay_off_of_one(meld_id, c, low))
                     elif c in accepted:  # lay_off(meld, c) fits
                         if roomy_natural or self._leaves_legal_hand(
                                 seat, [c], {meld_id: _fitted(engine.lay_off(meld, c))}):
-                            actions.append(LayOff(meld_id, (c,), None))
+                            actions.append(lay_off_of_one(meld_id, c, None))
         swap = self.section.joker_swap
         if swap.allowed and self.joker_debt == 0 and (self.down[seat] or not swap.requires_down):
             for meld_id, swappable in self.table.swaps:  # melds holding a joker a card can free
@@ -408,7 +408,7 @@ class RummyState(GameState):
                 actions += [DISCARDS[c] for c in distinct]
                 if self.section.fitting_discard_call.allowed:
                     table = self.table
-                    actions += [Discard(c, True) for c in distinct if table.fits(c)]
+                    actions += [CALLED_DISCARDS[c] for c in distinct if table.fits(c)]
         return actions
 
     def _cards_left(self, seat: int, cards_out: Any) -> int:
@@ -681,8 +681,11 @@ class RummyState(GameState):
         listing (a listed go-down's melds) or is worked out once, here."""
         if self.turn == OVER:
             raise IllegalActionError("the game is over")
-        if self._legal_at == self.moves and any(a is action for a in self._legal_list):
-            checked = self._go_downs[id(action)] if type(action) is GoDown else None
+        # (a plain loop, not any() over a generator: this runs for every action)
+        for listed in self._legal_list if self._legal_at == self.moves else ():
+            if listed is action:
+                checked = self._go_downs[id(action)] if type(action) is GoDown else None
+                break
         else:
             checked = self.verify(action)
         if self.turn >= 0:
