@@ -269,7 +269,8 @@ def _merge_positions(data: Any, path: JsonPath, child: dict[JsonPath, Pos], pare
             if pos is not None:
                 out[here[0]] = pos
         return
-    whole = isinstance(data, list) or (bool(path) and path[-1] in REPLACED_WHOLE)
+    # (a scalar where a whole-replaced table belongs has no items: the schema refuses it)
+    whole = isinstance(data, list) or (bool(path) and path[-1] in REPLACED_WHOLE and isinstance(data, dict))
     if whole:
         # a list (or a whole-replaced table) comes from one file: never mix in the other's items
         source = child if path in child else parent
