@@ -40,6 +40,12 @@ _RANK_OF_VALUE: tuple[int, ...] = (-1, 12) + tuple(range(12)) + (12,)
 _SEARCH_CACHES: dict[tuple[int, int, bool, bool], tuple[dict, dict, dict]] = {}
 
 
+def _jokers_side_by_side(cards: Sequence[int]) -> bool:
+    """Whether two jokers stand side by side in ``cards`` (most melds hold one joker
+    at most, which a count in C answers)."""
+    return cards.count(JOKER) > 1 and any(a == b == JOKER for a, b in zip(cards, cards[1:]))
+
+
 class Meld(NamedTuple):
     """A meld on the table (or proposed): its kind, cards in order, and for a run its
     suit and the value of its first place.  (Immutable; a named tuple, as melds are
@@ -122,7 +128,7 @@ class MeldEngine:
             return "a run needs a natural card"
         if len({c // 13 for _, c in naturals}) > 1:
             return "a run's cards must all be of one suit"
-        if not self.rules.jokers_adjacent and any(a == b == JOKER for a, b in zip(cards, cards[1:])):
+        if not self.rules.jokers_adjacent and _jokers_side_by_side(cards):
             return "two jokers may not stand side by side in a run"
         if self.run_start(cards) is None:
             return "those cards are not in sequence" + ("" if self.rules.wrap else " (a run may not turn the corner)")
@@ -213,8 +219,7 @@ class MeldEngine:
             for low_end in ends:
                 cards = (JOKER,) + meld.cards if low_end else meld.cards + (JOKER,)
                 start = meld.start - 1 if low_end else meld.start
-                if self._fits(cards, start) and (self.rules.jokers_adjacent or not any(
-                        a == b == JOKER for a, b in zip(cards, cards[1:]))):
+                if self._fits(cards, start) and (self.rules.jokers_adjacent or not _jokers_side_by_side(cards)):
                     return Meld(meld.kind, cards, meld.suit, start)
             return None
         if card // 13 != meld.suit or self._joker_problem(size, meld.jokers, True):

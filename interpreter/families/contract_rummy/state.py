@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Sequence
 
 from ...cards import JOKER, NAMES
 from ...deal import Deal, take_from_stock
@@ -411,14 +411,14 @@ class RummyState(GameState):
                     actions += [CALLED_DISCARDS[c] for c in distinct if table.fits(c)]
         return actions
 
-    def _cards_left(self, seat: int, cards_out: Any) -> int:
+    def _cards_left(self, seat: int, cards_out: Sequence[int]) -> int:
         """At most how many cards a table play of ``cards_out`` leaves in hand, not
         counting jokers freed by a swap that are still owed to the table (the exact
         count when the cards are in hand, as they are once a play is checked)."""
-        owed = max(0, self.joker_debt - sum(1 for c in cards_out if c == JOKER))
+        owed = max(0, self.joker_debt - cards_out.count(JOKER))
         return len(self.hands[seat]) - len(cards_out) - owed
 
-    def _leaves_legal_hand(self, seat: int, cards_out: Any, changed: dict[int, Meld]) -> bool:
+    def _leaves_legal_hand(self, seat: int, cards_out: Sequence[int], changed: dict[int, Meld]) -> bool:
         """Whether a table play of ``cards_out`` leaves a hand that can end the turn: an
         empty hand goes out (not where a final discard is required); where going out by
         a discard is forbidden, a single card left must itself fit the table (the melds
@@ -429,7 +429,7 @@ class RummyState(GameState):
         left = Counter(self.hands[seat])
         left.subtract(cards_out)
         # jokers freed by a swap still owe a lay-off this turn: count the hand without them
-        owed = max(0, self.joker_debt - sum(1 for c in cards_out if c == JOKER))
+        owed = max(0, self.joker_debt - cards_out.count(JOKER))
         left[JOKER] -= owed
         remaining = [c for c, n in left.items() for _ in range(n)]
         rule = self.contract.going_out
