@@ -317,9 +317,9 @@ class RummyState(GameState):
         return bool(self.pile) and not self.protected
 
     def _can_buy(self, seat: int) -> bool:
-        buying = self.section.buying
-        return (buying.allowed and self.buyer is None and bool(self.pile) and not self.protected
-                and self.buys[seat] < self._round_value(buying.limit))
+        limit = self._round_facts()[4]  # None where the ruleset has no buying
+        return (limit is not None and self.buyer is None and bool(self.pile) and not self.protected
+                and self.buys[seat] < limit)
 
     def _may_claim(self, seat: int) -> bool:
         """A claimer gives cards from its hand and must keep one (an empty hand between
@@ -794,15 +794,13 @@ class RummyState(GameState):
 
     def _window_order(self) -> list[int]:
         buying = self.section.buying
-        discarder = self.discarder  # None for the flip card: anyone else may buy it
-        if buying.priority is BuyPriority.FROM_DEALER_LEFT:
-            first = self.seat_after(self.dealer)
-        else:
-            first = self.seat_after(self.player)
-        order = [self.seat_after(first, k) for k in range(self.players)]
-        can_call = self.section.fitting_discard_call.allowed
-        return [s for s in order if s not in (self.player, discarder) and
-                (buying.allowed or can_call)]
+        if not (buying.allowed or self.section.fitting_discard_call.allowed):
+            return []
+        player, discarder = self.player, self.discarder  # discarder: None for the flip card
+        first = self.dealer + 1 if buying.priority is BuyPriority.FROM_DEALER_LEFT else player + 1
+        players = self.players
+        order = [(first + k) % players for k in range(players)]
+        return [s for s in order if s != player and s != discarder]
 
     def _window_next(self) -> None:
         """Ask the next seat in the window that has a choice; close it when none is left."""
