@@ -83,9 +83,11 @@ class RummyBot:
 
     def _keep_score(self, obs: RummyObservation, hand: Sequence[int], c: int) -> float:
         """How much ``c`` helps toward the contract if it joins ``hand`` (higher: keep
-        it): what ``self._scorer(obs, hand + [c])(c)`` gives, in one pass over the hand
-        for the one card (asked for each discard on offer).  (``c`` itself counts once
-        toward its rank, and nothing toward its run: it is no neighbour of its own.)"""
+        it): 100 for a joker; else 3 for each other card of its rank (at most 2) where
+        the contract has sets, and its run neighbours in ``hand`` where it has runs (see
+        _RUN_NEIGHBOURS).  A discard decision scores every card of the hand the same
+        way, from counts made once (see _play).  (``c`` itself counts once toward its
+        rank, and nothing toward its run: it is no neighbour of its own.)"""
         if c == JOKER:
             return 100.0
         need_sets, need_runs = self._needs(obs)
@@ -102,32 +104,6 @@ class RummyBot:
         if need_sets:
             total += 3.0 * min(same_rank - 1, 2)
         return total
-
-    def _scorer(self, obs: RummyObservation, hand: Sequence[int]) -> Any:
-        """A function card -> keep score for this hand, with the hand's rank and suit
-        counts computed once (a discard decision scores every card)."""
-        need_sets, need_runs = self._needs(obs)
-        ranks = [0] * 13
-        by_suit: list[list[int]] = [[], [], [], []]
-        for x in hand:
-            if x != JOKER:
-                ranks[x % 13] += 1
-                by_suit[x // 13].append(x % 13)
-
-        def score(c: int) -> float:
-            if c == JOKER:
-                return 100.0
-            rank, suit = c % 13, c // 13
-            total = 0.0
-            if need_sets:
-                total += 3.0 * min(ranks[rank] - 1, 2)
-            if need_runs:
-                near = _RUN_NEIGHBOURS[rank]
-                for r in by_suit[suit]:
-                    total += near[r]
-            return total
-
-        return score
 
     def _points(self, table: Any) -> dict[int, int]:
         """Each card's penalty points under ``table`` (filled in as cards come up), kept
@@ -185,15 +161,36 @@ class RummyBot:
         points = self._points(table)
         feeds = obs.down[(seat + 1) % obs.players]
         fits = obs.table.fits
-        # a down hand keeps nothing for the contract: its cards are not scored at all
-        scorer = None if obs.down[seat] else self._scorer(obs, obs.hand)
+        # A down hand keeps nothing for the contract: its cards are not scored at all.
+        # Else each card's keep score (as _keep_score gives it), from the hand's rank
+        # counts and each suit's ranks, counted once for all the discards.
+        scoring = not obs.down[seat]
+        if scoring:
+            need_sets, need_runs = self._needs(obs)
+            ranks = [0] * 13
+            by_suit: list[list[int]] = [[], [], [], []]
+            for x in obs.hand:
+                if x != JOKER:
+                    ranks[x % 13] += 1
+                    by_suit[x // 13].append(x % 13)
         # the lowest (keep + 5 * feeding, -worth, call) wins, the first listed on a tie;
         # a plain loop, as min() with a key function called it for every discard
         best = discards[0]
         best_key: tuple[float, int, bool] | None = None
         for a in discards:
             c = a.card
-            keep = 0.0 if scorer is None else scorer(c)
+            keep = 0.0
+            if scoring:
+                if c == JOKER:
+                    keep = 100.0
+                else:
+                    rank = c % 13
+                    if need_sets:
+                        keep += 3.0 * min(ranks[rank] - 1, 2)
+                    if need_runs:
+                        near = _RUN_NEIGHBOURS[rank]
+                        for r in by_suit[c // 13]:
+                            keep += near[r]
             if feeds and fits(c):
                 keep += 5.0
             worth = points.get(c)
