@@ -577,6 +577,9 @@ class MeldEngine:
     def joker_ends(self, meld: Meld) -> tuple[bool | None, ...]:
         """The ``at_low`` values with which a joker can be laid off on ``meld``: of
         (False, True) for a run, (None,) or () for a set (cached per meld)."""
+        got = self._joker_ends.get(id(meld))
+        if got is not None and got[0] is meld:  # the common case, without a call
+            return got[1]
         return self._cached(self._joker_ends, meld, self._compute_joker_ends)
 
     def _compute_joker_ends(self, meld: Meld) -> tuple[bool | None, ...]:

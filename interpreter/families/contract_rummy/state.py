@@ -101,9 +101,8 @@ class TableIndex:
         table_melds = list(self.melds)
         by_card = dict(self.by_card)
         swap_of = dict(self._swap_of)
-        places = {meld_id: place for place, meld_id in enumerate(ids)}
-        for meld_id in sorted(changed, key=places.__getitem__):
-            place = places[meld_id]
+        for meld_id in sorted(changed, key=ids.index):  # (a play changes a meld or a few)
+            place = ids.index(meld_id)
             meld = melds[meld_id]
             accepted = engine.accepts(meld)
             if place < len(entries):  # a meld replaced: move its place between the cards' lists
