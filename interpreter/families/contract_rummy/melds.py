@@ -8,7 +8,7 @@ Every rule that varies between tables comes from :class:`MeldRules` in the rules
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 from ...cards import JOKER, NAMES, RANKS
 from ...rules import Ace
@@ -87,7 +87,7 @@ class MeldEngine:
         self._accepts: dict[int, tuple[Meld, frozenset[int]]] = {}
         self._joker_ends: dict[int, tuple[Meld, tuple[bool | None, ...]]] = {}
         self._swappable: dict[int, tuple[Meld, frozenset[int]]] = {}
-        self._specs: dict[tuple[MeldSpec, ...], tuple[tuple[MeldSpec, ...], int, int, int, int]] = {}
+        self._specs: dict[int, tuple[Sequence[MeldSpec], tuple[tuple[MeldSpec, ...], int, int, int, int]]] = {}
         # The go-down search caches (see _windows, _best_window, _candidates) depend only
         # on the run bounds and the joker-adjacency rule besides their keys, so every
         # checker with those rules shares them: a simulation plays many games, each with
@@ -330,6 +330,10 @@ class MeldEngine:
         chosen: list[tuple] = []
         last = len(specs) - 1
         initial_rules = self.rules.distinct_set_ranks or self.rules.no_consecutive_same_suit_runs
+        # per place in the search, worked out once: the spec's joker limits, and whether
+        # it is the same spec as the one before
+        limits = [self.limits(spec.min_size, spec.kind is RUN) for spec in specs]
+        same = [i > 0 and specs[i - 1] == spec for i, spec in enumerate(specs)]
 
         def take(cards: tuple[int, ...]) -> None:
             """Take ``cards`` out of the counts."""
@@ -352,9 +356,8 @@ class MeldEngine:
                         masks[c // 13] |= _VALUE_BITS[r]
 
         def search(i: int, floor: tuple[int, ...]) -> None:
-            spec = specs[i]
-            same_as_previous = i > 0 and specs[i - 1] == spec
-            candidates = self._candidates(spec, counts, masks, ranks)
+            same_as_previous = same[i]
+            candidates = self._candidates(specs[i], *limits[i], counts, masks, ranks)
             if i == last:
                 # the last meld: each candidate completes an option (no cards need taking)
                 for candidate in candidates:
@@ -390,16 +393,20 @@ class MeldEngine:
     def _sorted_specs(self, contract: Sequence[MeldSpec]) -> tuple[tuple[MeldSpec, ...], int, int, int, int]:
         """The contract's specs in search order (runs first, smaller first), the cards they
         need at least, how many sets, the least set and the least run (0 if none); cached,
-        as every turn of a round asks for the same contract."""
-        key = tuple(contract)
-        got = self._specs.get(key)
-        if got is None:
+        as every turn of a round asks for the same contract.  The cache is keyed by the
+        contract object, as the per-meld caches are (see _cached): hashing a tuple of
+        specs hashes each dataclass in Python, and the state asks with the round's own
+        contract tuple each time."""
+        got = self._specs.get(id(contract))
+        if got is None or got[0] is not contract:
             specs = tuple(sorted(contract, key=lambda s: (s.kind is SET, s.min_size), reverse=False))
             sets = [s.min_size for s in specs if s.kind is SET]
             runs = [s.min_size for s in specs if s.kind is RUN]
-            got = self._specs[key] = (specs, sum(s.min_size for s in specs), len(sets), min(sets, default=0),
-                                      min(runs, default=0))
-        return got
+            if len(self._specs) > 64:
+                self._specs.clear()
+            got = self._specs[id(contract)] = (contract, (specs, sum(s.min_size for s in specs), len(sets),
+                                                          min(sets, default=0), min(runs, default=0)))
+        return got[1]
 
     def _could_meet(self, jokers: int, masks: list[int], deeper: list[list[int]], ranks: list[int], sets: int,
                     runs: int, least_set: int, least_run: int) -> bool:
@@ -477,49 +484,51 @@ class MeldEngine:
                                               for start in range(self.lo, max(self.lo + 1, self.hi - size + 2))]
         return got
 
-    def _candidates(self, spec: MeldSpec, counts: list[int], masks: list[int],
-                    ranks: list[int]) -> Iterator[tuple]:
+    def _candidates(self, spec: MeldSpec, most: int, least: int, counts: list[int], masks: list[int],
+                    ranks: list[int]) -> list[tuple]:
         """The canonical melds of ``spec`` the counted cards can make, as tuples
-        (cards, then the :class:`Meld` fields).  Sets: by rank, low to high, the first
-        naturals by suit then jokers, then an all-joker set where allowed.  Runs: by suit,
-        then start, each value held as its natural, each gap a joker."""
+        (cards, then the :class:`Meld` fields); ``most`` and ``least`` are the spec's
+        :meth:`limits`.  Sets: by rank, low to high, the first naturals by suit then
+        jokers, then an all-joker set where allowed.  Runs: by suit, then start, each
+        value held as its natural, each gap a joker."""
         size = spec.min_size
         jokers = counts[JOKER]
+        spare = jokers if jokers < most else most
+        out: list[tuple] = []
         if spec.kind is SET:
-            most, least = self.limits(size, False)
-            spare = min(jokers, most)
-            for rank in range(13):
-                held = ranks[rank]
-                if not held:
-                    continue
-                use_n = min(held, size)
-                if size - use_n > spare or use_n < least:
-                    continue
-                use: list[int] = []
-                for c in range(rank, JOKER, 13):
-                    use += [c] * counts[c]
-                cards = tuple(use[:size]) + (JOKER,) * (size - use_n)
-                yield (cards, SET, cards, -1, 0, rank)
+            # a rank makes a set when it holds the naturals the jokers to spare leave
+            # over, and at least ``least`` (and one)
+            fewest = max(size - spare, least, 1)
+            if fewest <= size:
+                for rank in range(13):
+                    held = ranks[rank]
+                    if held >= fewest:
+                        use: list[int] = []
+                        for c in range(rank, JOKER, 13):
+                            use += [c] * counts[c]
+                        cards = tuple(use[:size]) + (JOKER,) * (size - held if held < size else 0)
+                        out.append((cards, SET, cards, -1, 0, rank))
             if least == 0 and jokers >= size and most >= size:
                 cards = (JOKER,) * size
-                yield (cards, SET, cards, -1, 0, -1)
-            return
-        most, least = self.limits(size, True)
-        allowed = min(jokers, most)
+                out.append((cards, SET, cards, -1, 0, -1))
+            return out
         for suit in range(4):
             mask = masks[suit]
             if not mask:
                 continue
-            key = (mask, suit, size, allowed, least)  # least: the cache is shared across rulesets
+            key = (mask, suit, size, spare, least)  # least: the cache is shared across rulesets
             runs = self._suit_runs.get(key)
             if runs is None:
                 if len(self._suit_runs) > 65536:
                     self._suit_runs.clear()
-                runs = self._suit_runs[key] = self._runs_in_suit(mask, suit, size, allowed)
-            for cards, start in runs:
-                if start == 1 and size == 14 and counts[card_for(suit, 14)] < 2:
-                    continue  # both ends are the ace: it must be held twice
-                yield (cards, RUN, cards, suit, start, -1)
+                runs = self._suit_runs[key] = [(cards, RUN, cards, suit, start, -1) for cards, start
+                                               in self._runs_in_suit(mask, suit, size, spare)]
+            if size == 14:  # both ends are the ace: it must be held twice
+                ace = card_for(suit, 14)
+                out += [run for run in runs if run[4] != 1 or counts[ace] >= 2]
+            else:
+                out += runs
+        return out
 
     def _runs_in_suit(self, mask: int, suit: int, size: int, allowed: int) -> list[tuple[tuple[int, ...], int]]:
         """(cards, start) of each run of ``size`` in ``suit`` from the run values in
