@@ -129,9 +129,11 @@ class RummyBot:
         swaps: list[Swap] = []
         lay_offs: list[LayOff] = []
         discards: list[Discard] = []
+        calls = False  # a discard may be called
         for a in actions:
             if isinstance(a, Discard):
                 discards.append(a)
+                calls = calls or a.call
             elif isinstance(a, LayOff):
                 lay_offs.append(a)
             elif isinstance(a, GoDown):
@@ -186,7 +188,8 @@ class RummyBot:
                 else:
                     rank = c % 13
                     if need_sets:
-                        keep += 3.0 * min(ranks[rank] - 1, 2)
+                        others = ranks[rank] - 1
+                        keep += 3.0 * (others if others < 2 else 2)
                     if need_runs:
                         near = _RUN_NEIGHBOURS[rank]
                         for r in by_suit[c // 13]:
@@ -199,5 +202,7 @@ class RummyBot:
             key = (keep, -worth, a.call)
             if best_key is None or key < best_key:
                 best, best_key = a, key
-        calls = [a for a in discards if a.call and a.card == best.card]
-        return calls[0] if calls else best
+        if not calls:
+            return best
+        called = [a for a in discards if a.call and a.card == best.card]
+        return called[0] if called else best
