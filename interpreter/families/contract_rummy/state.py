@@ -366,32 +366,31 @@ class RummyState(GameState):
             # table after each lay-off need not be built to ask.
             roomy_natural = self._cards_left(seat, (0,)) >= 2
             roomy_joker = self._cards_left(seat, (JOKER,)) >= 2
-            holds_joker = JOKER in distinct
             table = self.table
-            # Only the melds that take one of the hand's cards (or a joker, if it holds
-            # one) can give a lay-off; the index names them, by their place on the table,
-            # so the listing keeps the table's order without asking every meld.
-            places: set[int] = set(table.joker_places()) if holds_joker else set()
+            # Only the melds that take one of the hand's cards (or a joker) can give a
+            # lay-off; the index names them by their place on the table.  Each such place
+            # gets the hand's cards it takes, in the hand's order, so the listing keeps
+            # the table's order, then the hand's, without asking every meld about every
+            # card.
+            takes: dict[int, list[int]] = {}
             by_card = table.by_card
             for c in distinct:
-                hit = by_card.get(c)
-                if hit is not None:
-                    places.update(hit)
+                for place in table.joker_places() if c == JOKER else by_card.get(c, ()):
+                    takes.setdefault(place, []).append(c)
             own_only = lay_off.on is OWN_MELDS
-            for place in sorted(places):
-                meld_id, meld, accepted = table.entries[place]
+            for place in sorted(takes):
+                meld_id, meld, _ = table.entries[place]
                 if own_only and self.owners[meld_id] != seat:
                     continue
-                for c in distinct:
+                for c in takes[place]:
                     if c == JOKER:
                         for low in engine.joker_ends(meld):  # where lay_off(meld, JOKER, low) fits
                             if roomy_joker or self._leaves_legal_hand(
                                     seat, [c], {meld_id: _fitted(engine.lay_off(meld, c, low))}):
                                 actions.append(lay_off_of_one(meld_id, c, low))
-                    elif c in accepted:  # lay_off(meld, c) fits
-                        if roomy_natural or self._leaves_legal_hand(
-                                seat, [c], {meld_id: _fitted(engine.lay_off(meld, c))}):
-                            actions.append(lay_off_of_one(meld_id, c, None))
+                    elif roomy_natural or self._leaves_legal_hand(  # lay_off(meld, c) fits: meld accepts c
+                            seat, [c], {meld_id: _fitted(engine.lay_off(meld, c))}):
+                        actions.append(lay_off_of_one(meld_id, c, None))
         swap = self.section.joker_swap
         if swap.allowed and self.joker_debt == 0 and (self.down[seat] or not swap.requires_down):
             for meld_id, swappable in self.table.swaps:  # melds holding a joker a card can free
