@@ -200,6 +200,12 @@ def _draw_event(round_number: int, seat: int, source: str, card: int) -> dict[st
     return {"event": "draw", "round": round_number, "seat": seat, "from": source, "card": NAMES[card]}
 
 
+def _layoff_event(round_number: int, seat: int, meld_id: int, cards: tuple[int, ...],
+                  cards_after: tuple[int, ...]) -> dict[str, Any]:
+    return {"event": "layoff", "round": round_number, "seat": seat, "meld": meld_id,
+            "cards": [NAMES[c] for c in cards], "cards_after": [NAMES[c] for c in cards_after]}
+
+
 def _discard_event(round_number: int, seat: int, card: int, call: str | None) -> dict[str, Any]:
     event: dict[str, Any] = {"event": "discard", "round": round_number, "seat": seat, "card": NAMES[card]}
     if call is not None:
@@ -927,8 +933,7 @@ class RummyState(GameState):
                 self.jokers_melded[seat] += 1
                 self.joker_debt = max(0, self.joker_debt - 1)
         self._changed(action.meld, meld)
-        self.log({"event": "layoff", "round": self.round, "seat": seat, "meld": action.meld,
-                  "cards": [NAMES[c] for c in action.cards], "cards_after": meld.names()})
+        self._log.append((_layoff_event, self.round_index + 1, seat, action.meld, action.cards, meld.cards))
         self._after_table_play(seat)
 
     def _swap(self, action: Swap, meld: Meld | None) -> None:
@@ -1035,7 +1040,7 @@ class RummyState(GameState):
             tuple(self.hands[seat]), contract, self.player,
             tuple(map(len, self.hands)), pile[-1] if pile else None, self.protected, len(self.stock),
             self.table, tuple(down), tuple(self.buys),
-            0 if buy_limit is None else max(0, buy_limit - self.buys[seat]),
+            0 if buy_limit is None or self.buys[seat] >= buy_limit else buy_limit - self.buys[seat],
             self.joker_debt, tuple(self.window) if phase is _WINDOW else (), self.buyer,
             tuple(self.known), self.turn_number,
             down[seat] and self.down_turn[seat] == self.turn_number))
