@@ -95,7 +95,7 @@ class MeldEngine:
         shared = _SEARCH_CACHES.setdefault((self.lo, self.hi, rules.jokers_adjacent, rules.wrap), ({}, {}, {}))
         self._window_cache: dict[int, list[tuple[int, int]]] = shared[0]
         self._best: dict[tuple[int, int], int] = shared[1]
-        self._suit_runs: dict[tuple[int, int, int, int, int], list[tuple[tuple[int, ...], int]]] = shared[2]
+        self._suit_runs: dict[tuple[int, int, int, int, int], list[tuple]] = shared[2]  # candidates, see _candidates
 
     def limits(self, size: int, is_run: bool) -> tuple[int, int]:
         """(most jokers, least naturals) for a meld of ``size``."""
