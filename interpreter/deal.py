@@ -99,7 +99,7 @@ def reshuffle_pile(stock: list[int], pile: list[int], rng: random.Random) -> lis
 def take_from_stock(stock: list[int], wanted: int | None) -> int:
     """The top card of ``stock`` or, when a replay names it, the card ``wanted`` from
     wherever it lies in the (unknown) order (IllegalActionError if the stock has none)."""
-    if wanted is None:
+    if wanted is None or (stock and stock[-1] == wanted):  # the top card: no need to look for it
         return stock.pop()
     if wanted not in stock:
         raise IllegalActionError(f"the stock holds no {NAMES[wanted]}")

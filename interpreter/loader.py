@@ -286,6 +286,7 @@ def _merge_positions(data: Any, path: JsonPath, child: dict[JsonPath, Pos], pare
             if pos is not None:
                 out[here[0]] = pos
         return
+    # (a scalar where a whole-replaced table belongs has no items: the schema refuses it)
     whole = isinstance(data, list) or (bool(path) and path[-1] in REPLACED_WHOLE and isinstance(data, dict))
     if whole:
         # a list (or a whole-replaced table) comes from one file: never mix in the other's items

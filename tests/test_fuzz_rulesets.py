@@ -89,3 +89,16 @@ def test_a_mutated_ruleset_loads_or_is_refused_cleanly(text, seed):
             state.apply(state.chance_action() if turn == CHANCE else policies[turn].act(None, state.legal_actions()))
     except CardrulesError:
         pass  # a clean, explained stop (an expression failing at run time)
+
+
+def test_a_scalar_for_a_whole_replaced_table_in_an_extending_ruleset_is_refused_cleanly():
+    """Found by the test above: ``card_points: false`` in a ruleset that extends another
+    crashed while the positions of the two files were merged."""
+    data = copy.deepcopy(BASES["shanghai-pagat"])
+    data["card_points"] = False
+    try:
+        build_ruleset(document_from_text(yaml.safe_dump(data, sort_keys=False), "fuzz.yaml"))
+    except RulesetError as exc:
+        assert any("card_points" in p.message for p in exc.problems)
+    else:
+        raise AssertionError("the ruleset loaded")

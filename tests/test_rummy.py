@@ -3,7 +3,6 @@ joker swaps, going out, scoring, the cut and the slam."""
 
 from __future__ import annotations
 
-
 import pytest
 
 from cardrules.interpreter import IllegalActionError, load_ruleset

@@ -119,3 +119,19 @@ class Discard:
 
 TAKE, DRAW, BUY, PASS = TakeDiscard(), DrawStock(), Buy(), Pass()
 DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in range(len(NAMES)))
+CALLED_DISCARDS: tuple[Discard, ...] = tuple(Discard(c, True) for c in range(len(NAMES)))
+STOCK_CARDS: tuple[StockCard, ...] = tuple(StockCard(c) for c in range(len(NAMES)))
+
+# Lay-offs of one card, as the listing makes them, made once each: a frozen dataclass
+# is slow to make (each field is set through object.__setattr__), and a table of a few
+# dozen melds asks for the same few hundred again and again.
+_LAY_OFFS: dict[tuple[int, int, bool | None], LayOff] = {}
+
+
+def lay_off_of_one(meld: int, card: int, at_low: bool | None) -> LayOff:
+    """``LayOff(meld, (card,), at_low)``, interned."""
+    key = (meld, card, at_low)
+    action = _LAY_OFFS.get(key)
+    if action is None:
+        action = _LAY_OFFS[key] = LayOff(meld, (card,), at_low)
+    return action

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from ...cards import JOKER
 from ...rules import Ruleset
-from .actions import BUY, DRAW, PASS, TAKE, Claim, Discard, GoDown, LayOff, Swap
+from .actions import DRAW, PASS, TAKE, Buy, Claim, Discard, GoDown, LayOff, Swap
 from .melds import card_points
 from .rules import RUN, SET, RummyRules
 from .state import RummyObservation
@@ -58,11 +58,15 @@ class RummyBot:
                 return TAKE
             return DRAW
         if phase == "window":
-            claims = [a for a in actions if isinstance(a, Claim)]
-            if claims:
-                return claims[0]
-            if BUY in actions and obs.top_discard is not None and self._wants(obs, obs.top_discard, buying=True):
-                return BUY
+            # one pass over the (few) actions: a window is a quarter of all decisions
+            buy = None
+            for a in actions:
+                if isinstance(a, Claim):
+                    return a  # the first claim listed
+                if isinstance(a, Buy):
+                    buy = a
+            if buy is not None and obs.top_discard is not None and self._wants(obs, obs.top_discard, buying=True):
+                return buy
             return PASS
         return self._play(obs, actions)
 
@@ -77,15 +81,18 @@ class RummyBot:
             self._needs_cache = (contract, needs)
         return needs
 
-    def _keep_score(self, obs: RummyObservation, hand: list[int], c: int) -> float:
-        """How much ``c`` helps toward the contract (higher: keep it): what
-        ``self._scorer(obs, hand)(c)`` gives, in one pass over the hand for the one card
-        (asked for each discard on offer)."""
+    def _keep_score(self, obs: RummyObservation, hand: Sequence[int], c: int) -> float:
+        """How much ``c`` helps toward the contract if it joins ``hand`` (higher: keep
+        it): 100 for a joker; else 3 for each other card of its rank (at most 2) where
+        the contract has sets, and its run neighbours in ``hand`` where it has runs (see
+        _RUN_NEIGHBOURS).  A discard decision scores every card of the hand the same
+        way, from counts made once (see _play).  (``c`` itself counts once toward its
+        rank, and nothing toward its run: it is no neighbour of its own.)"""
         if c == JOKER:
             return 100.0
         need_sets, need_runs = self._needs(obs)
         rank, suit = c % 13, c // 13
-        same_rank = 0
+        same_rank = 1
         total = 0.0
         near = _RUN_NEIGHBOURS[rank]
         for x in hand:
@@ -97,32 +104,6 @@ class RummyBot:
         if need_sets:
             total += 3.0 * min(same_rank - 1, 2)
         return total
-
-    def _scorer(self, obs: RummyObservation, hand: Sequence[int]) -> Any:
-        """A function card -> keep score for this hand, with the hand's rank and suit
-        counts computed once (a discard decision scores every card)."""
-        need_sets, need_runs = self._needs(obs)
-        ranks = [0] * 13
-        by_suit: list[list[int]] = [[], [], [], []]
-        for x in hand:
-            if x != JOKER:
-                ranks[x % 13] += 1
-                by_suit[x // 13].append(x % 13)
-
-        def score(c: int) -> float:
-            if c == JOKER:
-                return 100.0
-            rank, suit = c % 13, c // 13
-            total = 0.0
-            if need_sets:
-                total += 3.0 * min(ranks[rank] - 1, 2)
-            if need_runs:
-                near = _RUN_NEIGHBOURS[rank]
-                for r in by_suit[suit]:
-                    total += near[r]
-            return total
-
-        return score
 
     def _points(self, table: Any) -> dict[int, int]:
         """Each card's penalty points under ``table`` (filled in as cards come up), kept
@@ -138,7 +119,7 @@ class RummyBot:
             return not buying and obs.table.fits(c)
         if c == JOKER:
             return True
-        score = self._keep_score(obs, list(obs.hand) + [c], c)
+        score = self._keep_score(obs, obs.hand, c)
         return score >= (4.0 if buying else 3.0)
 
     # --- a turn after drawing ---------------------------------------------------------------
@@ -148,9 +129,11 @@ class RummyBot:
         swaps: list[Swap] = []
         lay_offs: list[LayOff] = []
         discards: list[Discard] = []
+        calls = False  # a discard may be called
         for a in actions:
             if isinstance(a, Discard):
                 discards.append(a)
+                calls = calls or a.call
             elif isinstance(a, LayOff):
                 lay_offs.append(a)
             elif isinstance(a, GoDown):
@@ -162,14 +145,17 @@ class RummyBot:
         if swaps:
             return swaps[0]
         if lay_offs:
-            # naturals first; a joker goes on a run (it extends play) rather than a set
-            def lay_key(a: LayOff) -> tuple[int, int]:
-                joker = JOKER in a.cards
-                meld = obs.table.meld(a.meld)
-                on_set = meld is not None and meld.kind is SET
-                return (joker, joker and on_set)
+            # naturals first (the first listed); a joker goes on a run (it extends play)
+            # rather than a set
+            for a in lay_offs:
+                if JOKER not in a.cards:
+                    return a
 
-            return min(lay_offs, key=lay_key)
+            def on_set(a: LayOff) -> bool:
+                meld = obs.table.meld(a.meld)
+                return meld is not None and meld.kind is SET
+
+            return min(lay_offs, key=on_set)
         if not discards:
             return actions[0]
         seat = obs.seat
@@ -177,15 +163,37 @@ class RummyBot:
         points = self._points(table)
         feeds = obs.down[(seat + 1) % obs.players]
         fits = obs.table.fits
-        # a down hand keeps nothing for the contract: its cards are not scored at all
-        scorer = None if obs.down[seat] else self._scorer(obs, obs.hand)
+        # A down hand keeps nothing for the contract: its cards are not scored at all.
+        # Else each card's keep score (as _keep_score gives it), from the hand's rank
+        # counts and each suit's ranks, counted once for all the discards.
+        scoring = not obs.down[seat]
+        if scoring:
+            need_sets, need_runs = self._needs(obs)
+            ranks = [0] * 13
+            by_suit: list[list[int]] = [[], [], [], []]
+            for x in obs.hand:
+                if x != JOKER:
+                    ranks[x % 13] += 1
+                    by_suit[x // 13].append(x % 13)
         # the lowest (keep + 5 * feeding, -worth, call) wins, the first listed on a tie;
         # a plain loop, as min() with a key function called it for every discard
         best = discards[0]
         best_key: tuple[float, int, bool] | None = None
         for a in discards:
             c = a.card
-            keep = 0.0 if scorer is None else scorer(c)
+            keep = 0.0
+            if scoring:
+                if c == JOKER:
+                    keep = 100.0
+                else:
+                    rank = c % 13
+                    if need_sets:
+                        others = ranks[rank] - 1
+                        keep += 3.0 * (others if others < 2 else 2)
+                    if need_runs:
+                        near = _RUN_NEIGHBOURS[rank]
+                        for r in by_suit[c // 13]:
+                            keep += near[r]
             if feeds and fits(c):
                 keep += 5.0
             worth = points.get(c)
@@ -194,5 +202,7 @@ class RummyBot:
             key = (keep, -worth, a.call)
             if best_key is None or key < best_key:
                 best, best_key = a, key
-        calls = [a for a in discards if a.call and a.card == best.card]
-        return calls[0] if calls else best
+        if not calls:
+            return best
+        called = [a for a in discards if a.call and a.card == best.card]
+        return called[0] if called else best

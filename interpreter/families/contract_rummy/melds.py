@@ -8,7 +8,7 @@ Every rule that varies between tables comes from :class:`MeldRules` in the rules
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 from ...cards import JOKER, NAMES, RANKS
 from ...rules import Ace
@@ -32,9 +32,18 @@ def card_for(suit: int, value: int) -> int:
 # are counted with a mask and int.bit_count().
 _VALUE_BITS: tuple[int, ...] = tuple(1 << (r + 2) for r in range(12)) + ((1 << 14) | (1 << 1),)
 
+# _RANK_OF_VALUE[v]: the rank that stands for run value v (1 to 14; the ace is 1 and 14)
+_RANK_OF_VALUE: tuple[int, ...] = (-1, 12) + tuple(range(12)) + (12,)
+
 # (lo, hi, jokers adjacent, wrap) -> the go-down search caches of MeldEngine (windows,
 # best window counts, runs in a suit), shared by every checker with those rules.
 _SEARCH_CACHES: dict[tuple[int, int, bool, bool], tuple[dict, dict, dict]] = {}
+
+
+def _jokers_side_by_side(cards: Sequence[int]) -> bool:
+    """Whether two jokers stand side by side in ``cards`` (most melds hold one joker
+    at most, which a count in C answers)."""
+    return cards.count(JOKER) > 1 and any(a == b == JOKER for a, b in zip(cards, cards[1:]))
 
 
 class Meld(NamedTuple):
@@ -78,7 +87,7 @@ class MeldEngine:
         self._accepts: dict[int, tuple[Meld, frozenset[int]]] = {}
         self._joker_ends: dict[int, tuple[Meld, tuple[bool | None, ...]]] = {}
         self._swappable: dict[int, tuple[Meld, frozenset[int]]] = {}
-        self._specs: dict[tuple[MeldSpec, ...], tuple[tuple[MeldSpec, ...], int, int, int, int]] = {}
+        self._specs: dict[int, tuple[Sequence[MeldSpec], tuple[tuple[MeldSpec, ...], int, int, int, int]]] = {}
         # The go-down search caches (see _windows, _best_window, _candidates) depend only
         # on the run bounds and the joker-adjacency rule besides their keys, so every
         # checker with those rules shares them: a simulation plays many games, each with
@@ -86,7 +95,7 @@ class MeldEngine:
         shared = _SEARCH_CACHES.setdefault((self.lo, self.hi, rules.jokers_adjacent, rules.wrap), ({}, {}, {}))
         self._window_cache: dict[int, list[tuple[int, int]]] = shared[0]
         self._best: dict[tuple[int, int], int] = shared[1]
-        self._suit_runs: dict[tuple[int, int, int, int, int], list[tuple[tuple[int, ...], int]]] = shared[2]
+        self._suit_runs: dict[tuple[int, int, int, int, int], list[tuple]] = shared[2]  # candidates, see _candidates
 
     def limits(self, size: int, is_run: bool) -> tuple[int, int]:
         """(most jokers, least naturals) for a meld of ``size``."""
@@ -119,7 +128,7 @@ class MeldEngine:
             return "a run needs a natural card"
         if len({c // 13 for _, c in naturals}) > 1:
             return "a run's cards must all be of one suit"
-        if not self.rules.jokers_adjacent and any(a == b == JOKER for a, b in zip(cards, cards[1:])):
+        if not self.rules.jokers_adjacent and _jokers_side_by_side(cards):
             return "two jokers may not stand side by side in a run"
         if self.run_start(cards) is None:
             return "those cards are not in sequence" + ("" if self.rules.wrap else " (a run may not turn the corner)")
@@ -147,20 +156,23 @@ class MeldEngine:
         return None
 
     def _fits(self, cards: Sequence[int], start: int) -> bool:
-        end = start + len(cards) - 1
-        if not self.rules.wrap and (start < self.lo or end > self.hi):
-            return False
-        if self.rules.wrap and len(cards) > 13:
-            return False
-        for i, c in enumerate(cards):
-            if c == JOKER:
-                continue
-            want = start + i
-            if self.rules.wrap:
-                want = (want - 2) % 13 + 2
-            if want not in values_of(c, True, True) or (want == 1 and not self.ace_low) or \
-                    (want == 14 and not self.ace_high and not self.rules.wrap):
+        wrap = self.rules.wrap
+        if wrap:
+            if len(cards) > 13:
                 return False
+        elif start < self.lo or start + len(cards) - 1 > self.hi:
+            return False
+        want = start
+        for c in cards:
+            if c != JOKER:
+                if wrap:
+                    want = (want - 2) % 13 + 2
+                # (the rank a run value stands for, looked up: this runs for every card
+                # of every lay-off tried)
+                if c % 13 != _RANK_OF_VALUE[want] or (want == 1 and not self.ace_low) or \
+                        (want == 14 and not self.ace_high and not wrap):
+                    return False
+            want += 1
         return True
 
     def make(self, kind: MeldKind, cards: Sequence[int]) -> Meld:
@@ -207,8 +219,7 @@ class MeldEngine:
             for low_end in ends:
                 cards = (JOKER,) + meld.cards if low_end else meld.cards + (JOKER,)
                 start = meld.start - 1 if low_end else meld.start
-                if self._fits(cards, start) and (self.rules.jokers_adjacent or not any(
-                        a == b == JOKER for a, b in zip(cards, cards[1:]))):
+                if self._fits(cards, start) and (self.rules.jokers_adjacent or not _jokers_side_by_side(cards)):
                     return Meld(meld.kind, cards, meld.suit, start)
             return None
         if card // 13 != meld.suit or self._joker_problem(size, meld.jokers, True):
@@ -272,63 +283,107 @@ class MeldEngine:
         size, naturals before jokers), at most ``limit`` of them, found by a bounded search.
 
         This runs for every play decision of a seat that is not down, and most of the time
-        finds nothing, so the search works on plain lists and ints: ``counts`` (how many of
-        each card, the joker last), ``masks`` (per suit, bit v set when the hand holds the
-        run value v; the ace sets bits 1 and 14) and ``ranks`` (naturals per rank), all
-        updated in place as candidate melds take cards.  Candidates are plain tuples and a
-        :class:`Meld` is built only for an option found.  The order of candidates, and so of
-        the options, is that of the plain search described in :meth:`_candidates`."""
+        finds nothing, so a cheap necessary condition (:meth:`_could_meet`) turns most
+        hands away first, and the search works on plain lists and ints: ``counts`` (how
+        many of each card, the joker last), ``masks`` (per suit, bit v set when the hand
+        holds the run value v; the ace sets bits 1 and 14) and ``ranks`` (naturals per
+        rank), all updated in place as candidate melds take cards.  Candidates are plain
+        tuples and a :class:`Meld` is built only for an option found.  The order of
+        candidates, and so of the options, is that of the plain search described in
+        :meth:`_candidates`."""
+        specs, need, sets, least_set, least_run = self._sorted_specs(contract)
+        if len(hand) < need:
+            return []
+        runs = len(specs) - sets
+        counts, masks, deeper, ranks = self._count(hand, runs)
+        if not self._could_meet(counts[JOKER], masks, deeper, ranks, sets, runs, least_set, least_run):
+            return []
+        return self._search(specs, counts, masks, ranks, limit)
+
+    @staticmethod
+    def _count(hand: Sequence[int], runs: int) -> tuple[list[int], list[int], list[list[int]], list[int]]:
+        """``counts``, ``masks`` and ``ranks`` of the hand (see :meth:`go_down_options`),
+        and ``deeper``: deeper[k - 2][suit] has the run values held at least k times,
+        for k up to ``runs`` (two runs in one suit need two of each value they share)."""
         counts = [0] * (JOKER + 1)
         masks = [0, 0, 0, 0]
         ranks = [0] * 13
+        deeper = [[0, 0, 0, 0] for _ in range(runs - 1)]
         for c in hand:
-            counts[c] += 1
+            n = counts[c] = counts[c] + 1
             if c != JOKER:
-                masks[c // 13] |= _VALUE_BITS[c % 13]
-                ranks[c % 13] += 1
-        specs, need, sets, least_set, least_run = self._sorted_specs(contract)
-        if len(hand) < need or not self._could_meet(counts[JOKER], masks, ranks, sets, len(specs) - sets,
-                                                    least_set, least_run):
-            return []
+                r = c % 13
+                ranks[r] += 1
+                if n == 1:
+                    masks[c // 13] |= _VALUE_BITS[r]
+                elif n <= runs:
+                    deeper[n - 2][c // 13] |= _VALUE_BITS[r]
+        return counts, masks, deeper, ranks
+
+    def _search(self, specs: tuple[MeldSpec, ...], counts: list[int], masks: list[int], ranks: list[int],
+                limit: int) -> list[tuple[Meld, ...]]:
+        """The search of :meth:`go_down_options`, from the counted hand."""
         out: list[tuple[Meld, ...]] = []
+        if limit <= 0:
+            return out
         seen: set[tuple[tuple[int, ...], ...]] = set()
         chosen: list[tuple] = []
-        last = len(specs)
+        last = len(specs) - 1
+        initial_rules = self.rules.distinct_set_ranks or self.rules.no_consecutive_same_suit_runs
+        # per place in the search, worked out once: the spec's joker limits, and whether
+        # it is the same spec as the one before
+        limits = [self.limits(spec.min_size, spec.kind is RUN) for spec in specs]
+        same = [i > 0 and specs[i - 1] == spec for i, spec in enumerate(specs)]
 
-        def take(cards: tuple[int, ...], step: int) -> None:
-            """Take ``cards`` out of the counts (step -1) or put them back (step 1)."""
+        def take(cards: tuple[int, ...]) -> None:
+            """Take ``cards`` out of the counts."""
             for c in cards:
-                n = counts[c] = counts[c] + step
+                n = counts[c] = counts[c] - 1
                 if c != JOKER:
                     r = c % 13
-                    ranks[r] += step
-                    if n == 0:
+                    ranks[r] -= 1
+                    if not n:
                         masks[c // 13] &= ~_VALUE_BITS[r]
-                    elif n == 1 and step == 1:
+
+        def put_back(cards: tuple[int, ...]) -> None:
+            """Put ``cards`` back into the counts."""
+            for c in cards:
+                n = counts[c] = counts[c] + 1
+                if c != JOKER:
+                    r = c % 13
+                    ranks[r] += 1
+                    if n == 1:
                         masks[c // 13] |= _VALUE_BITS[r]
 
         def search(i: int, floor: tuple[int, ...]) -> None:
-            if len(out) >= limit:
-                return
+            same_as_previous = same[i]
+            candidates = self._candidates(specs[i], *limits[i], counts, masks, ranks)
             if i == last:
-                key = tuple(sorted(m[0] for m in chosen))
-                if key not in seen:
-                    melds = [Meld(*m[1:]) for m in chosen]
-                    if self.initial_problem(melds) is None:
-                        seen.add(key)
-                        out.append(tuple(melds))
+                # the last meld: each candidate completes an option (no cards need taking)
+                for candidate in candidates:
+                    cards = candidate[0]
+                    if same_as_previous and cards < floor:
+                        continue  # identical specs: take candidates in order, not every permutation
+                    chosen.append(candidate)
+                    key = tuple(sorted([m[0] for m in chosen]))
+                    if key not in seen:
+                        melds = [Meld(*m[1:]) for m in chosen]
+                        if not initial_rules or self.initial_problem(melds) is None:
+                            seen.add(key)
+                            out.append(tuple(melds))
+                    chosen.pop()
+                    if len(out) >= limit:
+                        return
                 return
-            spec = specs[i]
-            same_as_previous = i > 0 and specs[i - 1] == spec
-            for candidate in self._candidates(spec, counts, masks, ranks):
+            for candidate in candidates:
                 cards = candidate[0]
                 if same_as_previous and cards < floor:
-                    continue  # identical specs: take candidates in order, not every permutation
-                take(cards, -1)
+                    continue
+                take(cards)
                 chosen.append(candidate)
                 search(i + 1, cards)
                 chosen.pop()
-                take(cards, 1)
+                put_back(cards)
                 if len(out) >= limit:
                     return
 
@@ -338,23 +393,28 @@ class MeldEngine:
     def _sorted_specs(self, contract: Sequence[MeldSpec]) -> tuple[tuple[MeldSpec, ...], int, int, int, int]:
         """The contract's specs in search order (runs first, smaller first), the cards they
         need at least, how many sets, the least set and the least run (0 if none); cached,
-        as every turn of a round asks for the same contract."""
-        key = tuple(contract)
-        got = self._specs.get(key)
-        if got is None:
+        as every turn of a round asks for the same contract.  The cache is keyed by the
+        contract object, as the per-meld caches are (see _cached): hashing a tuple of
+        specs hashes each dataclass in Python, and the state asks with the round's own
+        contract tuple each time."""
+        got = self._specs.get(id(contract))
+        if got is None or got[0] is not contract:
             specs = tuple(sorted(contract, key=lambda s: (s.kind is SET, s.min_size), reverse=False))
             sets = [s.min_size for s in specs if s.kind is SET]
             runs = [s.min_size for s in specs if s.kind is RUN]
-            got = self._specs[key] = (specs, sum(s.min_size for s in specs), len(sets), min(sets, default=0),
-                                      min(runs, default=0))
-        return got
+            if len(self._specs) > 64:
+                self._specs.clear()
+            got = self._specs[id(contract)] = (contract, (specs, sum(s.min_size for s in specs), len(sets),
+                                                          min(sets, default=0), min(runs, default=0)))
+        return got[1]
 
-    def _could_meet(self, jokers: int, masks: list[int], ranks: list[int], sets: int, runs: int,
-                    least_set: int, least_run: int) -> bool:
+    def _could_meet(self, jokers: int, masks: list[int], deeper: list[list[int]], ranks: list[int], sets: int,
+                    runs: int, least_set: int, least_run: int) -> bool:
         """A cheap necessary condition, so most turns skip the search (the caller has
         checked that the hand holds enough cards): enough ranks for the sets, each with
-        jokers to spare (a rank can give as many sets as it has their least naturals),
-        and a suit with enough values for the least run."""
+        jokers to spare (a rank can give as many sets as it has their least naturals), a
+        suit with enough values for the least run, and enough jokers for the naturals the
+        melds lack together."""
         if sets:
             most_j, least_n = self.limits(least_set, False)
             floor, spare = max(least_n, 1), min(jokers, most_j)
@@ -362,21 +422,48 @@ class MeldEngine:
             usable = sum(n // floor for n in ranks if n >= floor and n + spare >= least_set)
             if usable < sets and not (jokers >= least_set and least_n == 0):
                 return False
-        if least_run:
+        if runs:
             most_j, least_n = self.limits(least_run, True)
             need = max(least_n, 1, least_run - min(jokers, most_j))
-            if not any(self._best_window(mask, least_run) >= need for mask in masks if mask):
+            bests = [self._best_window(mask, least_run) if mask else 0 for mask in masks]
+            if max(bests) < need:
                 return False
-        # No joker serves two melds, and each meld is short of naturals by at least what
-        # the best rank (a set) or the best run window (a run) leaves it short of: the
-        # hand needs at least the sum of those jokers.  This turns away about a third of
-        # the hands the checks above let through, all of which the search finds nothing in.
+        # No joker serves two melds, and a meld lacks the naturals it does not hold: the
+        # hand needs at least as many jokers as the melds lack together, counted with the
+        # most naturals any choice of melds could hold (each meld taken at the least size
+        # of its kind: a larger one lacks no fewer).  In shanghai-isra games this turns
+        # away seven in ten of the hands the checks above let through, all of which the
+        # search finds nothing in.
         short = 0
         if sets:
-            short += sets * max(0, least_set - max(ranks))
+            # A rank with n naturals holds naturals for n // least_set whole sets and
+            # n % least_set toward one more: the sets hold at most the whole sets' worth,
+            # then the largest remainders.
+            whole = sum(n // least_set for n in ranks)
+            if whole < sets:
+                rests = sorted([n % least_set for n in ranks], reverse=True)
+                short += (sets - whole) * least_set - sum(rests[:sets - whole])
         if runs:
-            short += runs * max(0, least_run - max((self._best_window(mask, least_run) for mask in masks if mask),
-                                                   default=0))
+            # k runs in one suit hold at most k times its best window's values, and at
+            # most each value as often as it is held (up to k times): a most that grows
+            # by less with each further run, so the runs hold at most the largest of
+            # those growths over the suits.
+            gains = []
+            for suit, best in enumerate(bests):
+                if not best:
+                    continue
+                gains.append(best)
+                held = masks[suit].bit_count()
+                most = best
+                for k, layer in enumerate(deeper, 2):
+                    held += layer[suit].bit_count()
+                    more = min(k * best, held) - most
+                    if more <= 0:
+                        break
+                    gains.append(more)
+                    most += more
+            gains.sort(reverse=True)
+            short += runs * least_run - sum(gains[:runs])
         return short <= jokers
 
     def _best_window(self, mask: int, size: int) -> int:
@@ -399,49 +486,51 @@ class MeldEngine:
                                               for start in range(self.lo, max(self.lo + 1, self.hi - size + 2))]
         return got
 
-    def _candidates(self, spec: MeldSpec, counts: list[int], masks: list[int],
-                    ranks: list[int]) -> Iterator[tuple]:
+    def _candidates(self, spec: MeldSpec, most: int, least: int, counts: list[int], masks: list[int],
+                    ranks: list[int]) -> list[tuple]:
         """The canonical melds of ``spec`` the counted cards can make, as tuples
-        (cards, then the :class:`Meld` fields).  Sets: by rank, low to high, the first
-        naturals by suit then jokers, then an all-joker set where allowed.  Runs: by suit,
-        then start, each value held as its natural, each gap a joker."""
+        (cards, then the :class:`Meld` fields); ``most`` and ``least`` are the spec's
+        :meth:`limits`.  Sets: by rank, low to high, the first naturals by suit then
+        jokers, then an all-joker set where allowed.  Runs: by suit, then start, each
+        value held as its natural, each gap a joker."""
         size = spec.min_size
         jokers = counts[JOKER]
+        spare = jokers if jokers < most else most
+        out: list[tuple] = []
         if spec.kind is SET:
-            most, least = self.limits(size, False)
-            spare = min(jokers, most)
-            for rank in range(13):
-                held = ranks[rank]
-                if not held:
-                    continue
-                use_n = min(held, size)
-                if size - use_n > spare or use_n < least:
-                    continue
-                use: list[int] = []
-                for c in range(rank, JOKER, 13):
-                    use += [c] * counts[c]
-                cards = tuple(use[:size]) + (JOKER,) * (size - use_n)
-                yield (cards, SET, cards, -1, 0, rank)
+            # a rank makes a set when it holds the naturals the jokers to spare leave
+            # over, and at least ``least`` (and one)
+            fewest = max(size - spare, least, 1)
+            if fewest <= size:
+                for rank in range(13):
+                    held = ranks[rank]
+                    if held >= fewest:
+                        use: list[int] = []
+                        for c in range(rank, JOKER, 13):
+                            use += [c] * counts[c]
+                        cards = tuple(use[:size]) + (JOKER,) * (size - held if held < size else 0)
+                        out.append((cards, SET, cards, -1, 0, rank))
             if least == 0 and jokers >= size and most >= size:
                 cards = (JOKER,) * size
-                yield (cards, SET, cards, -1, 0, -1)
-            return
-        most, least = self.limits(size, True)
-        allowed = min(jokers, most)
+                out.append((cards, SET, cards, -1, 0, -1))
+            return out
         for suit in range(4):
             mask = masks[suit]
             if not mask:
                 continue
-            key = (mask, suit, size, allowed, least)  # least: the cache is shared across rulesets
+            key = (mask, suit, size, spare, least)  # least: the cache is shared across rulesets
             runs = self._suit_runs.get(key)
             if runs is None:
                 if len(self._suit_runs) > 65536:
                     self._suit_runs.clear()
-                runs = self._suit_runs[key] = self._runs_in_suit(mask, suit, size, allowed)
-            for cards, start in runs:
-                if start == 1 and size == 14 and counts[card_for(suit, 14)] < 2:
-                    continue  # both ends are the ace: it must be held twice
-                yield (cards, RUN, cards, suit, start, -1)
+                runs = self._suit_runs[key] = [(cards, RUN, cards, suit, start, -1) for cards, start
+                                               in self._runs_in_suit(mask, suit, size, spare)]
+            if size == 14:  # both ends are the ace: it must be held twice
+                ace = card_for(suit, 14)
+                out += [run for run in runs if run[4] != 1 or counts[ace] >= 2]
+            else:
+                out += runs
+        return out
 
     def _runs_in_suit(self, mask: int, suit: int, size: int, allowed: int) -> list[tuple[tuple[int, ...], int]]:
         """(cards, start) of each run of ``size`` in ``suit`` from the run values in
@@ -499,6 +588,9 @@ class MeldEngine:
     def joker_ends(self, meld: Meld) -> tuple[bool | None, ...]:
         """The ``at_low`` values with which a joker can be laid off on ``meld``: of
         (False, True) for a run, (None,) or () for a set (cached per meld)."""
+        got = self._joker_ends.get(id(meld))
+        if got is not None and got[0] is meld:  # the common case, without a call
+            return got[1]
         return self._cached(self._joker_ends, meld, self._compute_joker_ends)
 
     def _compute_joker_ends(self, meld: Meld) -> tuple[bool | None, ...]:

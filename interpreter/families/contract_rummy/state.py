@@ -22,17 +22,21 @@ from __future__ import annotations
 
 from collections import Counter
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Sequence
 
 from ...cards import JOKER, NAMES
 from ...deal import Deal, take_from_stock
 from ...errors import EvaluationError, IllegalActionError
 from ...game import CHANCE, OVER, GameState
-from .actions import (BUY, DISCARDS, DRAW, PASS, TAKE, Buy, Claim, CutOutcome, Discard, DrawStock, GoDown,
-                      LayOff, Pass, StockCard, Swap, TakeDiscard)
+from ...rules import Setup
+from .actions import (BUY, CALLED_DISCARDS, DISCARDS, DRAW, PASS, STOCK_CARDS, TAKE, Buy, Claim, CutOutcome, Discard,
+                      DrawStock, GoDown, LayOff, Pass, StockCard, Swap, TakeDiscard, lay_off_of_one)
 from .melds import Meld, MeldEngine, card_points
 from .rules import (DISCARD_REQUIRED, NO_DISCARD, OWN_MELDS, PLAY_THIS_TURN, RUN, SWAP_FROM_ALL, SWAP_FROM_RUNS,
                     BuyPriority, Contract, RummyRules, SwapFrom, WhenEmpty)
+
+
+_new_tuple = tuple.__new__
 
 
 class Phase(StrEnum):
@@ -96,9 +100,8 @@ class TableIndex:
         table_melds = list(self.melds)
         by_card = dict(self.by_card)
         swap_of = dict(self._swap_of)
-        places = {meld_id: place for place, meld_id in enumerate(ids)}
-        for meld_id in sorted(changed, key=places.__getitem__):
-            place = places[meld_id]
+        for meld_id in sorted(changed, key=ids.index):  # (a play changes a meld or a few)
+            place = ids.index(meld_id)
             meld = melds[meld_id]
             accepted = engine.accepts(meld)
             if place < len(entries):  # a meld replaced: move its place between the cards' lists
@@ -196,6 +199,12 @@ def _draw_event(round_number: int, seat: int, source: str, card: int) -> dict[st
     return {"event": "draw", "round": round_number, "seat": seat, "from": source, "card": NAMES[card]}
 
 
+def _layoff_event(round_number: int, seat: int, meld_id: int, cards: tuple[int, ...],
+                  cards_after: tuple[int, ...]) -> dict[str, Any]:
+    return {"event": "layoff", "round": round_number, "seat": seat, "meld": meld_id,
+            "cards": [NAMES[c] for c in cards], "cards_after": [NAMES[c] for c in cards_after]}
+
+
 def _discard_event(round_number: int, seat: int, card: int, call: str | None) -> dict[str, Any]:
     event: dict[str, Any] = {"event": "discard", "round": round_number, "seat": seat, "card": NAMES[card]}
     if call is not None:
@@ -210,7 +219,7 @@ class RummyState(GameState):
                  "down_turn", "known", "turn_number", "discarder", "reshuffles", "player", "protected", "window",
                  "window_pos", "buyer", "joker_debt", "chance_step", "cut_success", "forced", "counters",
                  "_per_round", "went_out", "penalties", "_chance_pending", "_go_downs", "_table_index",
-                 "_table_version", "_table_changes")
+                 "_table_version", "_table_changes", "_facts")
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -224,7 +233,9 @@ class RummyState(GameState):
         self.buys = [0] * self.players
         self.jokers_melded = [0] * self.players
         self.down_turn = [0] * self.players  # the turn number each seat went down in (0: not down)
-        self.known: list[list[int]] = [[] for _ in range(self.players)]  # taken from the pile, still held
+        # taken from the pile, still held: a tuple per seat, replaced when it changes (rarely),
+        # so an observation copies only the outer list
+        self.known: list[tuple[int, ...]] = [()] * self.players
         self.turn_number = 0
         self.discarder: int | None = None  # who discarded the card on top of the pile
         self.reshuffles = 0
@@ -247,6 +258,7 @@ class RummyState(GameState):
         self._table_version = 0
         self._table_changes: set[int] = set()
         self._table_index = TableIndex(self.meld_engine, self.section.joker_swap.melds)
+        self._facts: tuple[Any, ...] = (-1, None, None, 0, None)  # see _round_facts
 
     def place_meld(self, owner: int, cards: Any) -> int:
         """Put ``cards`` on the table as a meld of ``owner``'s (a position from a worked
@@ -262,7 +274,7 @@ class RummyState(GameState):
 
     @property
     def contract(self) -> Contract:
-        return self.section.contracts[self.rules_round - 1]
+        return self._round_facts()[2]
 
     # --- chance --------------------------------------------------------------------------
     def chance_action(self) -> Any:
@@ -276,7 +288,7 @@ class RummyState(GameState):
         elif self.phase is _DEAL:
             action = super().chance_action()
         else:
-            action = StockCard(self.stock[-1])
+            action = STOCK_CARDS[self.stock[-1]]
         self._chance_pending = action
         return action
 
@@ -309,9 +321,9 @@ class RummyState(GameState):
         return bool(self.pile) and not self.protected
 
     def _can_buy(self, seat: int) -> bool:
-        buying = self.section.buying
-        return (buying.allowed and self.buyer is None and bool(self.pile) and not self.protected
-                and self.buys[seat] < self._round_value(buying.limit))
+        limit = self._round_facts()[4]  # None where the ruleset has no buying
+        return (limit is not None and self.buyer is None and bool(self.pile) and not self.protected
+                and self.buys[seat] < limit)
 
     def _may_claim(self, seat: int) -> bool:
         """A claimer gives cards from its hand and must keep one (an empty hand between
@@ -359,32 +371,31 @@ class RummyState(GameState):
             # (not while a freed joker is owed: then every lay-off must leave it a place)
             roomy_natural = not self.joker_debt and self._cards_left(seat, (0,)) >= 2
             roomy_joker = self.joker_debt <= 1 and self._cards_left(seat, (JOKER,)) >= 2
-            holds_joker = JOKER in distinct
             table = self.table
-            # Only the melds that take one of the hand's cards (or a joker, if it holds
-            # one) can give a lay-off; the index names them, by their place on the table,
-            # so the listing keeps the table's order without asking every meld.
-            places: set[int] = set(table.joker_places()) if holds_joker else set()
+            # Only the melds that take one of the hand's cards (or a joker) can give a
+            # lay-off; the index names them by their place on the table.  Each such place
+            # gets the hand's cards it takes, in the hand's order, so the listing keeps
+            # the table's order, then the hand's, without asking every meld about every
+            # card.
+            takes: dict[int, list[int]] = {}
             by_card = table.by_card
             for c in distinct:
-                hit = by_card.get(c)
-                if hit is not None:
-                    places.update(hit)
+                for place in table.joker_places() if c == JOKER else by_card.get(c, ()):
+                    takes.setdefault(place, []).append(c)
             own_only = lay_off.on is OWN_MELDS
-            for place in sorted(places):
-                meld_id, meld, accepted = table.entries[place]
+            for place in sorted(takes):
+                meld_id, meld, _ = table.entries[place]
                 if own_only and self.owners[meld_id] != seat:
                     continue
-                for c in distinct:
+                for c in takes[place]:
                     if c == JOKER:
                         for low in engine.joker_ends(meld):  # where lay_off(meld, JOKER, low) fits
                             if roomy_joker or self._leaves_legal_hand(
                                     seat, [c], {meld_id: _fitted(engine.lay_off(meld, c, low))}):
-                                actions.append(LayOff(meld_id, (c,), low))
-                    elif c in accepted:  # lay_off(meld, c) fits
-                        if roomy_natural or self._leaves_legal_hand(
-                                seat, [c], {meld_id: _fitted(engine.lay_off(meld, c))}):
-                            actions.append(LayOff(meld_id, (c,), None))
+                                actions.append(lay_off_of_one(meld_id, c, low))
+                    elif roomy_natural or self._leaves_legal_hand(  # lay_off(meld, c) fits: meld accepts c
+                            seat, [c], {meld_id: _fitted(engine.lay_off(meld, c))}):
+                        actions.append(lay_off_of_one(meld_id, c, None))
         swap = self.section.joker_swap
         if swap.allowed and self.joker_debt == 0 and (self.down[seat] or not swap.requires_down):
             for meld_id, swappable in self.table.swaps:  # melds holding a joker a card can free
@@ -400,17 +411,17 @@ class RummyState(GameState):
                 actions += [DISCARDS[c] for c in distinct]
                 if self.section.fitting_discard_call.allowed:
                     table = self.table
-                    actions += [Discard(c, True) for c in distinct if table.fits(c)]
+                    actions += [CALLED_DISCARDS[c] for c in distinct if table.fits(c)]
         return actions
 
-    def _cards_left(self, seat: int, cards_out: Any) -> int:
+    def _cards_left(self, seat: int, cards_out: Sequence[int]) -> int:
         """At most how many cards a table play of ``cards_out`` leaves in hand, not
         counting jokers freed by a swap that are still owed to the table (the exact
         count when the cards are in hand, as they are once a play is checked)."""
-        owed = max(0, self.joker_debt - sum(1 for c in cards_out if c == JOKER))
+        owed = max(0, self.joker_debt - cards_out.count(JOKER))
         return len(self.hands[seat]) - len(cards_out) - owed
 
-    def _leaves_legal_hand(self, seat: int, cards_out: Any, changed: dict[int, Meld]) -> bool:
+    def _leaves_legal_hand(self, seat: int, cards_out: Sequence[int], changed: dict[int, Meld]) -> bool:
         """Whether a table play of ``cards_out`` leaves a hand that can end the turn: an
         empty hand goes out (not where a final discard is required); where going out by
         a discard is forbidden, a single card left must itself fit the table (the melds
@@ -425,7 +436,7 @@ class RummyState(GameState):
         left = Counter(self.hands[seat])
         left.subtract(cards_out)
         # jokers freed by a swap still owe a lay-off this turn: count the hand without them
-        owed = max(0, self.joker_debt - sum(1 for c in cards_out if c == JOKER))
+        owed = max(0, self.joker_debt - cards_out.count(JOKER))
         left[JOKER] -= owed
         remaining = [c for c, n in left.items() for _ in range(n)]
         rule = self.contract.going_out
@@ -697,8 +708,11 @@ class RummyState(GameState):
         listing (a listed go-down's melds) or is worked out once, here."""
         if self.turn == OVER:
             raise IllegalActionError("the game is over")
-        if self._legal_at == self.moves and any(a is action for a in self._legal_list):
-            checked = self._go_downs[id(action)] if type(action) is GoDown else None
+        # (a plain loop, not any() over a generator: this runs for every action)
+        for listed in self._legal_list if self._legal_at == self.moves else ():
+            if listed is action:
+                checked = self._go_downs[id(action)] if type(action) is GoDown else None
+                break
         else:
             checked = self.verify(action)
         if self.turn >= 0:
@@ -757,7 +771,7 @@ class RummyState(GameState):
         self.buys = [0] * self.players
         self.jokers_melded = [0] * self.players
         self.down_turn = [0] * self.players
-        self.known = [[] for _ in range(self.players)]
+        self.known = [()] * self.players
         self.turn_number = 0
         self.reshuffles = 0
         self.forced = []
@@ -795,7 +809,7 @@ class RummyState(GameState):
     def _take_discard(self) -> None:
         c = self.pile.pop()
         self.hands[self.player].append(c)
-        self.known[self.player].append(c)
+        self.known[self.player] += (c,)
         self._log.append((_draw_event, self.round_index + 1, self.player, "discard", c))
         self.phase = _PLAYING
 
@@ -807,15 +821,13 @@ class RummyState(GameState):
 
     def _window_order(self) -> list[int]:
         buying = self.section.buying
-        discarder = self.discarder  # None for the flip card: anyone else may buy it
-        if buying.priority is BuyPriority.FROM_DEALER_LEFT:
-            first = self.seat_after(self.dealer)
-        else:
-            first = self.seat_after(self.player)
-        order = [self.seat_after(first, k) for k in range(self.players)]
-        can_call = self.section.fitting_discard_call.allowed
-        return [s for s in order if s not in (self.player, discarder) and
-                (buying.allowed or can_call)]
+        if not (buying.allowed or self.section.fitting_discard_call.allowed):
+            return []
+        player, discarder = self.player, self.discarder  # discarder: None for the flip card
+        first = self.dealer + 1 if buying.priority is BuyPriority.FROM_DEALER_LEFT else player + 1
+        players = self.players
+        order = [(first + k) % players for k in range(players)]
+        return [s for s in order if s != player and s != discarder]
 
     def _window_next(self) -> None:
         """Ask the next seat in the window that has a choice; close it when none is left."""
@@ -864,7 +876,7 @@ class RummyState(GameState):
     def _buy(self, seat: int) -> None:
         c = self.pile.pop()
         self.hands[seat].append(c)
-        self.known[seat].append(c)
+        self.known[seat] += (c,)
         penalty = []
         for _ in range(self._round_value(self.section.buying.penalty_cards)):
             drawn = self._take_stock_card()
@@ -912,7 +924,8 @@ class RummyState(GameState):
         """A card left ``seat``'s hand: it is no longer known to be there."""
         known = self.known[seat]
         if c in known:
-            known.remove(c)
+            i = known.index(c)
+            self.known[seat] = known[:i] + known[i + 1:]
 
     def _go_down(self, melds: Any) -> None:
         seat = self.player
@@ -944,8 +957,7 @@ class RummyState(GameState):
                 self.jokers_melded[seat] += 1
                 self.joker_debt = max(0, self.joker_debt - 1)
         self._changed(action.meld, meld)
-        self.log({"event": "layoff", "round": self.round, "seat": seat, "meld": action.meld,
-                  "cards": [NAMES[c] for c in action.cards], "cards_after": meld.names()})
+        self._log.append((_layoff_event, self.round_index + 1, seat, action.meld, action.cards, meld.cards))
         self._after_table_play(seat)
 
     def _swap(self, action: Swap, meld: Meld | None) -> None:
@@ -1024,21 +1036,38 @@ class RummyState(GameState):
         self.score_round(points)
 
     # --- what a seat sees ---------------------------------------------------------------------
+    def _round_facts(self) -> tuple[int, Setup, Contract, int, int | None]:
+        """(round index, setup, contract, hand size, buy limit or None) of the round
+        being played.  Every decision's observation and most listings read them, and
+        they change only with the round (or with the setup, which a stacked deal may
+        replace), so they are worked out once for each and kept until then."""
+        facts = self._facts
+        if facts[0] != self.round_index or facts[1] is not self.setup:
+            buying = self.section.buying
+            facts = self._facts = (self.round_index, self.setup, self.section.contracts[self.rules_round - 1],
+                                   self.hand_size, self._round_value(buying.limit) if buying.allowed else None)
+        return facts
+
     def observation(self, seat: int) -> RummyObservation:
-        over = self.turn == OVER
+        if self.turn == OVER:  # no round is being played: no hand size, contract or buys
+            phase, contract, hand_size, buy_limit = _OVER, None, 0, None
+        else:
+            phase = self.phase
+            _, _, contract, hand_size, buy_limit = self._round_facts()
         pile = self.pile
-        buying = self.section.buying
-        window = self.window if self.phase is _WINDOW else ()
-        return RummyObservation(
-            seat, self.players, self.round_index + 1, len(self.setup.hand_sizes), 0 if over else self.hand_size,
-            self.dealer, _OVER if over else self.phase, self.turn, tuple(self.totals),
-            tuple(self.hands[seat]), None if over else self.contract, self.player,
+        down = self.down
+        # tuple.__new__ rather than RummyObservation(...): the named tuple's own __new__
+        # is a Python function of 26 arguments, and this runs for every decision
+        return _new_tuple(RummyObservation, (
+            seat, self.players, self.round_index + 1, len(self.setup.hand_sizes), hand_size,
+            self.dealer, phase, self.turn, tuple(self.totals),
+            tuple(self.hands[seat]), contract, self.player,
             tuple(map(len, self.hands)), pile[-1] if pile else None, self.protected, len(self.stock),
-            self.table, tuple(self.down), tuple(self.buys),
-            max(0, self._round_value(buying.limit) - self.buys[seat]) if buying.allowed and not over else 0,
-            self.joker_debt, tuple(window), self.buyer,
-            tuple(map(tuple, self.known)), self.turn_number,
-            self.down[seat] and self.down_turn[seat] == self.turn_number)
+            self.table, tuple(down), tuple(self.buys),
+            0 if buy_limit is None or self.buys[seat] >= buy_limit else buy_limit - self.buys[seat],
+            self.joker_debt, tuple(self.window) if phase is _WINDOW else (), self.buyer,
+            tuple(self.known), self.turn_number,
+            down[seat] and self.down_turn[seat] == self.turn_number))
 
     # --- copies -------------------------------------------------------------------------------
     def _copy_into(self, new: Any) -> None:
@@ -1049,7 +1078,7 @@ class RummyState(GameState):
         new.buys = self.buys[:]
         new.jokers_melded = self.jokers_melded[:]
         new.down_turn = self.down_turn[:]
-        new.known = [k[:] for k in self.known]
+        new.known = self.known[:]
         new.window = self.window[:]
         new.cut_success = self.cut_success[:]
         new.forced = self.forced[:]
