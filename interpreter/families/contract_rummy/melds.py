@@ -418,8 +418,10 @@ class MeldEngine:
         if sets:
             most_j, least_n = self.limits(least_set, False)
             floor, spare = max(least_n, 1), min(jokers, most_j)
-            # a rank held often enough (several decks) can give several sets
-            usable = sum(n // floor for n in ranks if n >= floor and n + spare >= least_set)
+            # a set holds at least this many naturals of its rank, so a rank of n naturals
+            # gives at most n // need sets (several, with several decks)
+            need = max(floor, least_set - spare)
+            usable = sum(n // need for n in ranks if n >= need)
             if usable < sets and not (jokers >= least_set and least_n == 0):
                 return False
         if runs:

@@ -145,10 +145,10 @@ def dead_ends(bidding: BiddingRules, setup: Any, simultaneous: bool, seconds: fl
 
             sequences: list[list[int] | None] = []
             if len(candidates) ** (players - 1) <= 512:
-                sequences = [None]  # every sequence, by a search
+                sequences.append(None)  # every sequence, by a search
             else:
-                sequences = [[min(candidates)] * players, [max(candidates)] * players] + [
-                    [rng.choice(candidates) for _ in range(players)] for _ in range(200)]
+                sequences += [[min(candidates)] * players, [max(candidates)] * players]
+                sequences += [[rng.choice(candidates) for _ in range(players)] for _ in range(200)]
             for wanted in sequences:
                 stack: list[list[int]] = [[]]
                 while stack:
