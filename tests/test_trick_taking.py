@@ -3,6 +3,8 @@ and against stacked decks whose outcome a player can work out by hand."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from cardrules.interpreter import IllegalActionError, load_ruleset
@@ -181,6 +183,41 @@ def test_hook_dealer_may_not_make_bids_total_the_tricks():
 def test_the_hook_constrains_only_the_last_bidder():
     state = stacked("oh-hell", ["2C 3C", "5C 6C", "8C 9C", "JC QC"], "AS", dealer=3)
     assert [a.bid for a in state.legal_actions()] == [0, 1, 2]  # seat 0 may bid the lot
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_hook_holds_in_every_round_of_games_sharing_a_setup(players):
+    """Legal bids are remembered for every game of a setup; over whole games, round after
+    round, the last bidder may bid anything but the number that makes the total the
+    tricks, and everyone else may bid anything."""
+    rules = load_ruleset("oh-hell")
+    checked = 0
+
+    class Hook:
+        kind, needs_observation = "check", False
+
+        def __init__(self):
+            self.rng = random.Random(players)
+
+        def act(self, observation, legal):
+            state = game
+            if state.phase == "bidding":
+                size = state.hand_size
+                everything = list(range(size + 1))
+                made = [state.bids[s] for s in state.bid_order if state.bids[s] is not None]
+                if len(made) == players - 1:
+                    if size - sum(made) in everything:
+                        everything.remove(size - sum(made))
+                assert [a.bid for a in legal] == everything, (state.round, made)
+                nonlocal checked
+                checked += 1
+            return legal[self.rng.randrange(len(legal))]
+
+    for seed in range(6):
+        game = new_game(rules, players, seed=seed)
+        play_out(game, [Hook() for _ in range(players)])
+        assert game.is_over
+    assert checked > 6 * players * 10
 
 
 def test_named_by_highest_bidder_and_simultaneous_bids(tmp_path):

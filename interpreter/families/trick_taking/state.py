@@ -87,7 +87,7 @@ class TrickTakingState(GameState):
                  "bid_order", "taken", "trick", "trick_number", "leader", "suits", "power", "played",
                  "constrained_bids", "exact_bids", "points_by_hand_size", "_candidates", "_candidate_actions", "_candidate_action",
                  "_candidate_cache", "_bid_env", "_made", "_legal_keys", "_keys_at", "_follow_suit", "_must_trump",
-                 "_simultaneous", "_first_offset", "_orders", "_bids_memo", "_restricted", "_score", "_per_seat_names", "_teams", "_named_trump")
+                 "_simultaneous", "_first_offset", "_orders", "_bids_memo", "_round_bids", "_made_key", "_restricted", "_score", "_per_seat_names", "_teams", "_named_trump")
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -129,8 +129,11 @@ class TrickTakingState(GameState):
         self._simultaneous = self.tricks.bidding.order is BidOrder.SIMULTANEOUS
         self._named_trump = self.tricks.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER
         self._first_offset = self.rules.deal.first_to_act.offset
-        # (round, dealer, seat, bids made) -> the legal bids (shared by every game of the setup)
-        self._bids_memo: dict[tuple[Any, ...], list[int]] = self.setup.cache.setdefault("legal_bids", {})
+        # (round, dealer) -> bids made -> the legal bids of the next bidder (for every game of the setup)
+        self._bids_memo: dict[tuple[int, int], dict[tuple[int, ...], list[int]]] = \
+            self.setup.cache.setdefault("legal_bids", {})
+        self._round_bids: dict[tuple[int, ...], list[int]] = {}
+        self._made_key: tuple[int, ...] = ()
         # trump -> the card order (shared by every game of the setup)
         self._orders: dict[int | None, tuple[tuple[int, ...], tuple[int, ...]]] = \
             self.setup.cache.setdefault("card_orders", {})
@@ -224,14 +227,14 @@ class TrickTakingState(GameState):
         for every game of the setup: simulations meet the same situations again and again."""
         if not self._restricted:
             return self._candidates
-        key = (self.round_index, self.dealer, seat, tuple(self._made))
-        memo = self._bids_memo
-        bids = memo.get(key)
+        memo = self._round_bids  # this round and dealer's: the bids made say whose bid it is
+        made = self._made_key
+        bids = memo.get(made)
         if bids is None:
             bids = auction.legal_bids(self.tricks.bidding, self._env_for_bid(seat), self._candidates)
-            if len(memo) >= 100_000:
+            if len(memo) >= 20_000:
                 memo.clear()
-            memo[key] = bids
+            memo[made] = bids
         if not bids:
             raise EvaluationError(f"the bidding restrictions leave seat {seat} no legal bid in round {self.round}",
                                   ("bidding", "restrictions"))
@@ -331,6 +334,12 @@ class TrickTakingState(GameState):
             cached = self._candidate_cache[round_index] = (candidates, actions, dict(zip(candidates, actions)))
         self._candidates, self._candidate_actions, self._candidate_action = cached
         self._made = []
+        self._made_key = ()
+        if self._restricted:
+            memo = self._bids_memo
+            if len(memo) >= 2_000:
+                memo.clear()
+            self._round_bids = memo.setdefault((round_index, self.dealer), {})
         if not self._named_trump:
             self._set_trump(round_trump(self.tricks.trump, self.rules_round, self.upcard), None)
         else:  # no trump until it is named: cards rank as in a no-trump round meanwhile
@@ -363,6 +372,7 @@ class TrickTakingState(GameState):
         self.bids[seat] = bid
         made = self._made
         made.append(bid)
+        self._made_key += (bid,)
         self._log.append((_bid_event, self.round_index + 1, seat, bid))
         position = len(made)  # the next bidder's place in the bidding order
         if position < self.players:
