@@ -16,7 +16,9 @@ from ...rules import Ruleset
 from .actions import DRAW, PASS, TAKE, Buy, Claim, Discard, GoDown, LayOff, Swap
 from .melds import card_points
 from .rules import RUN, SET, RummyRules
-from .state import RummyObservation
+from .state import Phase, RummyObservation
+
+_DRAWING, _WINDOW = Phase.DRAWING, Phase.WINDOW  # module constants: compared on every decision
 
 
 def _run_neighbour(rank: int, r: int) -> float:
@@ -52,12 +54,12 @@ class RummyBot:
         if len(actions) == 1:
             return actions[0]
         phase = obs.phase
-        if phase == "draw":
+        if phase == _DRAWING:
             top = obs.top_discard
             if TAKE in actions and top is not None and self._wants(obs, top, buying=False):
                 return TAKE
             return DRAW
-        if phase == "window":
+        if phase == _WINDOW:
             # one pass over the (few) actions: a window is a quarter of all decisions
             buy = None
             for a in actions:
