@@ -40,7 +40,9 @@ def checker(name, players=4):
     ("shanghai-isra", "set", "JK JK JK", None),  # "Three JOKERS can be used to form a set"
     ("shanghai-isra", "set", "8H 8S 9S", "one rank"),
     # pagat: "Aces are always high in a run. A-2-3-4 is not a run"; one joker a meld
-    ("shanghai-pagat", "run", "AS 2S 3S 4S", "not in sequence"),
+    ("shanghai-pagat", "run", "AS 2S 3S 4S", "an ace is high in runs here (above the king), so it cannot stand below the 2"),
+    ("shanghai-pagat", "run", "KS AS 2S 3S", "may not turn the corner"),
+    ("shanghai-pagat", "run", "AS 3S 4S 5S", "not in sequence"),
     ("shanghai-pagat", "run", "JS QS KS AS", None),
     ("shanghai-pagat", "set", "8H JK JK", "at most 1 joker"),
     ("shanghai-pagat", "run", "3S JK 5S 6S", None),
@@ -349,3 +351,38 @@ def test_runs_may_turn_the_corner_where_a_ruleset_says_so(tmp_path):
     assert check.lay_off(run, card("4S")).cards == cards("KS AS 2S 3S 4S")
     assert check.lay_off(run, card("QS")).cards == cards("QS KS AS 2S 3S")
     assert checker("shanghai-isra").why_not_run(cards("KS AS 2S 3S")) is not None
+
+
+def test_a_meld_that_is_both_a_set_and_a_run_is_read_as_the_contract_needs(tmp_path):
+    # With as many jokers as a meld's size allowed, JK JK JK QS is a set of queens and
+    # the run 9-10-J-Q of spades; in a set-and-run contract it must be read as the run
+    # that the other meld (a set) leaves wanting.
+    path = tmp_path / "jokers.yaml"
+    path.write_text("extends: shanghai\nname: jokers\nmelds: {jokers: {per_meld: size}}\n")
+    rules = load_ruleset(path)
+    check = MeldEngine(rules.section.melds, rules.setup(4).env)
+    set_and_run = rules.section.contracts[1].melds  # round 2: a set and a run of 4
+    melds = check.read_contract((cards("7S 7H 7C"), cards("JK JK JK QS")), set_and_run)
+    assert [m.kind for m in melds] == [MeldKind.SET, MeldKind.RUN]
+    assert melds[1].start == 9
+    two_sets = rules.section.contracts[0].melds
+    melds = check.read_contract((cards("7S 7H 7C"), cards("JK JK JK QS")), two_sets)
+    assert [m.kind for m in melds] == [MeldKind.SET, MeldKind.SET]
+    with pytest.raises(ValueError, match="meld 2 .* is not a meld"):
+        check.read_contract((cards("7S 7H 7C"), cards("JK QS 2D")), set_and_run)
+
+
+def test_a_go_down_written_with_a_meld_that_reads_both_ways_is_accepted(tmp_path):
+    # The go-down as a record or a player writes it, verified from the cards alone: the
+    # engine once read JK JK JK QS as a set and refused the go-down it had listed.
+    path = tmp_path / "jokers.yaml"
+    path.write_text("extends: shanghai\nname: jokers\ncontracts: [[set, run]]\n"
+                    "melds: {jokers: {per_meld: size}}\n")
+    state = stacked(path, ["2C 3C 4C 5C 6C 7C 8C 9C TC JC KD", "7S 7H 7C JK JK JK QS 2D 3D 4D 5H",
+                           "2H 3H 4H 5H 6H 7H 8H 9H TH JH KH", "2S 3S 4S 5S 6S 8S 9S TS JS KS AS"], "AD",
+                    stock=["6D"])
+    draw(state)
+    assert state.turn == 1
+    state.apply(GoDown((cards("7S 7H 7C"), cards("JK JK JK QS"))))
+    assert [m["kind"] for m in state.events[-1]["melds"]] == ["set", "run"]
+    assert state.events[-1]["melds"][1]["cards"] == ["JK", "JK", "JK", "QS"]

@@ -8,6 +8,8 @@ Every rule that varies between tables comes from :class:`MeldRules` in the rules
 
 from __future__ import annotations
 
+import copy
+import itertools
 from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 from ...cards import JOKER, NAMES, RANKS
@@ -125,14 +127,28 @@ class MeldEngine:
         if problem:
             return problem
         if not naturals:
-            return "a run needs a natural card"
+            return "a run needs a natural card, to fix its suit and its values"
         if len({c // 13 for _, c in naturals}) > 1:
             return "a run's cards must all be of one suit"
         if not self.rules.jokers_adjacent and _jokers_side_by_side(cards):
             return "two jokers may not stand side by side in a run"
         if self.run_start(cards) is None:
-            return "those cards are not in sequence" + ("" if self.rules.wrap else " (a run may not turn the corner)")
+            return self._not_in_sequence(cards)
         return None
+
+    def _not_in_sequence(self, cards: Sequence[int]) -> str:
+        """Why cards that are no run in this order are not: the ace's place when it would
+        be one with the ace at its other end, else the corner."""
+        if not self.rules.wrap and not (self.ace_low and self.ace_high) and any(c % 13 == 12 for c in cards
+                                                                                if c != JOKER):
+            probe = copy.copy(self)
+            probe.ace_low = probe.ace_high = True
+            probe.lo, probe.hi = 1, 14
+            if probe.run_start(cards) is not None:
+                if self.ace_high:
+                    return "an ace is high in runs here (above the king), so it cannot stand below the 2"
+                return "an ace is low in runs here (below the 2), so it cannot stand above the king"
+        return "those cards are not in sequence" + ("" if self.rules.wrap else " (a run may not turn the corner)")
 
     def _joker_problem(self, size: int, jokers: int, is_run: bool) -> str | None:
         most, least = self.limits(size, is_run)
@@ -195,6 +211,46 @@ class MeldEngine:
         if self.why_not_set(cards) is None:
             return self.make(SET, cards)
         return self.make(RUN, cards)
+
+    def readings(self, cards: Sequence[int]) -> list[Meld]:
+        """Every meld the cards as written can be: a set, a run in the given order, or
+        both (``JK JK JK QS`` is a set of queens and the run 9-10-J-Q of spades).
+        ValueError with the reason (as :meth:`classify` gives it) when neither."""
+        out = []
+        for kind in (SET, RUN):
+            try:
+                out.append(self.make(kind, cards))
+            except ValueError:
+                pass
+        if not out:
+            self.classify(cards)  # raises with the reason
+        return out
+
+    def read_contract(self, written: Sequence[Sequence[int]], contract: Sequence[MeldSpec]) -> list[Meld]:
+        """The melds of a go-down as written, each read as a set or a run so that together
+        they meet ``contract`` when some reading does (ValueError naming the meld when one
+        is no meld; the contract's problem with the first reading when none meets it)."""
+        options = []
+        for i, cards in enumerate(written, 1):
+            try:
+                options.append(self.readings(cards))
+            except ValueError as exc:
+                shown = " ".join(NAMES[c] for c in cards)
+                raise ValueError(f"meld {i} ({shown}) is not a meld: {exc}") from None
+        first = [o[0] for o in options]
+        ambiguous = sum(len(o) > 1 for o in options)
+        # (a meld that is both a set and a run is mostly jokers: a real go-down has one or
+        # two; the bound keeps a hostile record from asking for 2**n readings)
+        if not ambiguous or ambiguous > 10 or len(options) != len(contract):
+            problem = self.contract_problem(first, contract)
+        else:
+            for melds in itertools.product(*options):
+                if self.contract_problem(melds, contract) is None:
+                    return list(melds)
+            problem = self.contract_problem(first, contract)
+        if problem:
+            raise ValueError(problem)
+        return first
 
     # --- lay-offs and swaps -------------------------------------------------------------------
     def lay_off(self, meld: Meld, card: int, at_low: bool | None = None) -> Meld | None:

@@ -605,16 +605,10 @@ class RummyState(GameState):
         if self.down[seat]:
             raise IllegalActionError("you are already down this round: lay off instead")
         self._take_from_hand(seat, [c for m in action.melds for c in m])
-        melds = []
-        for i, cards in enumerate(action.melds, 1):
-            try:
-                melds.append(self.meld_engine.classify(cards))
-            except ValueError as exc:
-                shown = " ".join(NAMES[c] for c in cards)
-                raise IllegalActionError(f"meld {i} ({shown}) is not a meld: {exc}") from None
-        problem = self.meld_engine.contract_problem(melds, self.contract.melds)
-        if problem:
-            raise IllegalActionError(problem)
+        try:  # each meld read as a set or a run so that together they meet the contract
+            melds = self.meld_engine.read_contract(action.melds, self.contract.melds)
+        except ValueError as exc:
+            raise IllegalActionError(str(exc)) from None
         next_id = len(self.owners) + 1
         added = {next_id + i: m for i, m in enumerate(melds)}
         if not self._leaves_legal_hand(seat, [c for m in action.melds for c in m], added):
