@@ -11,7 +11,9 @@ from cardrules.interpreter.families.contract_rummy.actions import (BUY, DRAW, PA
 from cardrules.interpreter.cards import JOKER, card
 from cardrules.interpreter.families.contract_rummy.melds import MeldEngine, card_points
 from cardrules.interpreter.families.contract_rummy.rules import MeldKind
+from cardrules.interpreter.driver import play_bots
 from cardrules.interpreter.game import CHANCE, new_game
+from cardrules.interpreter.record import replay, save_record
 
 
 def cards(text):
@@ -386,3 +388,21 @@ def test_a_go_down_written_with_a_meld_that_reads_both_ways_is_accepted(tmp_path
     state.apply(GoDown((cards("7S 7H 7C"), cards("JK JK JK QS"))))
     assert [m["kind"] for m in state.events[-1]["melds"]] == ["set", "run"]
     assert state.events[-1]["melds"][1]["cards"] == ["JK", "JK", "JK", "QS"]
+
+
+def test_a_buy_whose_penalty_cards_empty_the_stock_replays(tmp_path):
+    # The buy is the player's action; the reshuffle its penalty cards call for follows
+    # from it, so the record lists the buy first and replay accepts the engine's record.
+    path = tmp_path / "penalty.yaml"
+    path.write_text("extends: shanghai\nname: penalty\nbuying: {penalty_cards: 4, limit: 6}\n")
+    rules = load_ruleset(path)
+    reshuffled_by_a_buy = 0
+    for seed in range(8):
+        game = play_bots(rules, ["bot"] * 6, seed, ruleset_ref=str(path))
+        events = game.events
+        reshuffled_by_a_buy += sum(e["event"] == "reshuffle" and events[i - 1]["event"] == "buy"
+                                   for i, e in enumerate(events))
+        record = tmp_path / f"game-{seed}.jsonl"
+        save_record(game, record)
+        assert replay(record).state.totals == game.totals
+    assert reshuffled_by_a_buy > 0

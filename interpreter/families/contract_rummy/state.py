@@ -872,6 +872,7 @@ class RummyState(GameState):
         self.hands[seat].append(c)
         self.known[seat] += (c,)
         penalty = []
+        at = len(self._log)  # the buy comes before a reshuffle its penalty cards call for
         for _ in range(self._round_value(self.section.buying.penalty_cards)):
             drawn = self._take_stock_card()
             if drawn is None:
@@ -880,8 +881,8 @@ class RummyState(GameState):
         self.hands[seat].extend(penalty)
         self.buys[seat] += 1
         self.counters["buys"] += 1
-        self.log({"event": "buy", "round": self.round, "seat": seat, "card": NAMES[c],
-                  "penalty": [NAMES[p] for p in penalty]})
+        self._log.insert(at, {"event": "buy", "round": self.round, "seat": seat, "card": NAMES[c],
+                              "penalty": [NAMES[p] for p in penalty]})
 
     def _claim(self, meld_id: int) -> None:
         claimer = self.turn
