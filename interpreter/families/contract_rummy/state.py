@@ -402,7 +402,7 @@ class RummyState(GameState):
                 if swappable.isdisjoint(distinct):
                     continue
                 for c in distinct:
-                    if c != JOKER and c in swappable and self._swap_result(meld_id, c) is not None and \
+                    if c != JOKER and c in swappable and self._swap_result(seat, meld_id, c) is not None and \
                             self._swap_leaves_legal_hand(seat):
                         actions.append(Swap(meld_id, c))
         if self.joker_debt == 0:
@@ -429,7 +429,7 @@ class RummyState(GameState):
         could not end.  A joker freed by a swap and still owed to the table after the
         play must still fit somewhere on it."""
         if self.joker_debt and self.joker_debt > sum(1 for c in cards_out if c == JOKER) and \
-                not self._joker_fits_after(changed):
+                not self._joker_fits_after(seat, changed):
             return False
         if self._cards_left(seat, cards_out) >= 2:
             return True  # the common case, without counting the hand
@@ -451,19 +451,29 @@ class RummyState(GameState):
             last = remaining[0]
             index = self.table
             places = index.joker_places() if last == JOKER else index.by_card.get(last, ())
-            if any(index.entries[place][0] not in changed for place in places):
+            if any(index.entries[place][0] not in changed and self._may_lay_off_on(seat, index.entries[place][0])
+                   for place in places):
                 return True
             # (lay_off itself, not the cached engine.fits: a changed meld is a new object
             # each time, so its answers would only be computed and crowd the cache)
-            return any(self.meld_engine.lay_off(m, last) is not None for m in changed.values())
+            return any(self.meld_engine.lay_off(m, last) is not None for mid, m in changed.items()
+                       if self._may_lay_off_on(seat, mid))
         return True
 
-    def _joker_fits_after(self, changed: dict[int, Meld]) -> bool:
-        """Whether a joker fits some meld of the table once ``changed`` is played."""
+    def _may_lay_off_on(self, seat: int, meld_id: int) -> bool:
+        """Whether the ruleset lets ``seat`` lay off on meld ``meld_id`` (a meld not yet on
+        the table is one ``seat`` is putting down)."""
+        return self.section.lay_off.on is not OWN_MELDS or self.owners.get(meld_id, seat) == seat
+
+    def _joker_fits_after(self, seat: int, changed: dict[int, Meld]) -> bool:
+        """Whether a joker fits some meld of the table that ``seat`` may lay off on once
+        ``changed`` is played."""
         index = self.table
-        if any(index.entries[place][0] not in changed for place in index.joker_places()):
+        if any(index.entries[place][0] not in changed and self._may_lay_off_on(seat, index.entries[place][0])
+               for place in index.joker_places()):
             return True
-        return any(self.meld_engine.lay_off(m, JOKER) is not None for m in changed.values())
+        return any(self.meld_engine.lay_off(m, JOKER) is not None for mid, m in changed.items()
+                   if self._may_lay_off_on(seat, mid))
 
     def _swap_leaves_legal_hand(self, seat: int) -> bool:
         """A swap keeps the hand's size; if the freed joker must then be laid off, the
@@ -482,15 +492,15 @@ class RummyState(GameState):
         return lay_off.allowed and (self.down[seat] or not lay_off.requires_down) and \
             (lay_off.same_turn_as_going_down or self.down_turn[seat] != self.turn_number)
 
-    def _swap_result(self, meld_id: int, c: int) -> Meld | None:
+    def _swap_result(self, seat: int, meld_id: int, c: int) -> Meld | None:
         meld = self.meld_engine.swap(self.melds[meld_id], c)
         if meld is None:
             return None
         if self.section.joker_swap.freed_joker is PLAY_THIS_TURN:
-            # the freed joker must then be laid off somewhere this turn
+            # the freed joker must then be laid off this turn, on a meld ``seat`` may lay off on
             trial = dict(self.melds)
             trial[meld_id] = meld
-            if not any(self.meld_engine.joker_ends(m) for m in trial.values()):
+            if not any(self.meld_engine.joker_ends(m) for mid, m in trial.items() if self._may_lay_off_on(seat, mid)):
                 return None
         return meld
 
@@ -688,7 +698,7 @@ class RummyState(GameState):
             if not self._may_lay_off(seat):
                 raise IllegalActionError("the freed joker must be laid off this turn, and you may not lay off now")
             raise IllegalActionError(self._hand_rule())
-        result = self._swap_result(action.meld, action.card)
+        result = self._swap_result(seat, action.meld, action.card)
         if result is None:
             raise IllegalActionError(f"no joker in meld {action.meld} stands for {NAMES[action.card]}"
                                      + (" (or the freed joker could not be played this turn)"
@@ -958,7 +968,7 @@ class RummyState(GameState):
     def _swap(self, action: Swap, meld: Meld | None) -> None:
         seat = self.player
         if meld is None:  # a listed swap: its meld is worked out once, here
-            meld = _fitted(self._swap_result(action.meld, action.card))
+            meld = _fitted(self._swap_result(seat, action.meld, action.card))
         self.hands[seat].remove(action.card)
         self._forget(seat, action.card)
         self._changed(action.meld, meld)
