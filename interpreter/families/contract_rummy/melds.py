@@ -13,6 +13,7 @@ import itertools
 from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 from ...cards import JOKER, NAMES, RANKS
+from ...errors import EvaluationError
 from ...rules import Ace
 from .rules import RUN, SET, MeldKind, MeldRules, MeldSpec
 
@@ -105,7 +106,14 @@ class MeldEngine:
         got = self._limits.get(key)
         if got is None:
             env = {**self.env, "size": size, "is_run": is_run, "is_set": not is_run}
-            got = self._limits[key] = (self.rules.jokers_per_meld(env), self.rules.min_natural(env))
+            values = []
+            for name, compiled in (("per_meld", self.rules.jokers_per_meld), ("min_natural", self.rules.min_natural)):
+                try:
+                    values.append(compiled(env))
+                except EvaluationError as exc:
+                    raise EvaluationError(f"melds.jokers.{name} '{compiled.source}' for a {'run' if is_run else 'set'} "
+                                          f"of {size}: {exc}", ("melds", "jokers", name)) from None
+            got = self._limits[key] = (values[0], values[1])
         return got
 
     # --- validity ---------------------------------------------------------------------------

@@ -10,14 +10,15 @@ from typing import Callable, Mapping
 
 from ...errors import EvaluationError
 from ...expressions import Compiled, Type
-from ...rules import CORE_EVENTS, GAME_NAMES, Ace, RulesBuilder, Ruleset, SeatFromDealer, Setup
+from ...rules import CORE_EVENTS, GAME_NAMES, ROUND_NAMES, Ace, RulesBuilder, Ruleset, SeatFromDealer, Setup
 
 # The event kinds a contract-rummy record writes besides the core's: a ruleset's own
 # events (chance events, the fitting-discard call) must not reuse them.
 RECORD_EVENTS = ("draw", "buy", "meld", "layoff", "swap", "discard", "out", "reshuffle", "exhausted", "bonus")
 
 MELD_NAMES: dict[str, Type] = {**GAME_NAMES, "size": Type.INT, "is_run": Type.BOOL, "is_set": Type.BOOL}
-BUY_NAMES: dict[str, Type] = {**GAME_NAMES, "round": Type.INT, "rounds": Type.INT}
+# buying and chance-event expressions: the round's names (round, rounds, hand_size, is_last_round)
+BUY_NAMES: dict[str, Type] = dict(ROUND_NAMES)
 BONUS_NAMES: dict[str, Type] = {**BUY_NAMES, "in_one_turn": Type.BOOL, "jokers_melded": Type.INT,
                                 "others_down": Type.INT, "buys": Type.INT, "is_last_round": Type.BOOL}
 
@@ -295,7 +296,7 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
         if number > len(rummy.contracts):
             continue
         contract = rummy.contracts[number - 1]
-        renv = {**env, "round": number}
+        renv = setup.round_env(i)
         try:
             buys = rummy.buying.limit(renv) if rummy.buying.allowed else 0
             penalty = rummy.buying.penalty_cards(renv) if rummy.buying.allowed else 0

@@ -336,18 +336,25 @@ class RummyState(GameState):
         top = self.pile[-1]
         return [m for m, meld in self.melds.items() if self.meld_engine.fits(meld, top)]
 
-    def _round_value(self, compiled: Any) -> int:
+    def _round_value(self, compiled: Any, path: tuple[str | int, ...]) -> int:
         """A buying expression's value this round.  Those expressions see only the
-        game's names and the round (see BUY_NAMES), so each is evaluated once a round."""
+        round's names (see BUY_NAMES), so each is evaluated once a round."""
         key = (id(compiled), self.round_index)
         value = self._per_round.get(key)
         if value is None:
             if len(self._per_round) > 64:
                 self._per_round.clear()
-            env = self.setup.env
-            env["round"] = self.rules_round
-            value = self._per_round[key] = compiled(env)
+            value = self._per_round[key] = self._evaluate(compiled, self.setup.round_env(self.round_index), path)
         return value
+
+    def _evaluate(self, compiled: Any, env: dict[str, Any], path: tuple[str | int, ...]) -> Any:
+        """``compiled`` evaluated in ``env``; a failure names the rule and its expression
+        (EvaluationError at ``path``, where the rule is written)."""
+        try:
+            return compiled(env)
+        except EvaluationError as exc:
+            where = ".".join(str(k) for k in path)
+            raise EvaluationError(f"{where} '{compiled.source}': {exc}", path) from None
 
     def _play_actions(self, seat: int) -> list[Any]:
         hand = self.hands[seat]
@@ -576,7 +583,7 @@ class RummyState(GameState):
             raise IllegalActionError("that discard was protected with a call")
         if self.buyer is not None:
             raise IllegalActionError("the discard is already bought: one buy per discard")
-        limit = self._round_value(buying.limit)
+        limit = self._round_value(buying.limit, ("buying", "limit"))
         if self.buys[seat] >= limit:
             raise IllegalActionError(f"you have made your {limit} buys this round")
 
@@ -883,7 +890,7 @@ class RummyState(GameState):
         self.known[seat] += (c,)
         penalty = []
         at = len(self._log)  # the buy comes before a reshuffle its penalty cards call for
-        for _ in range(self._round_value(self.section.buying.penalty_cards)):
+        for _ in range(self._round_value(self.section.buying.penalty_cards, ("buying", "penalty_cards"))):
             drawn = self._take_stock_card()
             if drawn is None:
                 break
@@ -1013,14 +1020,15 @@ class RummyState(GameState):
             self.counters["rounds_nobody_down"] += 1
         self.counters["penalty_points"] += sum(points)
         if goer is not None:
-            env = self.setup.env
-            env.update(round=self.rules_round, in_one_turn=self.down_turn[goer] == self.turn_number,
+            env = self.setup.round_env(self.round_index)
+            env.update(in_one_turn=self.down_turn[goer] == self.turn_number,
                        jokers_melded=self.jokers_melded[goer], buys=self.buys[goer],
-                       others_down=sum(1 for s in range(self.players) if s != goer and self.down[s]),
-                       is_last_round=self.round_index == len(self.setup.hand_sizes) - 1)
-            for bonus in self.section.bonuses:
-                if bonus.when(env):
-                    goer_points, other_points = bonus.goer(env), bonus.others(env)
+                       others_down=sum(1 for s in range(self.players) if s != goer and self.down[s]))
+            evaluate = self._evaluate
+            for i, bonus in enumerate(self.section.bonuses):
+                if evaluate(bonus.when, env, ("bonuses", i, "when")):
+                    goer_points = evaluate(bonus.goer, env, ("bonuses", i, "goer"))
+                    other_points = evaluate(bonus.others, env, ("bonuses", i, "others"))
                     for s in range(self.players):
                         points[s] += goer_points if s == goer else other_points
                     self.counters[f"bonus_{bonus.name}"] += 1
@@ -1028,11 +1036,12 @@ class RummyState(GameState):
         for index, success in enumerate(self.cut_success):
             if success:
                 event = self.section.chance_events[index]
-                env = self.setup.env
-                env["round"] = self.rules_round
+                env = self.setup.round_env(self.round_index)
                 actor = self.seat_from_dealer(event.seat)
+                actor_points = self._evaluate(event.actor, env, ("chance_events", index, "actor"))
+                other_points = self._evaluate(event.others, env, ("chance_events", index, "others"))
                 for s in range(self.players):
-                    points[s] += event.actor(env) if s == actor else event.others(env)
+                    points[s] += actor_points if s == actor else other_points
         self.cut_success = []
         self.chance_step = 0
         self.joker_debt = 0
@@ -1050,7 +1059,7 @@ class RummyState(GameState):
         if facts[0] != self.round_index or facts[1] is not self.setup:
             buying = self.section.buying
             facts = self._facts = (self.round_index, self.setup, self.section.contracts[self.rules_round - 1],
-                                   self.hand_size, self._round_value(buying.limit) if buying.allowed else None)
+                                   self.hand_size, self._round_value(buying.limit, ("buying", "limit")) if buying.allowed else None)
         return facts
 
     def observation(self, seat: int) -> RummyObservation:

@@ -155,14 +155,14 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
     tricks: TrickRules = rules.section
     trump = tricks.trump
     needs_upcard = trump.kind is TrumpKind.UPCARD and not trump.no_trump_without_upcard
-    for number, size in zip(setup.round_numbers, setup.hand_sizes):
+    for index, (number, size) in enumerate(zip(setup.round_numbers, setup.hand_sizes)):
         dealt = size * setup.players + (1 if needs_upcard else 0)
         if dealt > setup.deck_size:
             extra = " and a trump card" if needs_upcard else ""
             once(("deal", "hand_size"), f"with {setup.players} players, round {number} deals {size} cards "
                  f"each{extra}: {dealt} cards, but the deck holds {setup.deck_size}")
             return
-        env = {**setup.env, "round": number, "hand_size": size}
+        env = setup.round_env(index)
         try:
             bids = tricks.bidding.range(env)
         except EvaluationError as exc:
