@@ -34,6 +34,13 @@ MAX_INT = 10**15  # magnitude of any integer value
 MAX_LIST = 10_000  # elements of any list value
 
 
+# Names every expression may use, whatever the place: suits as the engine numbers them
+# (``no_trump`` where a suit may be none) and the ranks above ten.  A name bound at the
+# place (a ``let`` of the same spelling) hides one.
+CONSTANTS: dict[str, int] = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3, "no_trump": -1,
+                             "jack": 11, "queen": 12, "king": 13, "ace": 14}
+
+
 class Type(StrEnum):
     """The three value types of the language."""
 
@@ -311,6 +318,8 @@ class Checker:
     def check_Name(self, node: Name) -> Type | None:
         if node.name in self.names:
             return self.names[node.name]
+        if node.name in CONSTANTS:
+            return Type.INT
         message = f"unknown name '{node.name}'"
         close = difflib.get_close_matches(node.name, list(self.names), n=1)
         if close:
@@ -519,6 +528,9 @@ def _compile(node: Node, types: dict[int, Type]) -> Program:
         return lambda env: value
     if isinstance(node, Name):
         key = node.name
+        if key in CONSTANTS:  # unless a name bound here (a let) hides it
+            constant = CONSTANTS[key]
+            return lambda env: env.get(key, constant)
         return lambda env: env[key]
     if isinstance(node, Unary):
         operand = _compile(node.operand, types)
@@ -588,7 +600,7 @@ class _TypeRecorder(Checker):
 
 def _free_names(node: Node) -> bool:
     if isinstance(node, Name):
-        return True
+        return True  # (a constant too: a let may hide it, and lets are not known here)
     return any(_free_names(child) for child in _children(node))
 
 
@@ -742,6 +754,9 @@ def stage(node: Node, types: dict[int, Type], late: str) -> Stager:
         return lambda env: constant
     if isinstance(node, Name):
         key = node.name
+        if key in CONSTANTS and key != late:
+            constant = CONSTANTS[key]
+            return lambda env: (STATIC, env.get(key, constant))
         if key == late:
             dynamic = (DYNAMIC, program)
             return lambda env: dynamic

@@ -233,7 +233,7 @@ class RulesBuilder:
                           "simplify them")
             return compile_checked("0", {}, None)
         value = self.get(path, default)
-        all_names = {**names, **self.let_names}
+        all_names = {**self.let_names, **names}  # a place's own name hides a let of that spelling
         if isinstance(value, bool):
             source = "true" if value else "false"
         elif isinstance(value, int):

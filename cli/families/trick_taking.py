@@ -81,6 +81,8 @@ class TrickView:
         echo(line)
         bids = ", ".join(f"{names[s]} {b}" for s, b in enumerate(obs.bids) if b is not None)
         echo(f"Bids: {bids or '-'}")
+        for counter, values in obs.counters:  # the ruleset's counters, carried from round to round
+            echo(f"{counter}: " + ", ".join(f"{names[s]} {v}" for s, v in enumerate(values)))
         if obs.phase == Phase.PLAYING:
             took = ", ".join(f"{names[s]} {t}" for s, t in enumerate(obs.taken))
             echo(f"Tricks taken: {took}")

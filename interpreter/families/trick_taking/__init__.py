@@ -20,6 +20,8 @@ class TrickTaking:
     """The family object registered under ``trick-taking``."""
 
     name = "trick-taking"
+    # names a let may not take (those of bidding and scoring); the names of the other
+    # places (play, trump, the leader, counters) hide a let of the same spelling there
     bound_names = frozenset(rules.BID_NAMES) | frozenset(rules.SCORE_NAMES)
     record_events: tuple[str, ...] = ("trump", "bid", "play", "trick")
     derived_events = frozenset({"trump", "trick"})
@@ -43,11 +45,15 @@ class TrickTaking:
         rules.check_setup(ruleset, setup, report)
 
     def names(self) -> Mapping[str, Type]:
-        return {**rules.BID_NAMES, **rules.SCORE_NAMES}
+        return {**rules.BID_NAMES, **rules.SCORE_NAMES, **rules.PLAY_NAMES, **rules.TRUMP_NAMES, **rules.LEADER_NAMES,
+                **rules.COUNTER_NAMES}
 
     def dead_ends(self, ruleset: Ruleset, setup: Setup, seconds: float,
                   rng: Any) -> list[tuple[tuple[str | int, ...], str]]:
         section: rules.TrickRules = ruleset.section
+        counters = {c.name for c in section.counters}
+        if any(r.rule.names & counters for r in section.bidding.restrictions):
+            return []  # the bids depend on what earlier rounds left: the playouts try those
         return auction.dead_ends(section.bidding, setup, section.bidding.order is rules.BidOrder.SIMULTANEOUS,
                                  seconds, rng)
 

@@ -18,7 +18,11 @@ def explain(rules: Ruleset) -> list[str]:
     out += schedule_table(rules) + [""]
     trump = tricks.trump
     out += ["## Trump", ""]
-    if trump.kind is TrumpKind.UPCARD:
+    if trump.suit is not None:
+        out.append(f"Each round's trump is `{trump.suit.source}` (a suit, or `no_trump`)"
+                   + (", where `upcard_suit` is the suit of the card turned up after the deal." if
+                      "upcard" in trump.suit.source else "."))
+    elif trump.kind is TrumpKind.UPCARD:
         out.append("After the deal the next card is turned up; its suit is trump for the round."
                    + (" When no card is left to turn, the round has no trump." if trump.no_trump_without_upcard
                       else ""))
@@ -47,13 +51,24 @@ def explain(rules: Ruleset) -> list[str]:
         out.append(f"- A bid must satisfy `{restriction.rule.source}`; otherwise: "
                    f"\"{restriction.message.text}\".")
     play = tricks.play
+    first = (f"The player `{play.leader.source}` (a seat number, counted round the table) leads the first trick"
+             if play.leader is not None else f"{SEAT_WORDS[rules.deal.first_to_act].capitalize()} leads the first "
+                                             "trick")
     out += ["", "## Play", "",
-            f"{SEAT_WORDS[rules.deal.first_to_act].capitalize()} leads the first trick; the winner of a trick "
-            "leads the next.",
+            f"{first}; the winner of a trick leads the next.",
             "Players must follow the suit led if they can." if play.follow_suit else "Any card may be played.",
             ]
     if play.must_trump:
         out.append("A player who cannot follow suit must play a trump if they hold one.")
+    if play.free is not None:
+        out.append(f"A card for which `{play.free.source}` holds may be played whatever was led.")
+    if play.restrictions:
+        out.append("Then each of these rules must hold for the card played; a rule that no card in the hand "
+                   "meets is waived for that play:")
+        out.append("")
+        for restriction in play.restrictions:
+            out.append(f"- `{restriction.rule.source}`; otherwise: \"{restriction.message.text}\".")
+        out.append("")
     out += ["The highest trump wins the trick; without trumps, the highest card of the suit led.", "",
             "## Scoring", ""]
     for when, points in tricks.scoring.cases:
@@ -63,6 +78,11 @@ def explain(rules: Ruleset) -> list[str]:
             out.append(f"- otherwise: `{points.source}`")
         else:
             out.append(f"- when `{when.source}`: `{points.source}`")
+    if tricks.counters:
+        out += ["", "Each player keeps these numbers from round to round; after each round's scoring:", ""]
+        for counter in tricks.counters:
+            out.append(f"- `{counter.name}` starts at `{counter.initial.source}` and becomes "
+                       f"`{counter.update.source}`.")
     alone = " (partners bidding and taking nothing)" if rules.team is not None else ""
     out += ["", f"Worked example, in a round of 10 cards{alone}:", "", "| a player who... | scores |", "|---|---|"]
     setup = rules.setup(rules.min_players)
@@ -70,5 +90,7 @@ def explain(rules: Ruleset) -> list[str]:
         env: dict[str, Any] = {**setup.env, "round": 1, "hand_size": 10, "bid": bid, "tricks": took, "seat": 0,
                                "is_dealer": False, "bids": [bid], "taken": [took], "team": 0,
                                "team_bid": bid, "team_tricks": took}
+        for counter in tricks.counters:  # as they start
+            env[counter.name] = counter.initial({**setup.round_env(0), "seat": 0})
         out.append(f"| bid {bid}, took {took} | {tricks.scoring.points(env)} |")
     return out + [""]

@@ -9,7 +9,7 @@ from typing import Any, Callable, Mapping
 
 from ...cards import RANKS, SUITS
 from ...errors import EvaluationError
-from ...expressions import Compiled, Type
+from ...expressions import CONSTANTS, Compiled, Type
 from ...rules import ROUND_NAMES, Ace, RulesBuilder, Ruleset, Setup, Template
 
 BID_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "bids": Type.LIST, "seat": Type.INT,
@@ -18,6 +18,23 @@ BID_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "bids": Type.LIST,
 SCORE_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "tricks": Type.INT, "seat": Type.INT,
                                 "is_dealer": Type.BOOL, "bids": Type.LIST, "taken": Type.LIST,
                                 "team": Type.INT, "team_bid": Type.INT, "team_tricks": Type.INT}
+# trump.suit: the round's names and the turned card
+TRUMP_NAMES: dict[str, Type] = {**ROUND_NAMES, "has_upcard": Type.BOOL, "upcard_suit": Type.INT,
+                                "upcard_rank": Type.INT, "upcard_is_joker": Type.BOOL}
+# play.leader: who leads the first trick, once the bids are in
+LEADER_NAMES: dict[str, Type] = {**ROUND_NAMES, "dealer": Type.INT, "first": Type.INT, "bids": Type.LIST,
+                                 "highest_bidder": Type.INT, "trump": Type.INT}
+# play.restrictions and play.free: one card a seat might play, and the trick as it stands
+PLAY_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "is_dealer": Type.BOOL, "bid": Type.INT,
+                               "bids": Type.LIST, "taken": Type.LIST, "tricks": Type.INT, "trick": Type.INT,
+                               "position": Type.INT, "is_lead": Type.BOOL, "led_suit": Type.INT,
+                               "trump": Type.INT, "card_suit": Type.INT, "card_rank": Type.INT,
+                               "card_is_trump": Type.BOOL, "card_is_joker": Type.BOOL, "can_follow": Type.BOOL,
+                               "holds_trump": Type.BOOL, "cards_in_hand": Type.INT,
+                               "trump_in_trick": Type.BOOL, "trump_broken": Type.BOOL, "beats": Type.BOOL,
+                               "can_beat": Type.BOOL}
+# counters.*.update: the round's scoring names and the points just scored
+COUNTER_NAMES: dict[str, Type] = {**SCORE_NAMES, "points": Type.INT}
 
 
 class TrumpKind(StrEnum):
@@ -39,6 +56,7 @@ class TrumpRules:
     bowers: bool
     no_trump_without_upcard: bool  # when the deal leaves no card to turn, play without trump
     jokers_top: bool = False  # jokers are trumps above all others
+    suit: Compiled | None = None  # trump.suit: the round's trump by expression (TRUMP_NAMES)
 
 
 @dataclass(frozen=True)
@@ -58,6 +76,23 @@ class BiddingRules:
 class PlayRules:
     follow_suit: bool
     must_trump: bool
+    restrictions: tuple[Restriction, ...] = ()  # each keeps the cards its rule holds for (PLAY_NAMES)
+    free: Compiled | None = None  # cards that may be played whatever was led
+    leader: Compiled | None = None  # the seat that leads the first trick (LEADER_NAMES)
+
+    @property
+    def by_rule(self) -> bool:
+        """Whether a play is decided by rules beyond following suit and trumping."""
+        return bool(self.restrictions) or self.free is not None
+
+
+@dataclass(frozen=True)
+class Counter:
+    """A number each seat carries from round to round (bags, zero bids in a row...)."""
+
+    name: str
+    initial: Compiled  # the game's names and seat
+    update: Compiled  # after each round's scoring: COUNTER_NAMES and every counter
 
 
 @dataclass(frozen=True)
@@ -94,10 +129,12 @@ class TrickRules:
     bidding: BiddingRules
     play: PlayRules
     scoring: ScoringRules
+    counters: tuple[Counter, ...] = ()
 
 
 def default_upcard(builder: RulesBuilder) -> bool:
-    return bool(builder.get(("trump", "kind")) == TrumpKind.UPCARD)
+    """A card is turned when the trump is the turned card's, or a trump.suit reads it."""
+    return bool(builder.get(("trump", "kind")) == TrumpKind.UPCARD or "upcard" in str(builder.get(("trump", "suit"), "")))
 
 
 def build_section(builder: RulesBuilder) -> TrickRules:
@@ -108,38 +145,74 @@ def build_section(builder: RulesBuilder) -> TrickRules:
     if get(("deck", "jokers"), 0) not in (0, "0") and get(("trump", "jokers")) is None:
         builder.fail(("deck", "jokers"), "say how jokers rank in tricks: trump.jokers: top-trump")
     rotation = tuple(None if s == "none" else SUITS.index(s) for s in get(("trump", "rotation"), ()))
-    kind = TrumpKind(get(("trump", "kind")))
+    has_suit = get(("trump", "suit")) is not None
+    if get(("trump", "kind")) is None and not has_suit:
+        builder.fail(("trump",), "say how trump is chosen: trump.kind (upcard, rotation, none, "
+                     "named-by-highest-bidder) or trump.suit (an expression)")
+    kind = TrumpKind(get(("trump", "kind"), "none" if has_suit else "upcard"))
+    if has_suit and kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER:
+        builder.fail(("trump", "suit"), "trump.suit chooses the trump; the highest bidder cannot also name it")
     if kind is TrumpKind.ROTATION and not rotation:
         builder.fail(("trump", "kind"), "trump kind 'rotation' needs a 'rotation' list of suits")
     bowers = get(("trump", "bowers"), False)
     if bowers and "J" not in get(("deck", "ranks"), RANKS):
         builder.fail(("trump", "bowers"), "bowers need jacks in the deck")
+    counters = []
+    counter_names: dict[str, Type] = {}
+    for name in get(("counters",), {}) or {}:
+        taken = name in COUNTER_NAMES or name in PLAY_NAMES or name in TRUMP_NAMES or name in LEADER_NAMES or \
+            name in BID_NAMES or name in CONSTANTS or name in builder.let_names
+        if taken:
+            builder.fail(("counters", name), f"'{name}' is a name the language (or a let) already binds",
+                         at_key=True, span=len(name))
+            continue
+        counter_names[name] = Type.INT
+    for name in counter_names:
+        counters.append(Counter(
+            name=name,
+            initial=builder.expr(("counters", name, "initial"), {**ROUND_NAMES, "seat": Type.INT}, Type.INT, 0),
+            update=builder.expr(("counters", name, "update"), {**COUNTER_NAMES, **counter_names}, Type.INT)))
+    bid_names = {**BID_NAMES, **counter_names}
     restrictions = []
     for i, _ in enumerate(get(("bidding", "restrictions"), [])):
         restrictions.append(Restriction(
-            rule=builder.expr(("bidding", "restrictions", i, "rule"), BID_NAMES, Type.BOOL),
-            message=builder.template(("bidding", "restrictions", i, "message"), BID_NAMES)))
+            rule=builder.expr(("bidding", "restrictions", i, "rule"), bid_names, Type.BOOL),
+            message=builder.template(("bidding", "restrictions", i, "message"), bid_names)))
+    play_names = {**PLAY_NAMES, **counter_names}
+    play_restrictions = []
+    for i, _ in enumerate(get(("play", "restrictions"), [])):
+        play_restrictions.append(Restriction(
+            rule=builder.expr(("play", "restrictions", i, "rule"), play_names, Type.BOOL),
+            message=builder.template(("play", "restrictions", i, "message"), play_names)))
+    score_names = {**SCORE_NAMES, **counter_names}
     points = get(("scoring", "points"))
     cases: list[tuple[Compiled | None, Compiled]] = []
     if isinstance(points, list):
         for i, case in enumerate(points):
-            when = builder.expr(("scoring", "points", i, "when"), SCORE_NAMES, Type.BOOL) if "when" in case else None
-            cases.append((when, builder.expr(("scoring", "points", i, "points"), SCORE_NAMES, Type.INT)))
+            when = builder.expr(("scoring", "points", i, "when"), score_names, Type.BOOL) if "when" in case else None
+            cases.append((when, builder.expr(("scoring", "points", i, "points"), score_names, Type.INT)))
         if cases and cases[-1][0] is not None:
             builder.fail(("scoring", "points", len(cases) - 1),
                          "the last scoring case needs no 'when' (it scores whatever no case above matched)")
     else:
-        cases.append((None, builder.expr(("scoring", "points"), SCORE_NAMES, Type.INT)))
+        cases.append((None, builder.expr(("scoring", "points"), score_names, Type.INT)))
     return TrickRules(
         trump=TrumpRules(kind=kind, rotation=rotation, bowers=bowers,
                          no_trump_without_upcard=get(("trump", "no_upcard"), "forbidden") == "no-trump",
-                         jokers_top=get(("trump", "jokers")) == "top-trump"),
+                         jokers_top=get(("trump", "jokers")) == "top-trump",
+                         suit=builder.expr(("trump", "suit"), TRUMP_NAMES, Type.INT) if has_suit else None),
         bidding=BiddingRules(order=BidOrder(get(("bidding", "order"), "clockwise")),
                              range=builder.expr(("bidding", "range"), ROUND_NAMES, Type.LIST, "0..hand_size"),
                              restrictions=tuple(restrictions)),
         play=PlayRules(follow_suit=get(("play", "follow_suit"), True),
-                       must_trump=get(("play", "must_trump"), False)),
+                       must_trump=get(("play", "must_trump"), False),
+                       restrictions=tuple(play_restrictions),
+                       free=builder.expr(("play", "free"), play_names, Type.BOOL)
+                       if get(("play", "free")) is not None else None,
+                       leader=builder.expr(("play", "leader"), LEADER_NAMES, Type.INT)
+                       if get(("play", "leader")) is not None else None),
         scoring=ScoringRules(tuple(cases)),
+        counters=tuple(counters),
     )
 
 
@@ -154,7 +227,7 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
     """Every round's deal fits the deck (with the trump card) and leaves a bid in range."""
     tricks: TrickRules = rules.section
     trump = tricks.trump
-    needs_upcard = trump.kind is TrumpKind.UPCARD and not trump.no_trump_without_upcard
+    needs_upcard = trump.kind is TrumpKind.UPCARD and not trump.no_trump_without_upcard and trump.suit is None
     for index, (number, size) in enumerate(zip(setup.round_numbers, setup.hand_sizes)):
         dealt = size * setup.players + (1 if needs_upcard else 0)
         if dealt > setup.deck_size:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from ...cards import NAMES, SUITS
+from ...cards import JOKER, NAMES, SUITS
 from ...deal import Deal
 from ...errors import EvaluationError, IllegalActionError
 from ...game import CHANCE, OVER, GameState
@@ -62,6 +62,7 @@ class TrickObservation(NamedTuple):
     played: tuple[int, ...]  # this round's cards played, in order
     suits: tuple[int, ...]
     power: tuple[int, ...]
+    counters: tuple[tuple[str, tuple[int, ...]], ...] = ()  # each counter's name and every seat's value
 
 
 def _bid_event(round_number: int, seat: int, bid: int) -> dict[str, Any]:
@@ -87,7 +88,8 @@ class TrickTakingState(GameState):
                  "bid_order", "taken", "trick", "trick_number", "leader", "suits", "power", "played",
                  "constrained_bids", "exact_bids", "points_by_hand_size", "_candidates", "_candidate_actions", "_candidate_action",
                  "_candidate_cache", "_bid_env", "_made", "_legal_keys", "_keys_at", "_follow_suit", "_must_trump",
-                 "_simultaneous", "_first_offset", "_orders", "_bids_memo", "_round_bids", "_made_key", "_restricted", "_score", "_per_seat_names", "_teams", "_named_trump")
+                 "_simultaneous", "_first_offset", "_orders", "_bids_memo", "_round_bids", "_made_key", "_restricted", "_score", "_per_seat_names", "_teams", "_named_trump",
+                 "_by_rule", "_trump_broken", "counters")
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -143,6 +145,19 @@ class TrickTakingState(GameState):
         # whether the scoring reads any per-seat name besides the bid and the tricks taken
         self._per_seat_names = bool(self.tricks.scoring.names & {"team", "team_bid", "team_tricks", "seat",
                                                                  "is_dealer"})
+        self._by_rule = self.tricks.play.by_rule  # plays decided by restrictions or free cards
+        self._trump_broken = False  # a trump has been played this round (kept when _by_rule)
+        # counter name -> each seat's value, carried from round to round
+        self.counters: dict[str, list[int]] = {}
+        for counter in self.tricks.counters:
+            values = []
+            for seat in range(self.players):
+                env = self.setup.round_env(0)
+                env["seat"] = seat
+                values.append(self._evaluated(counter.initial, env, ("counters", counter.name, "initial")))
+            self.counters[counter.name] = values
+        if self.counters:
+            self._per_seat_names = True
 
     # --- legal actions: one source per kind of move ---------------------------------------------
     def legal_actions(self) -> list[Any]:
@@ -207,6 +222,8 @@ class TrickTakingState(GameState):
 
     def _legal_cards(self, seat: int) -> list[int]:
         """The distinct cards ``seat`` may play now (what is listed and what verifies)."""
+        if self._by_rule:
+            return self._ruled_cards(seat)[0]
         hand = self.hands[seat]
         trick = self.trick
         if trick and self._follow_suit:
@@ -220,6 +237,96 @@ class TrickTakingState(GameState):
                     return trickplay.legal_plays(hand, led, suits, self.trump, True, True, self.unique_cards)
         return hand[:] if self.unique_cards else list(dict.fromkeys(hand))
 
+    def _ruled_cards(self, seat: int, asked: int | None = None) -> tuple[list[int], str | None]:
+        """The cards ``seat`` may play under play.free and play.restrictions, and (for a
+        card ``asked`` about) why it may not be played, or None.  Following suit and
+        trumping give the cards first; a free card may be played whatever was led; then
+        each restriction in turn keeps the cards its rule holds for, unless it would
+        keep none, when it is waived for this play."""
+        play = self.tricks.play
+        followed = self._followed_cards(seat)
+        cards = followed
+        hand = self.hands[seat]
+        env = self._play_env(seat)
+        if play.free is not None:
+            in_followed = set(followed)
+            extra = [c for c in dict.fromkeys(hand) if c not in in_followed and
+                     self._card_test(play.free, env, seat, c, ("play", "free"))]
+            if extra:
+                cards = followed + extra
+        if asked is not None and asked not in cards:
+            return cards, None
+        for i, restriction in enumerate(play.restrictions):
+            path = ("play", "restrictions", i, "rule")
+            kept = [c for c in cards if self._card_test(restriction.rule, env, seat, c, path)]
+            if not kept:
+                continue  # waived: it would leave no card to play
+            if asked is not None and asked not in kept:
+                self._card_env(env, seat, asked)
+                try:
+                    return kept, restriction.message.render(env)
+                except EvaluationError as exc:
+                    raise EvaluationError(f"play.restrictions[{i}].message: {exc}",
+                                          ("play", "restrictions", i, "message")) from None
+            cards = kept
+        return cards, None
+
+    def _followed_cards(self, seat: int) -> list[int]:
+        """The distinct cards ``seat`` may play by following suit and trumping alone."""
+        trick = self.trick
+        led = self.suits[trick[0][1]] if trick else -1
+        return trickplay.legal_plays(self.hands[seat], led, self.suits, self.trump, self._follow_suit,
+                                     self._must_trump, self.unique_cards)
+
+    def _play_env(self, seat: int) -> dict[str, Any]:
+        """The names of play.free and play.restrictions for ``seat`` now, but the card's."""
+        env = self.setup.round_env(self.round_index)
+        trick = self.trick
+        suits = self.suits
+        trump = self.trump
+        hand = self.hands[seat]
+        led = suits[trick[0][1]] if trick else -1
+        env.update(seat=seat, is_dealer=seat == self.dealer, bid=self.bids[seat] or 0,
+                   bids=[b if b is not None else 0 for b in self.bids], taken=self.taken[:],
+                   tricks=self.taken[seat], trick=self.trick_number, position=len(trick), is_lead=not trick,
+                   led_suit=led, trump=-1 if trump is None else trump,
+                   can_follow=led >= 0 and any(suits[c] == led for c in hand),
+                   holds_trump=trump is not None and any(suits[c] == trump for c in hand),
+                   cards_in_hand=len(hand),
+                   trump_in_trick=trump is not None and any(suits[c] == trump for _, c in trick),
+                   trump_broken=self._trump_broken)
+        for name, values in self.counters.items():
+            env[name] = values[seat]
+        beating = [c for c in self._followed_cards(seat) if self._beats(seat, c)]
+        env["can_beat"] = bool(beating)
+        return env
+
+    def _beats(self, seat: int, card: int) -> bool:
+        """Whether ``card`` played by ``seat`` now would win the trick as it stands."""
+        if not self.trick:
+            return True
+        return trickplay.trick_winner(self.trick + [(seat, card)], self.suits, self.power, self.trump) == seat
+
+    def _card_env(self, env: dict[str, Any], seat: int, card: int) -> None:
+        suit = self.suits[card]
+        env["card_suit"] = suit
+        env["card_rank"] = 0 if card == JOKER else card % 13 + 2
+        env["card_is_trump"] = self.trump is not None and suit == self.trump
+        env["card_is_joker"] = card == JOKER
+        env["beats"] = self._beats(seat, card)
+
+    def _card_test(self, compiled: Any, env: dict[str, Any], seat: int, card: int, path: tuple[Any, ...]) -> bool:
+        self._card_env(env, seat, card)
+        return bool(self._evaluated(compiled, env, path))
+
+    def _evaluated(self, compiled: Any, env: dict[str, Any], path: tuple[Any, ...]) -> Any:
+        """``compiled`` in ``env``; a failure names the rule and its expression."""
+        try:
+            return compiled(env)
+        except EvaluationError as exc:
+            where = ".".join(str(k) for k in path)
+            raise EvaluationError(f"{where} '{compiled.source}': {exc}", path) from None
+
     def _legal_bids(self, seat: int) -> list[int]:
         """The bids ``seat`` may make now (what is listed and what verifies).  They
         follow from the round, the dealer, the seat and the bids made before (nothing
@@ -227,6 +334,12 @@ class TrickTakingState(GameState):
         for every game of the setup: simulations meet the same situations again and again."""
         if not self._restricted:
             return self._candidates
+        if self.counters:  # the bids may depend on the seat's counters: nothing to remember
+            bids = auction.legal_bids(self.tricks.bidding, self._env_for_bid(seat), self._candidates)
+            if not bids:
+                raise EvaluationError(f"the bidding restrictions leave seat {seat} no legal bid in round "
+                                      f"{self.round}", ("bidding", "restrictions"))
+            return bids
         memo = self._round_bids  # this round and dealer's: the bids made say whose bid it is
         made = self._made_key
         bids = memo.get(made)
@@ -251,6 +364,8 @@ class TrickTakingState(GameState):
         env["bids"] = [] if simultaneous else self._made
         env["is_first"] = position == 0 and not simultaneous
         env["is_last"] = position == self.players - 1 and not simultaneous
+        for name, values in self.counters.items():
+            env[name] = values[seat]
         return env
 
     # --- verification -----------------------------------------------------------------------
@@ -266,6 +381,10 @@ class TrickTakingState(GameState):
             if not isinstance(action, Play):
                 raise IllegalActionError(f"it is time to play a card, not '{action}'")
             if action.card not in self._legal_cards(turn):
+                if self._by_rule and action.card in self.hands[turn]:
+                    reason = self._ruled_cards(turn, action.card)[1]
+                    if reason is not None:
+                        raise IllegalActionError(reason)
                 led = self.suits[self.trick[0][1]] if self.trick else -1
                 raise IllegalActionError(trickplay.play_refusal(self.hands[turn], action.card, led, self.suits,
                                                                 self.trump, self._must_trump))
@@ -340,13 +459,33 @@ class TrickTakingState(GameState):
             if len(memo) >= 2_000:
                 memo.clear()
             self._round_bids = memo.setdefault((round_index, self.dealer), {})
-        if not self._named_trump:
+        self._trump_broken = False
+        if self.tricks.trump.suit is not None:
+            self._set_trump(self._rule_trump(), None)
+        elif not self._named_trump:
             self._set_trump(round_trump(self.tricks.trump, self.rules_round, self.upcard), None)
         else:  # no trump until it is named: cards rank as in a no-trump round meanwhile
             self.trump = None
             self.suits, self.power = self._order(None)
         self.phase = _BIDDING
         self.turn = self.bid_order[0]
+
+    def _rule_trump(self) -> int | None:
+        """This round's trump by trump.suit: a suit, or None for no trump."""
+        env = self.setup.round_env(self.round_index)
+        up = self.upcard
+        env["has_upcard"] = up is not None
+        env["upcard_is_joker"] = up == JOKER
+        env["upcard_suit"] = -1 if up is None or up == JOKER else up // 13
+        env["upcard_rank"] = 0 if up is None or up == JOKER else up % 13 + 2
+        value = self._evaluated(self.tricks.trump.suit, env, ("trump", "suit"))
+        if value == -1:
+            return None
+        if not 0 <= value <= 3:
+            raise EvaluationError(f"trump.suit '{self.tricks.trump.suit.source}' gave {value} in round "
+                                  f"{self.round}: a suit is spades, hearts, diamonds, clubs or no_trump",
+                                  ("trump", "suit"))
+        return int(value)
 
     def _order(self, suit: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The card order (suit in play and power of each card) when ``suit`` is trump."""
@@ -392,6 +531,15 @@ class TrickTakingState(GameState):
     def _start_play(self) -> None:
         self.phase = _PLAYING
         self.leader = self.bid_order[0]
+        rule = self.tricks.play.leader
+        if rule is not None:
+            env = self.setup.round_env(self.round_index)
+            bids = [b if b is not None else 0 for b in self.bids]
+            high = max(bids)
+            env.update(dealer=self.dealer, first=self.bid_order[0], bids=bids,
+                       highest_bidder=next(s for s in self.bid_order if bids[s] == high),
+                       trump=-1 if self.trump is None else self.trump)
+            self.leader = self._evaluated(rule, env, ("play", "leader")) % self.players
         self.turn = self.leader
 
     def _play(self, card: int) -> None:
@@ -404,6 +552,8 @@ class TrickTakingState(GameState):
         round_number = self.round_index + 1
         log = self._log
         log.append((_play_event, round_number, number, seat, card))
+        if self._by_rule and self.trump is not None and self.suits[card] == self.trump:
+            self._trump_broken = True
         players = self.players
         if len(trick) < players:
             self.turn = seat + 1 if seat + 1 < players else 0
@@ -435,6 +585,7 @@ class TrickTakingState(GameState):
                 team_tricks[team] = team_tricks.get(team, 0) + taken[seat]
         exact = self.exact_bids
         per_seat = self._per_seat_names
+        counters = self.counters
         for seat in range(self.players):
             bid, took = bids[seat], taken[seat]
             # item assignment, and only of the names the scoring reads: no keyword dict
@@ -453,6 +604,8 @@ class TrickTakingState(GameState):
                     env["team_tricks"] = took
                 env["seat"] = seat
                 env["is_dealer"] = seat == dealer
+                for name, values in counters.items():
+                    env[name] = values[seat]
             try:
                 points.append(score(env))
             except EvaluationError as exc:
@@ -460,6 +613,8 @@ class TrickTakingState(GameState):
                     from None
             if bid == took:
                 exact[seat] += 1
+        if counters:
+            self._update_counters(env, points)
         cell = self.points_by_hand_size.get(self.hand_size)
         if cell is None:
             cell = self.points_by_hand_size[self.hand_size] = [0, 0]
@@ -467,6 +622,27 @@ class TrickTakingState(GameState):
         cell[1] += self.players
         self.phase = _DEAL
         self.score_round(points)
+
+    def _update_counters(self, env: dict[str, Any], points: list[int]) -> None:
+        """Each counter's new value for each seat, from the round just scored and every
+        counter's value before it (all counters change together)."""
+        before = {name: values[:] for name, values in self.counters.items()}
+        for seat in range(self.players):
+            env["bid"] = env["bids"][seat]
+            env["tricks"] = env["taken"][seat]
+            env["seat"] = seat
+            env["is_dealer"] = seat == self.dealer
+            team = self._teams[seat] if self._teams else seat
+            env["team"] = team
+            members = [s for s in range(self.players) if (self._teams[s] if self._teams else s) == team]
+            env["team_bid"] = sum(env["bids"][s] for s in members)
+            env["team_tricks"] = sum(env["taken"][s] for s in members)
+            env["points"] = points[seat]
+            for name, values in before.items():
+                env[name] = values[seat]
+            for counter in self.tricks.counters:
+                self.counters[counter.name][seat] = self._evaluated(counter.update, env,
+                                                                    ("counters", counter.name, "update"))
 
     # --- what a seat sees ---------------------------------------------------------------------
     def observation(self, seat: int) -> TrickObservation:
@@ -481,7 +657,7 @@ class TrickTakingState(GameState):
             None if phase is _DEAL or phase is _CHOOSE_TRUMP else self.trump,
             tuple(bids) if not hidden_bids else tuple(b if s == seat else None for s, b in enumerate(bids)),
             tuple(self.taken), tuple(self.trick), self.trick_number, self.leader, tuple(self.played),
-            self.suits, self.power)
+            self.suits, self.power, tuple((name, tuple(v)) for name, v in self.counters.items()))
 
     # --- copies -------------------------------------------------------------------------------
     def _copy_into(self, new: Any) -> None:
@@ -494,5 +670,6 @@ class TrickTakingState(GameState):
         new.trick = self.trick[:]
         new.played = self.played[:]
         new._made = self._made[:]
+        new.counters = {name: values[:] for name, values in self.counters.items()}
         new._bid_env = dict(self._bid_env)
 
