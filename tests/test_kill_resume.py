@@ -37,7 +37,12 @@ def test_a_killed_game_resumes_to_the_same_end(tmp_path):
         save, record = tmp_path / f"save-{trial}.jsonl", tmp_path / f"end-{trial}.jsonl"
         proc = subprocess.Popen([sys.executable, "-m", "cardrules", "play", *game, "--quiet", "--save", str(save)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        time.sleep(took * rng.uniform(0.4, 0.9))  # somewhere in the game, after the start-up
+        # somewhere in the game: once the first save is written (the start-up's length
+        # varies with the machine's load), then a random part of the game's time
+        deadline = time.monotonic() + 60
+        while not save.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(took * rng.uniform(0.05, 0.5))
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         if not save.exists():  # killed before the save was made: nothing to resume
