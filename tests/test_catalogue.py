@@ -1,0 +1,300 @@
+"""The catalogue of published variants (docs/catalogue.md), checked against the worked
+examples of their sources: deal schedules, scores, the hook, trumps, melds, buying and card
+points; and every ruleset played to the end by bots at every player count it allows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardrules.interpreter import IllegalActionError, load_ruleset
+from cardrules.interpreter.cards import card
+from cardrules.interpreter.driver import play_bots
+from cardrules.interpreter.families.contract_rummy.melds import MeldEngine, card_points
+from cardrules.interpreter.families.trick_taking.actions import Bid, Play
+from cardrules.interpreter.game import new_game
+
+RULESETS = Path(__file__).parent.parent / "rulesets"
+
+CATALOGUE = ["romanian-whist", "romanian-whist-3", "romanian-whist-5", "romanian-whist-6", "kachufool",
+             "kachufool-fingers", "kachufool-tens", "nomination-whist", "up-and-down-the-river",
+             "progressive-rummy", "carioca-two-player", "contract-rummy-bicycle"]
+
+
+def rules_of(name):
+    return load_ruleset(RULESETS / f"{name}.yaml")
+
+
+def sizes(name, players):
+    return list(rules_of(name).setup(players).hand_sizes)
+
+
+def points(name, bid, tricks, hand_size=10, players=4):
+    rules = rules_of(name)
+    env = {**rules.setup(players).env, "round": 1, "hand_size": hand_size, "bid": bid, "tricks": tricks,
+           "seat": 0, "is_dealer": False, "bids": [bid], "taken": [tricks]}
+    return rules.section.scoring.points(env)
+
+
+def hands(*texts):
+    return tuple(tuple(card(c) for c in text.split()) for text in texts)
+
+
+def stacked(name, players, hand_texts, upcard=None, dealer=None):
+    state = new_game(rules_of(name), players, seed=0)
+    state.stack_deal(hands(*hand_texts), card(upcard) if upcard else None, dealer=dealer)
+    return state
+
+
+def legal_bids(state):
+    return [a.bid for a in state.legal_actions()]
+
+
+def bid_all(state, bids):
+    for b in bids:
+        state.apply(Bid(b))
+
+
+# --- Romanian Whist -------------------------------------------------------------------------
+def test_romanian_whist_four_players_deal_schedule():
+    # pagat: "With 4 players the whole game would consist of 24 deals ..."
+    assert sizes("romanian-whist", 4) == [1, 1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8, 8, 7, 6, 5, 4, 3, 2, 1, 1, 1, 1]
+
+
+def test_romanian_whist_three_players_deal_schedule():
+    # whist.live: "E.g. for 3 players: 1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8, 7, 6, 5, 4, 3, 2, 1, 1, 1"
+    assert sizes("romanian-whist-3", 3) == [1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8, 7, 6, 5, 4, 3, 2, 1, 1, 1]
+
+
+@pytest.mark.parametrize("name, players, deck", [("romanian-whist-3", 3, 24), ("romanian-whist", 4, 32),
+                                                 ("romanian-whist-5", 5, 40), ("romanian-whist-6", 6, 48)])
+def test_romanian_whist_eight_cards_a_player(name, players, deck):
+    # "use 8 cards for every player (24 for 3 players, 32 for 4 players and so on)"
+    assert rules_of(name).setup(players).deck_size == deck == 8 * players
+    assert max(sizes(name, players)) == 8
+
+
+def test_romanian_whist_eight_card_deals_are_played_without_trumps():
+    # "In the games with 8 cards there is no card left to turn, and these games are played without trumps."
+    state = play_bots(rules_of("romanian-whist"), ["bot"] * 4, 3)
+    trumps = {e["round"]: e["suit"] for e in state.events if e["event"] == "trump"}
+    deals = {e["round"]: e["hand_size"] for e in state.events if e["event"] == "deal"}
+    assert [r for r, suit in trumps.items() if suit is None] == [r for r, n in deals.items() if n == 8] == [11, 12, 13, 14]
+
+
+def test_romanian_whist_hook_worked_example():
+    # "game with four cards, three players: The first player says "2", the next "1". The third
+    # player is not allowed to say "1" ... The player has to bid either 0, 2, 3 or 4."
+    state = stacked("romanian-whist-3", 3, ["9S TS JS QS", "9H TH JH QH", "9D TD JD QD"], "AC", dealer=2)
+    bid_all(state, [2, 1])
+    assert legal_bids(state) == [0, 2, 3, 4]
+    with pytest.raises(IllegalActionError, match="may not bid 1: bids would total 4"):
+        state.apply(Bid(1))
+
+
+def test_romanian_whist_must_trump_when_void():
+    # "Any player who has no card of the suit led must play a trump if they can."
+    state = stacked("romanian-whist", 4, ["8C 9H", "AS TC", "KS JD", "QS QD"], "7H", dealer=0)
+    bid_all(state, [0, 0, 0])
+    assert 2 not in legal_bids(state)  # the dealer is hooked
+    state.apply(Bid(0))
+    for c in ["AS", "KS", "QS"]:
+        state.apply(Play(card(c)))
+    assert [str(a) for a in state.legal_actions()] == ["play 9H"]
+
+
+@pytest.mark.parametrize("bid, took, scored", [(3, 3, 8), (0, 0, 5), (8, 8, 13), (2, 5, -3), (4, 1, -3), (0, 1, -1)])
+def test_romanian_whist_scoring(bid, took, scored):
+    # goobix: "5 points + 1 point per trick made", otherwise "lowered with the difference"
+    assert points("romanian-whist", bid, took, hand_size=8) == scored
+
+
+# --- Kachufool ----------------------------------------------------------------------------
+@pytest.mark.parametrize("players, rounds", [(3, 17), (4, 13), (5, 10)])
+def test_kachufool_as_many_rounds_as_the_pack_allows(players, rounds):
+    # "for 6 players 8 rounds can be played": round n deals n cards while the pack lasts
+    assert sizes("kachufool", players) == list(range(1, rounds + 1))
+
+
+def test_kachufool_trumps_spades_diamonds_clubs_hearts():
+    state = play_bots(rules_of("kachufool"), ["bot"] * 4, 1)
+    suits = [e["suit"] for e in state.events if e["event"] == "trump"]
+    assert suits == ["S", "D", "C", "H"] * 3 + ["S"]
+
+
+def test_kachufool_the_final_person_cannot_complete_the_round():
+    # "for round 5, if 4 tricks have been declared, the final person cannot declare 1 trick"
+    state = stacked("kachufool", 4, ["2C 3C 4C 5C 6C", "7C 8C 9C TC JC", "2D 3D 4D 5D 6D", "7D 8D 9D TD JD"], dealer=3)
+    bid_all(state, [1, 2, 1])
+    assert legal_bids(state) == [0, 2, 3, 4, 5]
+
+
+def test_kachufool_fingers_no_final_person():
+    state = stacked("kachufool-fingers", 4, ["2C 3C 4C 5C 6C", "7C 8C 9C TC JC", "2D 3D 4D 5D 6D", "7D 8D 9D TD JD"],
+                    dealer=3)
+    bid_all(state, [1, 2, 1])
+    assert legal_bids(state) == [0, 1, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize("bid, took, scored", [(3, 3, 13), (0, 0, 10), (5, 5, 15), (3, 2, 0), (0, 1, 0)])
+def test_kachufool_ten_plus_the_tricks(bid, took, scored):
+    # "receives ten plus the number of tricks declared/taken ... does not ... gets 0 points"
+    assert points("kachufool", bid, took) == scored
+
+
+@pytest.mark.parametrize("bid, took, scored", [(1, 1, 10), (0, 0, 10), (2, 2, 20), (3, 3, 30), (2, 1, 0)])
+def test_kachufool_tens_ten_a_trick(bid, took, scored):
+    # "bets 1 hand and gets 1 hand ... 10 points ... bets zero he will still get 10 points and
+    # if he bets 2 hands he will get 20 points"; the app: "either 13 or 30 points" for 3
+    assert points("kachufool-tens", bid, took) == scored
+
+
+# --- Nomination Whist -----------------------------------------------------------------------
+@pytest.mark.parametrize("players, first", [(3, 10), (4, 10), (5, 10), (6, 8)])
+def test_nomination_whist_deal_schedule(players, first):
+    # "Ten cards ... 2, 1, 2, ... 8, 9, 10 (for 6 players the order is: 8, 7, ..., 2, 1, 2, ... 7, 8)"
+    assert sizes("nomination-whist", players) == list(range(first, 0, -1)) + list(range(2, first + 1))
+
+
+def test_nomination_whist_trump_rotation_with_no_trumps():
+    # "rotating through Spades, Hearts, Clubs, Diamonds, No Trumps"
+    state = play_bots(rules_of("nomination-whist"), ["bot"] * 6, 0)
+    suits = [e["suit"] for e in state.events if e["event"] == "trump"]
+    assert suits == ["S", "H", "C", "D", None] * 3
+
+
+def test_nomination_whist_hook_worked_example():
+    # "with 10 cards and 4 players, if the first three players bid 3, 0 and 3, then the final
+    # player could not bid 4 because 3 + 0 + 3 + 4 = 10"
+    deck = [f"{r}{s}" for s in "CDHS" for r in "23456789TJQKA"]
+    state = stacked("nomination-whist", 4, [" ".join(deck[i * 10:(i + 1) * 10]) for i in range(4)], dealer=3)
+    bid_all(state, [3, 0, 3])
+    assert 4 not in legal_bids(state) and legal_bids(state) == [0, 1, 2, 3, 5, 6, 7, 8, 9, 10]
+
+
+@pytest.mark.parametrize("bid, took, scored", [(1, 2, 2), (3, 3, 13), (0, 0, 10), (4, 2, 2)])
+def test_nomination_whist_scoring(bid, took, scored):
+    # "if you bid 1 but win 2 you score 2; if you bid 3 and win 3 you score 3 + 10 = 13"
+    assert points("nomination-whist", bid, took) == scored
+
+
+# --- Up and Down the River ------------------------------------------------------------------
+@pytest.mark.parametrize("players, first", [(4, 10), (5, 10), (6, 8), (7, 7), (8, 6)])
+def test_up_and_down_the_river_down_to_one_and_back(players, first):
+    # "Each round is played with one less card than the round before until 1, before building
+    # back up to the starting amount"
+    assert sizes("up-and-down-the-river", players) == list(range(first, 0, -1)) + list(range(2, first + 1))
+
+
+def test_up_and_down_the_river_hook_worked_example():
+    # "in a round with 5 cards, and 4 tricks already declared, the dealer cannot call 1 trick.
+    # They must call either zero or 2-5 tricks."
+    state = stacked("up-and-down-the-river", 4, ["2C 3C 4C 5C 6C", "7C 8C 9C TC JC", "2D 3D 4D 5D 6D",
+                                                 "7D 8D 9D TD JD"], "AS", dealer=3)
+    bid_all(state, [2, 1, 1])
+    assert legal_bids(state) == [0, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize("bid, took, scored", [(3, 3, 13), (3, 5, 5), (2, 0, 0)])
+def test_up_and_down_the_river_scoring(bid, took, scored):
+    # "Each trick won ... worth one point ... exactly the number of tricks they bid receives a
+    # 10-point bonus. Penalties are not assessed"
+    assert points("up-and-down-the-river", bid, took) == scored
+
+
+# --- contract rummy -----------------------------------------------------------------------
+def cards(text):
+    return tuple(card(c) for c in text.split())
+
+
+def checker(name, players):
+    rules = rules_of(name)
+    return MeldEngine(rules.section.melds, rules.setup(players).env)
+
+
+@pytest.mark.parametrize("name, players, kind, text, valid", [
+    # rummy-games.com: "In Carioca, sequences may go "round the corner" (K-A-2)"
+    ("carioca-two-player", 2, "run", "KS AS 2S 3S", True),
+    ("carioca-two-player", 2, "run", "QH KH AH 2H", True),
+    ("carioca-two-player", 2, "run", "AS 2S 3S 4S", True),
+    ("carioca-two-player", 2, "run", "3S 4S 5S", False),          # an escala has four or more
+    ("carioca-two-player", 2, "set", "9S 9H 9H", True),           # two decks: a suit may repeat
+    ("carioca-two-player", 2, "set", "9S 9H", False),
+    # Bicycle: "A, K, Q, ... 2, A. (Aces are high or low.)"; never round the corner
+    ("contract-rummy-bicycle", 4, "run", "AS 2S 3S 4S", True),
+    ("contract-rummy-bicycle", 4, "run", "JS QS KS AS", True),
+    ("contract-rummy-bicycle", 4, "run", "KS AS 2S 3S", False),
+    ("contract-rummy-bicycle", 4, "run", "3S JK 5S 6S", True),
+    ("contract-rummy-bicycle", 4, "set", "8H JK JK", True),
+    ("progressive-rummy", 4, "run", "KS AS 2S 3S", False),
+    ("progressive-rummy", 4, "run", "5D 6D 7D 8D", True),          # "a 5, 6, 7 and 8"
+    ("progressive-rummy", 4, "set", "7C 7D 7H", True),             # "three cards with the number 7"
+])
+def test_meld_matrix(name, players, kind, text, valid):
+    check = checker(name, players)
+    why = check.why_not_run(cards(text)) if kind == "run" else check.why_not_set(cards(text))
+    assert (why is None) == valid, why
+
+
+def test_progressive_rummy_six_to_twelve_cards():
+    # "deal number one is 6 cards per player; deal number two is seven cards ... deal number
+    # seven where 12 cards are dealt"
+    assert sizes("progressive-rummy", 4) == [6, 7, 8, 9, 10, 11, 12]
+
+
+def test_progressive_rummy_contracts_use_exactly_the_cards_dealt():
+    # reference.com: "The contracts must be met exactly: three cards for a set and four cards
+    # for a sequence. There are no extra cards."
+    rules = rules_of("progressive-rummy")
+    assert [c.cards_needed for c in rules.section.contracts] == list(rules.setup(5).hand_sizes)
+
+
+def test_progressive_rummy_buying_takes_one_penalty_card():
+    # "If someone does take the discard, he must take the top card off the stock pile as a penalty."
+    rules = rules_of("progressive-rummy")
+    env = rules.setup(4).round_env(0)
+    assert rules.section.buying.allowed and rules.section.buying.penalty_cards(env) == 1
+    assert rules.section.buying.priority == "clockwise-from-player-in-turn"
+
+
+@pytest.mark.parametrize("name", ["progressive-rummy", "contract-rummy-bicycle"])
+@pytest.mark.parametrize("players, total", [(3, 105), (4, 105), (5, 158), (8, 158)])
+def test_double_pack_and_a_joker_or_triple_pack_and_two(name, players, total):
+    # Bicycle: "a double pack with one joker is used (105 cards in all); five or more players use
+    # a triple pack with two jokers (158 cards in all)"; ourpastimes gives the same totals
+    assert rules_of(name).setup(players).deck_size == total
+
+
+def test_bicycle_seven_deals_of_ten_then_twelve():
+    # "In each of the first four deals, each player receives 10 cards. In each of the last three
+    # deals, each player receives 12 cards."
+    assert sizes("contract-rummy-bicycle", 6) == [10, 10, 10, 10, 12, 12, 12]
+
+
+def test_bicycle_card_values():
+    # "Ace, joker ... count as 15 points; each face card counts 10; each other card counts its pip value."
+    table = rules_of("contract-rummy-bicycle").section.card_points
+    assert card_points(cards("AS KH JK 7D TC 2S"), table) == 15 + 10 + 15 + 7 + 10 + 2
+
+
+def test_carioca_eight_deals_of_twelve_ending_with_four_trios_and_three_escalas():
+    # "players are always dealt 12 cards"; "Deal 7 Four Trios / Deal 8 Three Escalas"
+    rules = rules_of("carioca-two-player")
+    assert list(rules.setup(2).hand_sizes) == [12] * 8
+    assert [c.name for c in rules.section.contracts[6:]] == ["four trios", "three escalas"]
+    assert [c.cards_needed for c in rules.section.contracts] == [6, 7, 8, 9, 10, 11, 12, 12]
+    assert not rules.section.buying.allowed
+
+
+# --- every ruleset, every player count --------------------------------------------------------
+GAMES = [(name, n) for name in CATALOGUE
+         for n in range(rules_of(name).min_players, rules_of(name).max_players + 1)]
+
+
+@pytest.mark.parametrize("name, players", GAMES, ids=[f"{name}-{n}p" for name, n in GAMES])
+def test_bots_finish_a_game(name, players):
+    rules = rules_of(name)
+    state = play_bots(rules, ["bot"] * players, seed=players)
+    assert state.is_over
+    assert sum(e["event"] == "deal" for e in state.events) == len(rules.setup(players).hand_sizes)
