@@ -259,7 +259,7 @@ def build_section(builder: RulesBuilder) -> RummyRules:
                              melds=SwapFrom(get(("joker_swap", "melds"), "runs")),
                              requires_down=get(("joker_swap", "requires_down"), True),
                              freed_joker=FreedJoker(get(("joker_swap", "freed_joker"), "to-hand"))),
-        buying=BuyingRules(allowed=get(("buying", "allowed"), False),
+        buying=BuyingRules(allowed=_buying_allowed(builder),
                       priority=BuyPriority(get(("buying", "priority"), "clockwise-from-player-in-turn")),
                       penalty_cards=builder.expr(("buying", "penalty_cards"), BUY_NAMES, Type.INT, 1),
                       limit=builder.expr(("buying", "limit"), BUY_NAMES, Type.INT, 0)),
@@ -276,6 +276,16 @@ def build_section(builder: RulesBuilder) -> RummyRules:
             name=get(("fitting_discard_call", "name"), "call")),
     )
 
+
+
+def _buying_allowed(builder: RulesBuilder) -> bool:
+    """buying.allowed, refused without a limit: the limit's default of 0 buys would make
+    'allowed' mean nothing, silently."""
+    allowed = bool(builder.get(("buying", "allowed"), False))
+    if allowed and builder.get(("buying", "limit")) is None:
+        builder.fail(("buying", "allowed"), "buying is allowed but buying.limit is not given, so no one could buy: "
+                     "give the buys a player may make in a round (an integer or an expression of the round)")
+    return allowed
 
 
 def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None:
