@@ -406,3 +406,39 @@ def test_a_buy_whose_penalty_cards_empty_the_stock_replays(tmp_path):
         save_record(game, record)
         assert replay(record).state.totals == game.totals
     assert reshuffled_by_a_buy > 0
+
+
+def down_and_two_discards(path):
+    """ISRA's stacked round 1 under ``path``: seat 1 goes down (sets of 7s and queens) and
+    discards KH; seat 2 draws and discards 5C; seat 3 declines it: the window opens."""
+    state = stacked(path, ISRA_HANDS, "7H", stock=["KH"])
+    draw(state)
+    state.apply(GoDown((cards("7S 7S 7C"), cards("QD QS QC"))))
+    state.apply(Discard(card("KH")))
+    draw(state)
+    state.apply(Discard(card("5C")))
+    state.apply(DRAW)  # seat 3 declines 5C: seats 0 and 1 may buy it, in that order
+    return state
+
+
+def test_who_may_buy_is_a_rule_a_player_who_is_down_may_not(tmp_path):
+    path = tmp_path / "down.yaml"
+    path.write_text("extends: shanghai-isra\nname: down\nbuying:\n  may:\n"
+                    "    rule: \"not is_down\"\n    message: \"you are down: you may not buy\"\n")
+    state = down_and_two_discards(path)
+    assert state.turn == 0 and BUY in state.legal_actions()
+    state.apply(PASS)
+    assert state.turn == CHANCE  # seat 1, down, is not asked: the stock card comes next
+    plain = down_and_two_discards("shanghai-isra")
+    plain.apply(PASS)
+    assert plain.turn == 1 and BUY in plain.legal_actions()
+
+
+def test_a_seat_the_buying_rule_refuses_is_not_asked(tmp_path):
+    # "The next player may not buy: they may take it free in their turn" (a reading
+    # some tables use): seat 0, next after seat 3, is passed over; seat 1 is asked.
+    path = tmp_path / "next.yaml"
+    path.write_text("extends: shanghai-isra\nname: next\nbuying:\n  may:\n"
+                    "    rule: \"not is_next\"\n    message: \"seat {seat} plays next: take it in your turn\"\n")
+    state = down_and_two_discards(path)
+    assert state.turn == 1 and BUY in state.legal_actions()

@@ -10,7 +10,7 @@ from typing import Callable, Mapping
 
 from ...errors import EvaluationError
 from ...expressions import Compiled, Type
-from ...rules import CORE_EVENTS, GAME_NAMES, ROUND_NAMES, Ace, RulesBuilder, Ruleset, SeatFromDealer, Setup
+from ...rules import CORE_EVENTS, GAME_NAMES, ROUND_NAMES, Ace, RulesBuilder, Ruleset, SeatFromDealer, Setup, Template
 
 # The event kinds a contract-rummy record writes besides the core's: a ruleset's own
 # events (chance events, the fitting-discard call) must not reuse them.
@@ -19,6 +19,10 @@ RECORD_EVENTS = ("draw", "buy", "meld", "layoff", "swap", "discard", "out", "res
 MELD_NAMES: dict[str, Type] = {**GAME_NAMES, "size": Type.INT, "is_run": Type.BOOL, "is_set": Type.BOOL}
 # buying and chance-event expressions: the round's names (round, rounds, hand_size, is_last_round)
 BUY_NAMES: dict[str, Type] = dict(ROUND_NAMES)
+# buying.may: the round's names and the seat asking
+SEAT_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "player": Type.INT, "discarder": Type.INT,
+                               "is_next": Type.BOOL, "is_down": Type.BOOL, "buys": Type.INT, "buys_left": Type.INT,
+                               "cards_in_hand": Type.INT, "others_down": Type.INT, "stock": Type.INT}
 BONUS_NAMES: dict[str, Type] = {**BUY_NAMES, "in_one_turn": Type.BOOL, "jokers_melded": Type.INT,
                                 "others_down": Type.INT, "buys": Type.INT, "is_last_round": Type.BOOL}
 
@@ -123,6 +127,8 @@ class BuyingRules:
     priority: BuyPriority
     penalty_cards: Compiled
     limit: Compiled
+    may: Compiled | None = None  # who may buy: a predicate of SEAT_NAMES
+    may_message: Template | None = None
 
 
 @dataclass(frozen=True)
@@ -262,7 +268,11 @@ def build_section(builder: RulesBuilder) -> RummyRules:
         buying=BuyingRules(allowed=_buying_allowed(builder),
                       priority=BuyPriority(get(("buying", "priority"), "clockwise-from-player-in-turn")),
                       penalty_cards=builder.expr(("buying", "penalty_cards"), BUY_NAMES, Type.INT, 1),
-                      limit=builder.expr(("buying", "limit"), BUY_NAMES, Type.INT, 0)),
+                      limit=builder.expr(("buying", "limit"), BUY_NAMES, Type.INT, 0),
+                      may=builder.expr(("buying", "may", "rule"), SEAT_NAMES, Type.BOOL)
+                      if get(("buying", "may")) is not None else None,
+                      may_message=builder.template(("buying", "may", "message"), SEAT_NAMES)
+                      if get(("buying", "may")) is not None else None),
         going_out=default_out,
         stock=StockRules(when_empty=WhenEmpty(get(("stock", "when_empty"), "reshuffle-discards")),
                         reshuffles=get(("stock", "reshuffles"), 1),

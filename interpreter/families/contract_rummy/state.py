@@ -323,7 +323,23 @@ class RummyState(GameState):
     def _can_buy(self, seat: int) -> bool:
         limit = self._round_facts()[4]  # None where the ruleset has no buying
         return (limit is not None and self.buyer is None and bool(self.pile) and not self.protected
-                and self.buys[seat] < limit)
+                and self.buys[seat] < limit and (self.section.buying.may is None or self._may_buy(seat)))
+
+    def _seat_env(self, seat: int) -> dict[str, Any]:
+        """buying.may's names for ``seat`` now."""
+        env = self.setup.round_env(self.round_index)
+        limit = self._round_facts()[4] or 0
+        env.update(seat=seat, player=self.player, discarder=-1 if self.discarder is None else self.discarder,
+                   is_next=seat == (self.player + 1) % self.players, is_down=self.down[seat], buys=self.buys[seat],
+                   buys_left=max(0, limit - self.buys[seat]), cards_in_hand=len(self.hands[seat]),
+                   others_down=sum(1 for s in range(self.players) if s != seat and self.down[s]),
+                   stock=len(self.stock))
+        return env
+
+    def _may_buy(self, seat: int) -> bool:
+        buying = self.section.buying
+        assert buying.may is not None
+        return bool(self._evaluate(buying.may, self._seat_env(seat), ("buying", "may", "rule")))
 
     def _may_claim(self, seat: int) -> bool:
         """A claimer gives cards from its hand and must keep one (an empty hand between
@@ -586,6 +602,12 @@ class RummyState(GameState):
         limit = self._round_value(buying.limit, ("buying", "limit"))
         if self.buys[seat] >= limit:
             raise IllegalActionError(f"you have made your {limit} buys this round")
+        if buying.may is not None and not self._may_buy(seat):
+            assert buying.may_message is not None
+            try:
+                raise IllegalActionError(buying.may_message.render(self._seat_env(seat)))
+            except EvaluationError as exc:
+                raise EvaluationError(f"buying.may.message: {exc}", ("buying", "may", "message")) from None
 
     def _verify_play(self, seat: int, action: Any) -> Any:
         hand = self.hands[seat]
