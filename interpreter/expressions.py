@@ -755,8 +755,8 @@ def stage(node: Node, types: dict[int, Type], late: str) -> Stager:
     if isinstance(node, Name):
         key = node.name
         if key in CONSTANTS and key != late:
-            constant = CONSTANTS[key]
-            return lambda env: (STATIC, env.get(key, constant))
+            fixed = CONSTANTS[key]
+            return lambda env: (STATIC, env.get(key, fixed))
         if key == late:
             dynamic = (DYNAMIC, program)
             return lambda env: dynamic

@@ -335,11 +335,11 @@ class TrickTakingState(GameState):
         if not self._restricted:
             return self._candidates
         if self.counters:  # the bids may depend on the seat's counters: nothing to remember
-            bids = auction.legal_bids(self.tricks.bidding, self._env_for_bid(seat), self._candidates)
-            if not bids:
+            fresh = auction.legal_bids(self.tricks.bidding, self._env_for_bid(seat), self._candidates)
+            if not fresh:
                 raise EvaluationError(f"the bidding restrictions leave seat {seat} no legal bid in round "
                                       f"{self.round}", ("bidding", "restrictions"))
-            return bids
+            return fresh
         memo = self._round_bids  # this round and dealer's: the bids made say whose bid it is
         made = self._made_key
         bids = memo.get(made)
@@ -478,11 +478,13 @@ class TrickTakingState(GameState):
         env["upcard_is_joker"] = up == JOKER
         env["upcard_suit"] = -1 if up is None or up == JOKER else up // 13
         env["upcard_rank"] = 0 if up is None or up == JOKER else up % 13 + 2
-        value = self._evaluated(self.tricks.trump.suit, env, ("trump", "suit"))
+        rule = self.tricks.trump.suit
+        assert rule is not None
+        value = self._evaluated(rule, env, ("trump", "suit"))
         if value == -1:
             return None
         if not 0 <= value <= 3:
-            raise EvaluationError(f"trump.suit '{self.tricks.trump.suit.source}' gave {value} in round "
+            raise EvaluationError(f"trump.suit '{rule.source}' gave {value} in round "
                                   f"{self.round}: a suit is spades, hearts, diamonds, clubs or no_trump",
                                   ("trump", "suit"))
         return int(value)
