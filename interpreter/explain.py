@@ -47,7 +47,7 @@ def _deck(rules: Ruleset) -> str:
         jokers = f" and {setup.jokers} joker{'s' if setup.jokers != 1 else ''}" if setup.jokers else ""
         total = f" ({setup.deck_size} cards)" if setup.jokers or setup.decks > 1 else ""
         parts.append((setup.decks, setup.jokers, f"{setup.decks} deck{'s' if setup.decks > 1 else ''} of "
-                      f"{4 * len(rules.deck.ranks)} cards{jokers}{total}", n))
+                      f"{4 * len(setup.ranks)} cards{jokers}{total}", n))
     groups: dict[str, list[int]] = {}
     for _, _, text, n in parts:
         groups.setdefault(text, []).append(n)

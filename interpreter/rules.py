@@ -62,6 +62,8 @@ class Winner(StrEnum):
 # Event kinds every game record has (../shared/spec/game-record.md); each family adds its own.
 CORE_EVENTS = ("game", "deal", "score", "end")
 
+RANKS_TUPLE = tuple(RANKS)  # every rank, 2 to ace
+
 # Names each place in a ruleset binds (see docs/ruleset-language.md, "Names").
 GAME_NAMES: dict[str, Type] = {"players": Type.INT, "decks": Type.INT, "jokers": Type.INT,
                                "deck_size": Type.INT}
@@ -97,8 +99,9 @@ def _show(value: Any) -> str:
 class DeckRules:
     decks: Compiled
     jokers: Compiled
-    ranks: tuple[str, ...]
+    ranks: tuple[str, ...]  # the ranks in the deck (every rank when ``ranks_rule`` decides per player count)
     ace: Ace
+    ranks_rule: Compiled | None = None  # deck.ranks as an expression of players and decks
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,7 @@ class Setup:
     round_numbers: tuple[int, ...]  # 1-based numbers, in the full game's numbering
     teams: tuple[int, ...] = ()  # each seat's team number; empty: no partnerships
     full_rounds: int = 0  # rounds of the full game (a mode plays some of them); 0: as many as played
+    ranks: tuple[str, ...] = RANKS_TUPLE  # the ranks in this game's deck
     # Values derived from this setup alone, kept for every game made with it (a family
     # keys its own entries: the bids a round allows, card orders, ...).
     cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -282,8 +286,11 @@ class RulesBuilder:
         deck = self.deck = DeckRules(
             decks=self.expr(("deck", "decks"), {"players": Type.INT}, Type.INT, 1),
             jokers=self.expr(("deck", "jokers"), {"players": Type.INT, "decks": Type.INT}, Type.INT, 0),
-            ranks=tuple(r for r in RANKS if r in [str(x) for x in self.get(("deck", "ranks"), RANKS)]),
+            ranks=RANKS_TUPLE if isinstance(self.get(("deck", "ranks")), str) else
+            tuple(r for r in RANKS if r in [str(x) for x in self.get(("deck", "ranks"), RANKS)]),
             ace=Ace(self.get(("deck", "ace"), "high")),
+            ranks_rule=self.expr(("deck", "ranks"), {"players": Type.INT, "decks": Type.INT}, Type.LIST)
+            if isinstance(self.get(("deck", "ranks")), str) else None,
         )
         lets = []
         for name in self.get(("let",), {}):
@@ -387,7 +394,10 @@ def compute_setup(rules: Ruleset, players: int, mode: str | None, deadline: floa
         raise SetupError(("deck", "decks"), f"the number of decks is {decks}; it must be 1 to 12")
     if not 0 <= jokers <= 24:
         raise SetupError(("deck", "jokers"), f"the number of jokers is {jokers}; it must be 0 to 24")
-    deck_size = decks * 4 * len(rules.deck.ranks) + jokers
+    ranks = rules.deck.ranks
+    if rules.deck.ranks_rule is not None:
+        ranks = _ranks(_eval(rules.deck.ranks_rule, {"players": players, "decks": decks}, ("deck", "ranks")), players)
+    deck_size = decks * 4 * len(ranks) + jokers
     env: dict[str, Any] = {"players": players, "decks": decks, "jokers": jokers, "deck_size": deck_size}
     lets: dict[str, Any] = {}
     for name, compiled in rules.lets:
@@ -427,5 +437,20 @@ def compute_setup(rules: Ruleset, players: int, mode: str | None, deadline: floa
         teams = tuple(_eval(rules.team, {**env, "seat": seat}, ("team",)) for seat in range(players))
         if len(set(teams)) < 2:
             raise SetupError(("team",), f"every seat is on team {teams[0]}: partnerships need two teams or more")
-    return Setup(players, decks, jokers, deck_size, lets, tuple(sizes), tuple(numbers), teams, full_rounds=full_rounds)
+    return Setup(players, decks, jokers, deck_size, lets, tuple(sizes), tuple(numbers), teams, full_rounds=full_rounds,
+                 ranks=ranks)
+
+
+def _ranks(values: list[int], players: int) -> tuple[str, ...]:
+    """deck.ranks as the expression gave them (2 to 14, ace 14) as rank letters, in order."""
+    if not values:
+        raise SetupError(("deck", "ranks"), "the deck has no ranks")
+    for v in values:
+        if not 2 <= v <= 14:
+            raise SetupError(("deck", "ranks"), f"deck.ranks gives {v}: a rank is 2 to 14 "
+                             "(jack 11, queen 12, king 13, ace 14)")
+    if len(set(values)) != len(values):
+        raise SetupError(("deck", "ranks"), "deck.ranks gives a rank twice")
+    wanted = {RANKS[v - 2] for v in values}
+    return tuple(r for r in RANKS if r in wanted)
 

@@ -196,3 +196,27 @@ def test_games_under_each_mechanism_finish_and_replay(tmp_path, text):
             record = tmp_path / f"{players}-{seed}.jsonl"
             save_record(game, record)
             assert replay(record).state.totals == game.totals
+
+
+# --- the pack as an expression of the player count -------------------------------------------
+def test_the_ranks_in_the_pack_can_depend_on_the_player_count(tmp_path):
+    # Romanian Whist: "the pack has 8 cards for each player", the lowest removed
+    path = child(tmp_path, 'players: {min: 3, max: 6}\ndeck:\n  ranks: "[15 - 2 * players..14]"\n'
+                           'deal:\n  hand_size: "[1, 2, 8]"\ntrump: {kind: upcard, no_upcard: no-trump}\n')
+    rules = load_ruleset(path)
+    assert rules.setup(3).ranks == tuple("9TJQKA") and rules.setup(3).deck_size == 24
+    assert rules.setup(4).ranks == tuple("789TJQKA") and rules.setup(4).deck_size == 32
+    game = play_bots(rules, ["bot"] * 4, 1)
+    dealt = {c for e in game.events if e["event"] == "deal" for hand in e["hands"] for c in hand}
+    assert {c[0] for c in dealt} <= set("789TJQKA") and len(dealt) == 32  # the 8-card round deals all
+
+
+@pytest.mark.parametrize("ranks, problem", [
+    ("[2..15]", "deck.ranks gives 15: a rank is 2 to 14"),
+    ("[10, 10, 11]", "gives a rank twice"),
+    ("[]", "the deck has no ranks"),
+])
+def test_ranks_that_are_no_pack_are_reported_at_the_rule(run_cli, tmp_path, ranks, problem):
+    path = child(tmp_path, f'deck:\n  ranks: "{ranks}"\n')
+    result = run_cli("validate", str(path))
+    assert result.exit_code == 1 and problem in result.output and "child.yaml:4:" in result.output

@@ -219,7 +219,7 @@ def build_section(builder: RulesBuilder) -> RummyRules:
             if rank in card_points:
                 builder.fail(("card_points", key), f"rank {rank} is given points twice", at_key=True, span=len(key))
             card_points[rank] = points
-    for rank in deck.ranks:
+    for rank in deck.ranks if deck.ranks_rule is None else ():  # (else checked per player count)
         if rank not in card_points:
             builder.fail(("card_points",), f"card_points gives no points for rank {rank}", at_key=True,
                       span=len("card_points"))
@@ -309,6 +309,10 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
                  f"cards (flip card included), but {setup.decks} deck(s) with {setup.jokers} joker(s) "
                  f"hold {setup.deck_size}")
             return
+    missing = [r for r in setup.ranks if r not in rummy.card_points]
+    if missing:
+        once(("card_points",), f"with {setup.players} players the deck has rank {missing[0]}, but card_points "
+             "gives it no points")
     if setup.jokers and "JK" not in rummy.card_points:
         once(("card_points",), "the deck has jokers, but card_points gives no points for JK")
     naturals_per_rank = 4 * setup.decks
@@ -348,9 +352,9 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
                 once(("melds", "jokers", "min_natural"), f"a {meld} needs {least} natural cards, more "
                      "than it holds: no such meld can be made", key="too many")
             if meld.kind is MeldKind.RUN:
-                longest = len(rules.deck.ranks) + (1 if rummy.melds.run_ace == "either" else 0)
+                longest = len(setup.ranks) + (1 if rummy.melds.run_ace == "either" else 0)
                 if rummy.melds.wrap:
-                    longest = len(rules.deck.ranks)
+                    longest = len(setup.ranks)
                 if meld.min_size > longest:
                     once(("contracts", number - 1), f"round {number}'s contract asks for a {meld}, but "
                          f"the longest possible run has {longest} cards")

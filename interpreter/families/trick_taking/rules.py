@@ -155,7 +155,7 @@ def build_section(builder: RulesBuilder) -> TrickRules:
     if kind is TrumpKind.ROTATION and not rotation:
         builder.fail(("trump", "kind"), "trump kind 'rotation' needs a 'rotation' list of suits")
     bowers = get(("trump", "bowers"), False)
-    if bowers and "J" not in get(("deck", "ranks"), RANKS):
+    if bowers and "J" not in builder.deck.ranks:
         builder.fail(("trump", "bowers"), "bowers need jacks in the deck")
     counters = []
     counter_names: dict[str, Type] = {}
