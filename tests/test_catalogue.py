@@ -19,7 +19,7 @@ RULESETS = Path(__file__).parent.parent / "rulesets"
 
 CATALOGUE = ["romanian-whist", "romanian-whist-3", "romanian-whist-5", "romanian-whist-6", "kachufool",
              "kachufool-fingers", "kachufool-tens", "nomination-whist", "up-and-down-the-river",
-             "progressive-rummy", "carioca-two-player", "contract-rummy-bicycle"]
+             "progressive-rummy", "carioca-two-player", "contract-rummy-bicycle", "plump"]
 
 
 def rules_of(name):
@@ -201,6 +201,55 @@ def test_up_and_down_the_river_scoring(bid, took, scored):
     # "Each trick won ... worth one point ... exactly the number of tricks they bid receives a
     # 10-point bonus. Penalties are not assessed"
     assert points("up-and-down-the-river", bid, took) == scored
+
+
+# --- Plump ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_plump_ten_down_to_one_once_a_player_and_back(players):
+    # "tio kort var, nästa nio kort ... ner tills alla får ett kort var. Man ger lika mång givar med
+    # ett kort var som det är spelare med ... Sen ges två kort var, sen tre osv tills en sista giv
+    # med tio kort var"
+    assert sizes("plump", players) == list(range(10, 1, -1)) + [1] * players + list(range(2, 11))
+
+
+def test_plump_is_played_without_trumps():
+    # "Högsta kort i spelad färg tar sticket": no trump suit in any deal
+    state = play_bots(rules_of("plump"), ["bot"] * 3, 0)
+    assert {e["suit"] for e in state.events if e["event"] == "trump"} == {None}
+
+
+def test_plump_dealer_hook_worked_example():
+    # "om det är 10 kort utdelade och de övriga har valt 3,3,2 så får inte givaren välja 2 stick"
+    deck = [f"{r}{s}" for s in "CDHS" for r in "23456789TJQKA"]
+    state = stacked("plump", 4, [" ".join(deck[i * 10:(i + 1) * 10]) for i in range(4)], dealer=3)
+    bid_all(state, [3, 3, 2])
+    assert legal_bids(state) == [0, 1, 3, 4, 5, 6, 7, 8, 9, 10]
+    with pytest.raises(IllegalActionError, match="the dealer may not say 2: the bids would total 10"):
+        state.apply(Bid(2))
+
+
+def test_plump_the_highest_bidder_leads():
+    # "Den spelare som valt flest antal stick ... börjar": seat 2 bids 3, the most
+    state = stacked("plump", 4, ["2C 3C 4C", "5C 6C 7C", "AH KH QH", "2D 3D 4D"], dealer=3)
+    bid_all(state, [0, 1, 3, 0])
+    assert state.turn == 2
+    assert sorted(str(a) for a in state.legal_actions()) == ["play AH", "play KH", "play QH"]
+
+
+def test_plump_a_tie_goes_to_the_first_after_the_dealer():
+    # "(närmast efter given om flera valt lika)": seats 1 and 2 both bid 2; seat 1 is nearer
+    # after the dealer (seat 3) in the bidding order 0, 1, 2, 3
+    state = stacked("plump", 4, ["2C 3C 4C", "5C 6C 7C", "AH KH QH", "2D 3D 4D"], dealer=3)
+    bid_all(state, [0, 2, 2, 0])
+    assert state.turn == 1
+
+
+@pytest.mark.parametrize("bid, took, scored", [(5, 5, 15), (0, 0, 5), (10, 10, 110), (1, 1, 11), (3, 2, 0),
+                                               (0, 1, 0)])
+def test_plump_a_one_before_the_bid(bid, took, scored):
+    # "tippade på 5 stick och lyckades ta det så får man 15 poäng. Har man sagt 0 (noll) så blir det
+    # 5 ... gissat på 10 stick och lyckas med detta får man alltså 110 poäng"; a plump is worth 0
+    assert points("plump", bid, took) == scored
 
 
 # --- contract rummy -----------------------------------------------------------------------
