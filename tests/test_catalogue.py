@@ -111,7 +111,7 @@ def test_romanian_whist_scoring(bid, took, scored):
 
 
 # --- Kachufool ----------------------------------------------------------------------------
-@pytest.mark.parametrize("players, rounds", [(3, 17), (4, 13), (5, 10)])
+@pytest.mark.parametrize("players, rounds", [(3, 17), (4, 13), (5, 10), (6, 8), (7, 7), (8, 6)])
 def test_kachufool_as_many_rounds_as_the_pack_allows(players, rounds):
     # "for 6 players 8 rounds can be played": round n deals n cards while the pack lasts
     assert sizes("kachufool", players) == list(range(1, rounds + 1))
@@ -135,6 +135,52 @@ def test_kachufool_fingers_no_final_person():
                     dealer=3)
     bid_all(state, [1, 2, 1])
     assert legal_bids(state) == [0, 1, 2, 3, 4, 5]
+
+
+def zero_five_times(name, players):
+    """A game of ``name`` in which every seat declares zero whenever it may, for five rounds,
+    and the sixth round dealt."""
+    state = new_game(rules_of(name), players, 0)
+    for _ in range(5):
+        state.apply(state.chance_action())
+        while state.phase == "bidding":
+            state.apply(Bid(0) if 0 in legal_bids(state) else state.legal_actions()[0])
+        while state.phase == "play":
+            state.apply(state.legal_actions()[0])
+    state.apply(state.chance_action())
+    return state
+
+
+@pytest.mark.parametrize("name", ["kachufool", "kachufool-fingers", "kachufool-tens"])
+def test_kachufool_no_sixth_zero_in_a_row_with_more_than_five_players(name):
+    # "If more than 5 players are playing, no player can bid zero more than 5 times in a row. If a
+    # player bids zero five times in a row, the 6th time has to be a non-zero bid."
+    state = zero_five_times(name, 6)
+    zeros = state.counters["zeros"]
+    assert 5 in zeros and all(z in (0, 5) for z in zeros)  # at most one hooked seat bid 1 each round
+    while state.phase == "bidding":
+        if zeros[state.turn] == 5:
+            assert 0 not in legal_bids(state)
+            with pytest.raises(IllegalActionError, match="declared zero 5 times in a row"):
+                state.apply(Bid(0))
+        state.apply(state.legal_actions()[0])
+
+
+def test_kachufool_zero_streaks_are_free_with_five_players():
+    state = zero_five_times("kachufool", 5)
+    assert 5 in state.counters["zeros"]
+    bid_all(state, [0, 0, 0, 0, 0])  # every seat, the fifth-in-a-row ones too, may declare zero
+    assert state.phase == "play"
+
+
+def test_kachufool_a_nonzero_bid_starts_the_count_again():
+    state = zero_five_times("kachufool", 6)
+    seat = state.counters["zeros"].index(5)
+    while state.phase == "bidding":
+        state.apply(state.legal_actions()[0])  # the lowest legal bid: 1 for that seat
+    while state.phase == "play":
+        state.apply(state.legal_actions()[0])
+    assert state.counters["zeros"][seat] == 0
 
 
 @pytest.mark.parametrize("bid, took, scored", [(3, 3, 13), (0, 0, 10), (5, 5, 15), (3, 2, 0), (0, 1, 0)])
