@@ -19,7 +19,8 @@ RULESETS = Path(__file__).parent.parent / "rulesets"
 
 CATALOGUE = ["romanian-whist", "romanian-whist-3", "romanian-whist-5", "romanian-whist-6", "kachufool",
              "kachufool-fingers", "kachufool-tens", "nomination-whist", "up-and-down-the-river",
-             "progressive-rummy", "carioca-two-player", "contract-rummy-bicycle"]
+             "progressive-rummy", "carioca-two-player", "contract-rummy-bicycle", "plump",
+             "spades"]
 
 
 def rules_of(name):
@@ -111,7 +112,7 @@ def test_romanian_whist_scoring(bid, took, scored):
 
 
 # --- Kachufool ----------------------------------------------------------------------------
-@pytest.mark.parametrize("players, rounds", [(3, 17), (4, 13), (5, 10)])
+@pytest.mark.parametrize("players, rounds", [(3, 17), (4, 13), (5, 10), (6, 8), (7, 7), (8, 6)])
 def test_kachufool_as_many_rounds_as_the_pack_allows(players, rounds):
     # "for 6 players 8 rounds can be played": round n deals n cards while the pack lasts
     assert sizes("kachufool", players) == list(range(1, rounds + 1))
@@ -135,6 +136,52 @@ def test_kachufool_fingers_no_final_person():
                     dealer=3)
     bid_all(state, [1, 2, 1])
     assert legal_bids(state) == [0, 1, 2, 3, 4, 5]
+
+
+def zero_five_times(name, players):
+    """A game of ``name`` in which every seat declares zero whenever it may, for five rounds,
+    and the sixth round dealt."""
+    state = new_game(rules_of(name), players, 0)
+    for _ in range(5):
+        state.apply(state.chance_action())
+        while state.phase == "bidding":
+            state.apply(Bid(0) if 0 in legal_bids(state) else state.legal_actions()[0])
+        while state.phase == "play":
+            state.apply(state.legal_actions()[0])
+    state.apply(state.chance_action())
+    return state
+
+
+@pytest.mark.parametrize("name", ["kachufool", "kachufool-fingers", "kachufool-tens"])
+def test_kachufool_no_sixth_zero_in_a_row_with_more_than_five_players(name):
+    # "If more than 5 players are playing, no player can bid zero more than 5 times in a row. If a
+    # player bids zero five times in a row, the 6th time has to be a non-zero bid."
+    state = zero_five_times(name, 6)
+    zeros = state.counters["zeros"]
+    assert 5 in zeros and all(z in (0, 5) for z in zeros)  # at most one hooked seat bid 1 each round
+    while state.phase == "bidding":
+        if zeros[state.turn] == 5:
+            assert 0 not in legal_bids(state)
+            with pytest.raises(IllegalActionError, match="declared zero 5 times in a row"):
+                state.apply(Bid(0))
+        state.apply(state.legal_actions()[0])
+
+
+def test_kachufool_zero_streaks_are_free_with_five_players():
+    state = zero_five_times("kachufool", 5)
+    assert 5 in state.counters["zeros"]
+    bid_all(state, [0, 0, 0, 0, 0])  # every seat, the fifth-in-a-row ones too, may declare zero
+    assert state.phase == "play"
+
+
+def test_kachufool_a_nonzero_bid_starts_the_count_again():
+    state = zero_five_times("kachufool", 6)
+    seat = state.counters["zeros"].index(5)
+    while state.phase == "bidding":
+        state.apply(state.legal_actions()[0])  # the lowest legal bid: 1 for that seat
+    while state.phase == "play":
+        state.apply(state.legal_actions()[0])
+    assert state.counters["zeros"][seat] == 0
 
 
 @pytest.mark.parametrize("bid, took, scored", [(3, 3, 13), (0, 0, 10), (5, 5, 15), (3, 2, 0), (0, 1, 0)])
@@ -201,6 +248,143 @@ def test_up_and_down_the_river_scoring(bid, took, scored):
     # "Each trick won ... worth one point ... exactly the number of tricks they bid receives a
     # 10-point bonus. Penalties are not assessed"
     assert points("up-and-down-the-river", bid, took) == scored
+
+
+# --- Plump ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_plump_ten_down_to_one_once_a_player_and_back(players):
+    # "tio kort var, nästa nio kort ... ner tills alla får ett kort var. Man ger lika mång givar med
+    # ett kort var som det är spelare med ... Sen ges två kort var, sen tre osv tills en sista giv
+    # med tio kort var"
+    assert sizes("plump", players) == list(range(10, 1, -1)) + [1] * players + list(range(2, 11))
+
+
+def test_plump_is_played_without_trumps():
+    # "Högsta kort i spelad färg tar sticket": no trump suit in any deal
+    state = play_bots(rules_of("plump"), ["bot"] * 3, 0)
+    assert {e["suit"] for e in state.events if e["event"] == "trump"} == {None}
+
+
+def test_plump_dealer_hook_worked_example():
+    # "om det är 10 kort utdelade och de övriga har valt 3,3,2 så får inte givaren välja 2 stick"
+    deck = [f"{r}{s}" for s in "CDHS" for r in "23456789TJQKA"]
+    state = stacked("plump", 4, [" ".join(deck[i * 10:(i + 1) * 10]) for i in range(4)], dealer=3)
+    bid_all(state, [3, 3, 2])
+    assert legal_bids(state) == [0, 1, 3, 4, 5, 6, 7, 8, 9, 10]
+    with pytest.raises(IllegalActionError, match="the dealer may not say 2: the bids would total 10"):
+        state.apply(Bid(2))
+
+
+def test_plump_the_highest_bidder_leads():
+    # "Den spelare som valt flest antal stick ... börjar": seat 2 bids 3, the most
+    state = stacked("plump", 4, ["2C 3C 4C", "5C 6C 7C", "AH KH QH", "2D 3D 4D"], dealer=3)
+    bid_all(state, [0, 1, 3, 0])
+    assert state.turn == 2
+    assert sorted(str(a) for a in state.legal_actions()) == ["play AH", "play KH", "play QH"]
+
+
+def test_plump_a_tie_goes_to_the_first_after_the_dealer():
+    # "(närmast efter given om flera valt lika)": seats 1 and 2 both bid 2; seat 1 is nearer
+    # after the dealer (seat 3) in the bidding order 0, 1, 2, 3
+    state = stacked("plump", 4, ["2C 3C 4C", "5C 6C 7C", "AH KH QH", "2D 3D 4D"], dealer=3)
+    bid_all(state, [0, 2, 2, 0])
+    assert state.turn == 1
+
+
+@pytest.mark.parametrize("bid, took, scored", [(5, 5, 15), (0, 0, 5), (10, 10, 110), (1, 1, 11), (3, 2, 0),
+                                               (0, 1, 0)])
+def test_plump_a_one_before_the_bid(bid, took, scored):
+    # "tippade på 5 stick och lyckades ta det så får man 15 poäng. Har man sagt 0 (noll) så blir det
+    # 5 ... gissat på 10 stick och lyckas med detta får man alltså 110 poäng"; a plump is worth 0
+    assert points("plump", bid, took) == scored
+
+
+# --- Spades --------------------------------------------------------------------------------
+def spades_round(bids, taken, bags=(0, 0)):
+    """Each seat's points for one deal of partnership Spades (seats 0 and 2 against 1 and 3),
+    and each seat's bags after it; ``bags`` is each partnership's carried bags."""
+    rules = rules_of("spades")
+    base = rules.setup(4).round_env(0)
+    scores, after = [], []
+    for seat in range(4):
+        env = {**base, "bid": bids[seat], "tricks": taken[seat], "seat": seat, "is_dealer": seat == 3,
+               "bids": list(bids), "taken": list(taken), "team": seat % 2,
+               "team_bid": bids[seat] + bids[(seat + 2) % 4], "team_tricks": taken[seat] + taken[(seat + 2) % 4],
+               "bags": bags[seat % 2]}
+        scores.append(rules.section.scoring.points(env))
+        after.append(rules.section.counters[0].update({**env, "points": scores[-1]}))
+    return [scores[0] + scores[2], scores[1] + scores[3]], after
+
+
+def test_spades_a_made_contract_scores_ten_a_trick_bid_and_a_point_a_bag():
+    # "receives a score equal to 10 times its bid. Additional tricks (bags) are worth an extra one
+    # point each"; "if we bid 5 and get 7, then we get 2 bags"
+    assert spades_round([3, 3, 2, 3], [4, 3, 3, 3]) == ([52, 60], [2, 0, 2, 0])
+    # Wikipedia: "If the team made exactly 7 tricks, they would earn the full 70 points."
+    assert spades_round([4, 2, 3, 4], [4, 2, 3, 4])[0] == [70, 60]
+
+
+def test_spades_a_set_contract_loses_ten_a_trick_bid():
+    # "If a side does not make its bid, they lose 10 points for each trick they bid."
+    assert spades_round([4, 3, 4, 1], [3, 4, 4, 2])[0] == [-80, 42]
+
+
+def test_spades_nil_bonus_with_a_set_partner():
+    # "if one player successfully made a Nil bid, but their partner bid 5 tricks and only took 4
+    # tricks, the partnership still gets the bonus ... -50 points + 100 points = 50 points"
+    assert spades_round([5, 4, 0, 4], [4, 5, 0, 4])[0] == [50, 81]
+
+
+def test_spades_failed_nil_loses_100_and_its_tricks_do_not_help_the_partner():
+    # "a penalty if it fails"; the nil bidder's trick does not count toward the partner's 4 (a reading)
+    assert spades_round([4, 4, 0, 4], [3, 5, 1, 4])[0] == [-40 - 100, 81]
+
+
+def test_spades_ten_bags_cost_100_and_the_rest_carry_over():
+    # "A side which (over several deals) accumulates 10 or more bags has 100 points deducted ...
+    # Any bags beyond 10 are carried over to the next cycle."
+    scores, bags = spades_round([2, 3, 2, 3], [4, 3, 3, 3], bags=(7, 9))
+    assert scores == [4 * 10 + 3 - 100, 60]
+    assert bags == [0, 9, 0, 9]
+    scores, bags = spades_round([1, 3, 1, 3], [5, 3, 2, 3], bags=(8, 0))
+    assert scores == [20 + 5 - 100, 60] and bags == [3, 0, 3, 0]
+
+
+def test_spades_partnerships_win_together():
+    rules = rules_of("spades")
+    state = play_bots(rules, ["bot"] * 4, 5)
+    team_totals = [state.totals[0] + state.totals[2], state.totals[1] + state.totals[3]]
+    assert team_totals[0] != team_totals[1]
+    assert state.counters["bags"][0] == state.counters["bags"][2] and state.counters["bags"][1] == state.counters["bags"][3]
+
+
+def test_spades_are_always_trump_and_the_whole_pack_is_dealt():
+    state = play_bots(rules_of("spades"), ["bot"] * 4, 2)
+    assert {e["suit"] for e in state.events if e["event"] == "trump"} == {"S"}
+    assert sizes("spades", 4) == [13] * 8
+
+
+def test_spades_may_not_be_led_until_broken():
+    # "The player to dealer's left leads any card (except a spade) ... Spades may not be led until
+    # either some player has played a spade, or the leader has nothing but spades left in hand."
+    state = stacked("spades", 4, ["2S 4D 5C", "3H 3S 4C", "AH 5S 6S", "KH 2D 3D"], dealer=3)
+    bid_all(state, [1, 1, 1, 0])
+    assert state.turn == 0
+    assert sorted(str(a) for a in state.legal_actions()) == ["play 4D", "play 5C"]
+    with pytest.raises(IllegalActionError, match="spades may not be led until a spade has been played"):
+        state.apply(Play(card("2S")))
+    state.apply(Play(card("5C")))   # seat 1 follows; seat 2 has no club and trumps: spades broken
+    state.apply(Play(card("4C")))
+    state.apply(Play(card("5S")))
+    state.apply(Play(card("KH")))
+    assert state.turn == 2
+    assert sorted(str(a) for a in state.legal_actions()) == ["play 6S", "play AH"]
+
+
+def test_spades_a_leader_with_only_spades_may_lead_one():
+    state = stacked("spades", 4, ["2S 4S 5S", "3H 3C 4C", "AH 6H 7H", "KH 2D 3D"], dealer=3)
+    bid_all(state, [1, 1, 1, 0])
+    assert sorted(str(a) for a in state.legal_actions()) == ["play 2S", "play 4S", "play 5S"]
 
 
 # --- contract rummy -----------------------------------------------------------------------
