@@ -220,3 +220,12 @@ def test_ranks_that_are_no_pack_are_reported_at_the_rule(run_cli, tmp_path, rank
     path = child(tmp_path, f'deck:\n  ranks: "{ranks}"\n')
     result = run_cli("validate", str(path))
     assert result.exit_code == 1 and problem in result.output and "child.yaml:4:" in result.output
+
+
+def test_explain_works_for_a_scoring_that_reads_another_seats_bid(run_cli, tmp_path):
+    # the worked example once gave 'bids' one element, so indexing by seat failed
+    path = child(tmp_path, 'scoring:\n  points: "tricks + (if bids[(seat + 1) % players] == 0 then 1 else 0)"\n')
+    result = run_cli("explain", str(path))
+    assert result.exit_code == 0, result.output
+    assert "in a round of 10 cards; the other players bid and took nothing" in result.output
+    assert "| bid 3, took 5 | 6 |" in result.output

@@ -83,13 +83,19 @@ def explain(rules: Ruleset) -> list[str]:
         for counter in tricks.counters:
             out.append(f"- `{counter.name}` starts at `{counter.initial.source}` and becomes "
                        f"`{counter.update.source}`.")
-    alone = " (partners bidding and taking nothing)" if rules.team is not None else ""
-    out += ["", f"Worked example, in a round of 10 cards{alone}:", "", "| a player who... | scores |", "|---|---|"]
     setup = rules.setup(rules.min_players)
+    size = max(setup.hand_sizes)  # the largest hand the game deals
+    others = setup.players - 1
+    alone = (" (partners bidding and taking nothing)" if rules.team is not None else "") + \
+        f"; the other {'player' if others == 1 else 'players'} bid and took nothing"
+    out += ["", f"Worked example, in a round of {size} cards{alone}:", "", "| a player who... | scores |",
+            "|---|---|"]
     for bid, took in ((3, 5), (2, 2), (4, 3), (0, 0), (4, 1)):
-        env: dict[str, Any] = {**setup.env, "round": 1, "hand_size": 10, "bid": bid, "tricks": took, "seat": 0,
-                               "is_dealer": False, "bids": [bid], "taken": [took], "team": 0,
-                               "team_bid": bid, "team_tricks": took}
+        if max(bid, took) > size:
+            continue
+        env: dict[str, Any] = {**setup.round_env(0), "hand_size": size, "bid": bid, "tricks": took, "seat": 0,
+                               "is_dealer": False, "bids": [bid] + [0] * others, "taken": [took] + [0] * others,
+                               "team": 0, "team_bid": bid, "team_tricks": took}
         for counter in tricks.counters:  # as they start
             env[counter.name] = counter.initial({**setup.round_env(0), "seat": 0})
         out.append(f"| bid {bid}, took {took} | {tricks.scoring.points(env)} |")
