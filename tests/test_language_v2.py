@@ -229,3 +229,30 @@ def test_explain_works_for_a_scoring_that_reads_another_seats_bid(run_cli, tmp_p
     assert result.exit_code == 0, result.output
     assert "in a round of 10 cards; the other players bid and took nothing" in result.output
     assert "| bid 3, took 5 | 6 |" in result.output
+
+
+# --- information: Indian rounds -----------------------------------------------------------------
+INDIAN = 'information:\n  own_hand: "round != 1"\n  others_hands: "round == 1"\n'
+
+
+def test_an_indian_round_shows_the_others_cards_and_hides_your_own_while_bidding(tmp_path):
+    state = stacked(child(tmp_path, INDIAN), ["2C", "9H", "KH", "3D"], "7S")
+    seat = state.turn  # seat 1 bids first
+    seen = state.observation(seat)
+    assert seen.hand == () and seen.hand_hidden
+    assert [list(h) for h in seen.others] == [[card("2C")], [], [card("KH")], [card("3D")]]
+    bids(state, [0, 1, 0, 1])
+    seen = state.observation(seat)  # the bidding is over: the card is played, so it is seen
+    assert seen.hand == (card("9H"),) and not seen.hand_hidden
+
+
+def test_a_round_without_the_rule_shows_only_your_own_hand(tmp_path):
+    rules = load_ruleset(child(tmp_path, INDIAN))
+    state = new_game(rules, 4, 0)
+    state.apply(state.chance_action())
+    bids(state, [0, 0, 0, 0])  # round 1: bids the hook allows
+    while state.round == 1:
+        state.apply(state.legal_actions()[0])
+    state.apply(state.chance_action())  # round 2: the usual view
+    seen = state.observation(state.turn)
+    assert len(seen.hand) == state.hand_size and seen.others == () and not seen.hand_hidden

@@ -35,7 +35,9 @@ def hide_differently(state, seat, rng):
     """A clone of ``state`` whose information hidden from ``seat`` differs, if it has any."""
     other = state.clone()
     known = getattr(other, "known", [[] for _ in other.hands])
-    hidden = [(s, i) for s, hand in enumerate(other.hands) if s != seat
+    # what the rules show this seat this round: its own hand, every other hand
+    own, others = state.sees(seat) if hasattr(state, "sees") else (True, False)
+    hidden = [(s, i) for s, hand in enumerate(other.hands) if (s != seat and not others) or (s == seat and not own)
               for i, c in enumerate(hand) if c not in known[s]]
     if len(hidden) >= 2:
         (s1, i1), (s2, i2) = rng.sample(hidden, 2)
@@ -66,7 +68,11 @@ class Watching:
             assert isinstance(seen, tuple) and not any(isinstance(v, random.Random) for v in seen)
             with pytest.raises(AttributeError):
                 seen.hand = ()  # frozen
-            assert sorted(seen.hand) == sorted(state.hands[seat])
+            own, others = state.sees(seat) if hasattr(state, "sees") else (True, False)
+            assert sorted(seen.hand) == (sorted(state.hands[seat]) if own else [])
+            if others:
+                assert [sorted(h) for s, h in enumerate(seen.others) if s != seat] == \
+                    [sorted(h) for s, h in enumerate(state.hands) if s != seat]
             other = hide_differently(state, seat, self.rng)
             assert other.observation(seat) == seen, f"seat {seat} sees a change in what is hidden from it"
             if seat == turn:

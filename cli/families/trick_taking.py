@@ -81,6 +81,11 @@ class TrickView:
         echo(line)
         bids = ", ".join(f"{names[s]} {b}" for s, b in enumerate(obs.bids) if b is not None)
         echo(f"Bids: {bids or '-'}")
+        for other, hand in enumerate(obs.others):  # a round whose rules show the other hands
+            if hand:
+                echo(f"{names[other]} holds: " + self.r.hand_text([NAMES[c] for c in hand]))
+        if obs.hand_hidden:
+            echo("Your own cards are hidden from you until the bidding is over.")
         for counter, values in obs.counters:  # the ruleset's counters, carried from round to round
             echo(f"{counter}: " + ", ".join(f"{names[s]} {v}" for s, v in enumerate(values)))
         if obs.phase == Phase.PLAYING:

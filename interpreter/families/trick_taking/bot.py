@@ -73,9 +73,23 @@ def estimate_tricks(hand: Sequence[int], suits: Sequence[int], power: Sequence[i
 
 
 def _choose_bid(obs: TrickObservation, bids: list[int], actions: Sequence[Any]) -> Any:
-    target = estimate_tricks(obs.hand, obs.suits, obs.power, obs.trump, obs.players)
+    if obs.hand_hidden:
+        target = _blind_estimate(obs)
+    else:
+        target = estimate_tricks(obs.hand, obs.suits, obs.power, obs.trump, obs.players)
     best = min(range(len(bids)), key=lambda i: (abs(bids[i] - target), bids[i]))
     return actions[best]
+
+
+def _blind_estimate(obs: TrickObservation) -> float:
+    """Tricks to expect from a hand this seat cannot see: its share of the round, less
+    for every strong card it sees in the others' hands (an Indian round)."""
+    share = obs.hand_size / max(obs.players, 2)
+    seen = [c for hand in obs.others for c in hand]
+    if not seen:
+        return share
+    strong = sum(1 for c in seen if c == JOKER or obs.suits[c] == obs.trump or obs.power[c] >= 11)
+    return max(0.0, share * (1 - strong / len(seen)))
 
 
 def _beats(card: int, best: int, led: int, suits: Sequence[int], power: Sequence[int], trump: int | None) -> bool:

@@ -130,6 +130,8 @@ class TrickRules:
     play: PlayRules
     scoring: ScoringRules
     counters: tuple[Counter, ...] = ()
+    own_hand: Compiled | None = None  # information.own_hand: a seat sees its hand while bidding (ROUND_NAMES)
+    others_hands: Compiled | None = None  # information.others_hands: a seat sees every other hand
 
 
 def default_upcard(builder: RulesBuilder) -> bool:
@@ -213,6 +215,10 @@ def build_section(builder: RulesBuilder) -> TrickRules:
                        if get(("play", "leader")) is not None else None),
         scoring=ScoringRules(tuple(cases)),
         counters=tuple(counters),
+        own_hand=builder.expr(("information", "own_hand"), ROUND_NAMES, Type.BOOL)
+        if get(("information", "own_hand")) is not None else None,
+        others_hands=builder.expr(("information", "others_hands"), ROUND_NAMES, Type.BOOL)
+        if get(("information", "others_hands")) is not None else None,
     )
 
 

@@ -63,6 +63,9 @@ class TrickObservation(NamedTuple):
     suits: tuple[int, ...]
     power: tuple[int, ...]
     counters: tuple[tuple[str, tuple[int, ...]], ...] = ()  # each counter's name and every seat's value
+    # every seat's hand, this seat's left empty, in a round whose rules show the others' hands; else ()
+    others: tuple[tuple[int, ...], ...] = ()
+    hand_hidden: bool = False  # this seat bids without seeing its own hand (``hand`` is then empty)
 
 
 def _bid_event(round_number: int, seat: int, bid: int) -> dict[str, Any]:
@@ -89,7 +92,7 @@ class TrickTakingState(GameState):
                  "constrained_bids", "exact_bids", "points_by_hand_size", "_candidates", "_candidate_actions", "_candidate_action",
                  "_candidate_cache", "_bid_env", "_made", "_legal_keys", "_keys_at", "_follow_suit", "_must_trump",
                  "_simultaneous", "_first_offset", "_orders", "_bids_memo", "_round_bids", "_made_key", "_restricted", "_score", "_per_seat_names", "_teams", "_named_trump",
-                 "_by_rule", "_trump_broken", "counters")
+                 "_by_rule", "_trump_broken", "counters", "_own_hidden", "_others_shown")
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -147,6 +150,8 @@ class TrickTakingState(GameState):
                                                                  "is_dealer"})
         self._by_rule = self.tricks.play.by_rule  # plays decided by restrictions or free cards
         self._trump_broken = False  # a trump has been played this round (kept when _by_rule)
+        self._own_hidden = False  # this round a seat bids without seeing its own hand
+        self._others_shown = False  # this round a seat sees every other hand
         # counter name -> each seat's value, carried from round to round
         self.counters: dict[str, list[int]] = {}
         for counter in self.tricks.counters:
@@ -460,6 +465,13 @@ class TrickTakingState(GameState):
                 memo.clear()
             self._round_bids = memo.setdefault((round_index, self.dealer), {})
         self._trump_broken = False
+        tricks = self.tricks
+        if tricks.own_hand is not None or tricks.others_hands is not None:
+            env = self.setup.round_env(round_index)
+            self._own_hidden = tricks.own_hand is not None and \
+                not self._evaluated(tricks.own_hand, env, ("information", "own_hand"))
+            self._others_shown = tricks.others_hands is not None and \
+                bool(self._evaluated(tricks.others_hands, env, ("information", "others_hands")))
         if self.tricks.trump.suit is not None:
             self._set_trump(self._rule_trump(), None)
         elif not self._named_trump:
@@ -647,11 +659,28 @@ class TrickTakingState(GameState):
                                                                     ("counters", counter.name, "update"))
 
     # --- what a seat sees ---------------------------------------------------------------------
+    def sees(self, seat: int) -> tuple[bool, bool]:
+        """(whether ``seat`` sees its own hand now, whether it sees every other hand)."""
+        own = not (self._own_hidden and self.phase is not _PLAYING and self.turn != OVER)
+        return own, self._others_shown and self.turn != OVER
+
     def observation(self, seat: int) -> TrickObservation:
         phase = self.phase
         over = self.turn == OVER
         hidden_bids = self._simultaneous and phase is _BIDDING
         bids = self.bids
+        if self._own_hidden or self._others_shown:
+            own, others = self.sees(seat)
+            return TrickObservation(
+                seat, self.players, self.round_index + 1, len(self.setup.hand_sizes),
+                0 if over else self.hand_size, self.dealer, _OVER if over else phase, self.turn,
+                tuple(self.totals), tuple(self.hands[seat]) if own else (), self.upcard,
+                None if phase is _DEAL or phase is _CHOOSE_TRUMP else self.trump,
+                tuple(bids) if not hidden_bids else tuple(b if s == seat else None for s, b in enumerate(bids)),
+                tuple(self.taken), tuple(self.trick), self.trick_number, self.leader, tuple(self.played),
+                self.suits, self.power, tuple((name, tuple(v)) for name, v in self.counters.items()),
+                tuple(() if s == seat else tuple(h) for s, h in enumerate(self.hands)) if others else (),
+                not own)
         return TrickObservation(
             seat, self.players, self.round_index + 1, len(self.setup.hand_sizes),
             0 if over else self.hand_size, self.dealer, _OVER if over else phase, self.turn,
