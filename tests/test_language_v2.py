@@ -256,3 +256,13 @@ def test_a_round_without_the_rule_shows_only_your_own_hand(tmp_path):
     state.apply(state.chance_action())  # round 2: the usual view
     seen = state.observation(state.turn)
     assert len(seen.hand) == state.hand_size and seen.others == () and not seen.hand_hidden
+
+
+def test_the_trump_can_be_revealed_only_after_the_bidding(tmp_path):
+    state = stacked(child(tmp_path, 'information:\n  trump_while_bidding: "round > 1"\n'),
+                    ["2C", "9H", "KH", "3D"], "7S")
+    seen = state.observation(state.turn)
+    assert seen.upcard is None and seen.trump is None
+    bids(state, [0, 1, 0, 1])
+    seen = state.observation(state.turn)
+    assert seen.upcard == card("7S") and seen.trump == 0  # spades, shown once the bids are in

@@ -132,6 +132,7 @@ class TrickRules:
     counters: tuple[Counter, ...] = ()
     own_hand: Compiled | None = None  # information.own_hand: a seat sees its hand while bidding (ROUND_NAMES)
     others_hands: Compiled | None = None  # information.others_hands: a seat sees every other hand
+    trump_while_bidding: Compiled | None = None  # information.trump_while_bidding: trump known while bidding
 
 
 def default_upcard(builder: RulesBuilder) -> bool:
@@ -219,6 +220,8 @@ def build_section(builder: RulesBuilder) -> TrickRules:
         if get(("information", "own_hand")) is not None else None,
         others_hands=builder.expr(("information", "others_hands"), ROUND_NAMES, Type.BOOL)
         if get(("information", "others_hands")) is not None else None,
+        trump_while_bidding=builder.expr(("information", "trump_while_bidding"), ROUND_NAMES, Type.BOOL)
+        if get(("information", "trump_while_bidding")) is not None else None,
     )
 
 

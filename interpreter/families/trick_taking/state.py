@@ -92,7 +92,7 @@ class TrickTakingState(GameState):
                  "constrained_bids", "exact_bids", "points_by_hand_size", "_candidates", "_candidate_actions", "_candidate_action",
                  "_candidate_cache", "_bid_env", "_made", "_legal_keys", "_keys_at", "_follow_suit", "_must_trump",
                  "_simultaneous", "_first_offset", "_orders", "_bids_memo", "_round_bids", "_made_key", "_restricted", "_score", "_per_seat_names", "_teams", "_named_trump",
-                 "_by_rule", "_trump_broken", "counters", "_own_hidden", "_others_shown")
+                 "_by_rule", "_trump_broken", "counters", "_own_hidden", "_others_shown", "_trump_hidden")
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -152,6 +152,7 @@ class TrickTakingState(GameState):
         self._trump_broken = False  # a trump has been played this round (kept when _by_rule)
         self._own_hidden = False  # this round a seat bids without seeing its own hand
         self._others_shown = False  # this round a seat sees every other hand
+        self._trump_hidden = False  # this round the trump (and the turned card) is shown after the bidding
         # counter name -> each seat's value, carried from round to round
         self.counters: dict[str, list[int]] = {}
         for counter in self.tricks.counters:
@@ -466,8 +467,10 @@ class TrickTakingState(GameState):
             self._round_bids = memo.setdefault((round_index, self.dealer), {})
         self._trump_broken = False
         tricks = self.tricks
-        if tricks.own_hand is not None or tricks.others_hands is not None:
+        if tricks.own_hand is not None or tricks.others_hands is not None or tricks.trump_while_bidding is not None:
             env = self.setup.round_env(round_index)
+            self._trump_hidden = tricks.trump_while_bidding is not None and \
+                not self._evaluated(tricks.trump_while_bidding, env, ("information", "trump_while_bidding"))
             self._own_hidden = tricks.own_hand is not None and \
                 not self._evaluated(tricks.own_hand, env, ("information", "own_hand"))
             self._others_shown = tricks.others_hands is not None and \
@@ -669,16 +672,18 @@ class TrickTakingState(GameState):
         over = self.turn == OVER
         hidden_bids = self._simultaneous and phase is _BIDDING
         bids = self.bids
-        if self._own_hidden or self._others_shown:
+        if self._own_hidden or self._others_shown or self._trump_hidden:
             own, others = self.sees(seat)
+            trump_hidden = self._trump_hidden and phase is _BIDDING
             return TrickObservation(
                 seat, self.players, self.round_index + 1, len(self.setup.hand_sizes),
                 0 if over else self.hand_size, self.dealer, _OVER if over else phase, self.turn,
-                tuple(self.totals), tuple(self.hands[seat]) if own else (), self.upcard,
-                None if phase is _DEAL or phase is _CHOOSE_TRUMP else self.trump,
+                tuple(self.totals), tuple(self.hands[seat]) if own else (), None if trump_hidden else self.upcard,
+                None if phase is _DEAL or phase is _CHOOSE_TRUMP or trump_hidden else self.trump,
                 tuple(bids) if not hidden_bids else tuple(b if s == seat else None for s, b in enumerate(bids)),
                 tuple(self.taken), tuple(self.trick), self.trick_number, self.leader, tuple(self.played),
-                self.suits, self.power, tuple((name, tuple(v)) for name, v in self.counters.items()),
+                *(self._order(None) if trump_hidden else (self.suits, self.power)),
+                tuple((name, tuple(v)) for name, v in self.counters.items()),
                 tuple(() if s == seat else tuple(h) for s, h in enumerate(self.hands)) if others else (),
                 not own)
         return TrickObservation(
