@@ -20,7 +20,7 @@ RULESETS = Path(__file__).parent.parent / "rulesets"
 CATALOGUE = ["romanian-whist", "romanian-whist-3", "romanian-whist-5", "romanian-whist-6", "kachufool",
              "kachufool-fingers", "kachufool-tens", "nomination-whist", "up-and-down-the-river",
              "progressive-rummy", "carioca-two-player", "contract-rummy-bicycle", "plump",
-             "spades"]
+             "spades", "boerenbridge", "oh-hell-guardian"]
 
 
 def rules_of(name):
@@ -385,6 +385,81 @@ def test_spades_a_leader_with_only_spades_may_lead_one():
     state = stacked("spades", 4, ["2S 4S 5S", "3H 3C 4C", "AH 6H 7H", "KH 2D 3D"], dealer=3)
     bid_all(state, [1, 1, 1, 0])
     assert sorted(str(a) for a in state.legal_actions()) == ["play 2S", "play 4S", "play 5S"]
+
+
+# --- Boerenbridge (kaartspeluitleg.nl) ------------------------------------------------------
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_boerenbridge_one_to_eight_twice_eight_and_back(players):
+    # "dit gaat door tot ronde acht. Ronde acht en negen worden beide met acht kaarten gespeeld ...
+    # Vanaf ronde tien ... iedere ronde met een kaart minder" (1..8, 8, 7..1: see the notes)
+    assert sizes("boerenbridge", players) == [1, 2, 3, 4, 5, 6, 7, 8, 8, 7, 6, 5, 4, 3, 2, 1]
+
+
+def test_boerenbridge_round_nine_has_no_trumps():
+    # "echter wordt in ronde 9 zonder troef gespeeld"; every other deal turns a trump card
+    state = play_bots(rules_of("boerenbridge"), ["bot"] * 5, 3)
+    trumps = {e["round"]: e["suit"] for e in state.events if e["event"] == "trump"}
+    assert [r for r, suit in trumps.items() if suit is None] == [9]
+    assert len(trumps) == 16
+
+
+def test_boerenbridge_bids_at_once_and_no_hook():
+    # "Dit moet tegelijk gezegd worden": every bid 0..hand_size, whatever the others said
+    state = stacked("boerenbridge", 4, ["2C 3C 4C", "5C 6C 7C", "AH KH QH", "2D 3D 4D"], "9S", dealer=3)
+    bid_all(state, [1, 1, 0])
+    assert legal_bids(state) == [0, 1, 2, 3]
+
+
+def test_boerenbridge_trumping_is_allowed_not_required():
+    # "Kan hij niet volgen, dan mag hij een troefkaart spelen": a player void in the suit led who
+    # holds a trump may still throw another card
+    state = stacked("boerenbridge", 4, ["AC 3C", "2S 5D", "KC 4H", "QC 6H"], "9S", dealer=3)
+    bid_all(state, [1, 1, 0, 0])
+    assert state.turn == 0
+    state.apply(Play(card("AC")))
+    assert sorted(str(a) for a in state.legal_actions()) == ["play 2S", "play 5D"]
+
+
+@pytest.mark.parametrize("bid, took, scored", [(7, 2, -5), (3, 3, 8), (0, 0, 5), (8, 8, 13), (1, 2, -1)])
+def test_boerenbridge_five_and_a_point_a_trick_or_a_minus_point_a_trick_off(bid, took, scored):
+    # "krijg je 5 punten. Voor iedere slag die je hebt gewonnen krijg je een extra punt";
+    # "Was je voorspelling dat je 7 slagen zou winnen, maar heb je er maar 2? Dan heb je 5 minpunten."
+    assert points("boerenbridge", bid, took, hand_size=8) == scored
+
+
+# --- Oh Hell! (The Guardian) -----------------------------------------------------------------
+@pytest.mark.parametrize("players", [3, 5, 7])
+def test_guardian_seven_down_to_one_or_back_up(players):
+    # "usually seven to start ... deal out one fewer with each successive round, until the final
+    # round of one card each. Some play down to one and then all the way back up"
+    rules = rules_of("oh-hell-guardian")
+    assert list(rules.setup(players).hand_sizes) == [7, 6, 5, 4, 3, 2, 1]
+    assert list(rules.setup(players, "up-and-down").hand_sizes) == [7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7]
+
+
+def test_guardian_trumps_by_the_list_then_no_trumps():
+    # "a predetermined list (hearts, diamonds, clubs, spades, then no trumps)"
+    state = play_bots(rules_of("oh-hell-guardian"), ["bot"] * 4, 1, mode="up-and-down")
+    suits = [e["suit"] for e in state.events if e["event"] == "trump"]
+    assert suits == ["H", "D", "C", "S", None] * 2 + ["H", "D", "C"]
+
+
+def test_guardian_hook_worked_example():
+    # "if four of you are dealt seven cards each ... and the first three bid four, zero and two,
+    # the last player may [not] bid one" (see the notes)
+    deck = [f"{r}{s}" for s in "CDHS" for r in "23456789TJQKA"]
+    state = stacked("oh-hell-guardian", 4, [" ".join(deck[i * 7:(i + 1) * 7]) for i in range(4)], dealer=3)
+    bid_all(state, [4, 0, 2])
+    assert legal_bids(state) == [0, 2, 3, 4, 5, 6, 7]
+    with pytest.raises(IllegalActionError, match="may not say 1: the bids would add up to 7"):
+        state.apply(Bid(1))
+
+
+@pytest.mark.parametrize("bid, took, scored", [(2, 2, 12), (0, 0, 10), (3, 1, 1), (1, 4, 4), (0, 2, 2)])
+def test_guardian_scoring(bid, took, scored):
+    # "A correct prediction earns 10 points, plus one point for each trick won. Those who fail in
+    # their bids get only one point per trick."
+    assert points("oh-hell-guardian", bid, took, hand_size=7) == scored
 
 
 # --- contract rummy -----------------------------------------------------------------------

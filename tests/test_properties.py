@@ -39,8 +39,13 @@ ORACLES = {
        for name in ("romanian-whist", "romanian-whist-3", "romanian-whist-5", "romanian-whist-6")},
     # Plump: "10 + bid" for a made bid, 5 for a made zero, 110 for a made ten (sv.wikibooks)
     "plump": lambda bid, took: 0 if took != bid else 5 if bid == 0 else 110 if bid == 10 else 10 + bid,
+    # Boerenbridge: "5 punten. Voor iedere slag ... een extra punt"; else "een minpunt per aantal
+    # dat je er naast zat" (kaartspeluitleg.nl)
+    "boerenbridge": lambda bid, took: 5 + took if took == bid else -abs(bid - took),
+    # The Guardian: "10 points, plus one point for each trick won ... fail ... only one point per trick"
+    "oh-hell-guardian": lambda bid, took: took + 10 if took == bid else took,
 }
-NO_HOOK = {"kachufool-fingers", "spades"}  # bids made at once, or no hook in the rules
+NO_HOOK = {"kachufool-fingers", "spades", "boerenbridge"}  # bids made at once, or no hook in the rules
 # Scored by partnership, with nil bids and bags carried between rounds: no per-seat oracle
 # fits; tests/test_catalogue.py checks the source's scoring examples instead.
 SCORED_ELSEWHERE = {"spades"}
