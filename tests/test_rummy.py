@@ -442,3 +442,24 @@ def test_a_seat_the_buying_rule_refuses_is_not_asked(tmp_path):
                     "    rule: \"not is_next\"\n    message: \"seat {seat} plays next: take it in your turn\"\n")
     state = down_and_two_discards(path)
     assert state.turn == 1 and BUY in state.legal_actions()
+
+
+def test_who_may_take_the_discard_in_turn_is_a_rule(tmp_path):
+    # Liverpool (Weekend America): "once you've gone down, you can no longer pick or buy
+    # cards off the discard pile"
+    path = tmp_path / "liverpool.yaml"
+    path.write_text("extends: shanghai-isra\nname: liverpool\n"
+                    "take_discard:\n  may:\n    rule: \"not is_down\"\n"
+                    "    message: \"you are down: draw from the stock\"\n"
+                    "buying:\n  may:\n    rule: \"not is_down\"\n    message: \"you are down: you may not buy\"\n")
+    state = down_and_two_discards(path)
+    while state.turn != CHANCE:
+        state.apply(PASS)
+    state.apply(state.chance_action())  # seat 3 draws
+    state.apply(Discard(state.hands[3][0]))
+    assert state.turn == 0 and TAKE in state.legal_actions()  # seat 0 is not down
+    draw(state)
+    state.apply(Discard(state.hands[0][0]))
+    assert state.turn == 1 and state.legal_actions() == [DRAW]  # seat 1 is down
+    with pytest.raises(IllegalActionError, match="you are down: draw from the stock"):
+        state.apply(TAKE)

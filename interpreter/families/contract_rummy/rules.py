@@ -122,6 +122,15 @@ class JokerSwapRules:
 
 
 @dataclass(frozen=True)
+class SeatRule:
+    """Whether a seat may do something now: a predicate of SEAT_NAMES and the message a
+    refused attempt gets."""
+
+    rule: Compiled
+    message: Template
+
+
+@dataclass(frozen=True)
 class BuyingRules:
     allowed: bool
     priority: BuyPriority
@@ -178,6 +187,7 @@ class RummyRules:
     bonuses: tuple[Bonus, ...]
     chance_events: tuple[ChanceEvent, ...]
     fitting_discard_call: FittingDiscardCall
+    take_discard: SeatRule | None = None  # take_discard.may: who may take the discard in turn
 
 
 def schedule(section: RummyRules, sizes: int | list[int]) -> list[int]:
@@ -284,6 +294,9 @@ def build_section(builder: RulesBuilder) -> RummyRules:
             allowed=get(("fitting_discard_call", "allowed"), False),
             penalty_draw=get(("fitting_discard_call", "penalty_draw"), 1),
             name=get(("fitting_discard_call", "name"), "call")),
+        take_discard=SeatRule(builder.expr(("take_discard", "may", "rule"), SEAT_NAMES, Type.BOOL),
+                              builder.template(("take_discard", "may", "message"), SEAT_NAMES))
+        if get(("take_discard", "may")) is not None else None,
     )
 
 

@@ -318,7 +318,10 @@ class RummyState(GameState):
         return actions
 
     def _can_take(self) -> bool:
-        return bool(self.pile) and not self.protected
+        rule = self.section.take_discard
+        return bool(self.pile) and not self.protected and (
+            rule is None or bool(self._evaluate(rule.rule, self._seat_env(self.player),
+                                                ("take_discard", "may", "rule"))))
 
     def _can_buy(self, seat: int) -> bool:
         limit = self._round_facts()[4]  # None where the ruleset has no buying
@@ -326,7 +329,7 @@ class RummyState(GameState):
                 and self.buys[seat] < limit and (self.section.buying.may is None or self._may_buy(seat)))
 
     def _seat_env(self, seat: int) -> dict[str, Any]:
-        """buying.may's names for ``seat`` now."""
+        """The seat's names (buying.may, take_discard.may) for ``seat`` now."""
         env = self.setup.round_env(self.round_index)
         limit = self._round_facts()[4] or 0
         env.update(seat=seat, player=self.player, discarder=-1 if self.discarder is None else self.discarder,
@@ -556,6 +559,15 @@ class RummyState(GameState):
                     raise IllegalActionError("there is no discard to take")
                 if self.protected:
                     raise IllegalActionError("that discard was protected with a call; draw from the stock")
+                if not self._can_take():
+                    rule = self.section.take_discard
+                    assert rule is not None
+                    try:
+                        message = rule.message.render(self._seat_env(self.player))
+                    except EvaluationError as exc:
+                        raise EvaluationError(f"take_discard.may.message: {exc}",
+                                              ("take_discard", "may", "message")) from None
+                    raise IllegalActionError(message)
                 return None
             if isinstance(action, DrawStock):
                 return None
