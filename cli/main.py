@@ -89,6 +89,7 @@ def validate(rulesets: tuple[str, ...], fmt: str, games: int, no_play: bool) -> 
     for ref in rulesets:
         problems: list[Problem] = []
         info: dict[str, Any] = {}
+        rules = None
         try:
             rules = build_ruleset(load_document(Path(ref) if is_file(ref) else ref))
             info = {"name": rules.name, "family": rules.family.name,
@@ -102,7 +103,9 @@ def validate(rulesets: tuple[str, ...], fmt: str, games: int, no_play: bool) -> 
         except RulesetError as exc:
             problems = exc.problems
         shown = display_name(Path(ref)) if is_file(ref) else ref
+        warnings = list(rules.warnings) if not problems and rules is not None else []
         results.append({"file": shown, "valid": not problems, **info,
+                        **({"warnings": [w.as_dict() for w in warnings[:MAX_SHOWN]]} if warnings else {}),
                         "problems": [p.as_dict() for p in problems[:MAX_SHOWN]],
                         **({"more_problems": len(problems) - MAX_SHOWN} if len(problems) > MAX_SHOWN else {})})
         if fmt == "text":
@@ -112,6 +115,8 @@ def validate(rulesets: tuple[str, ...], fmt: str, games: int, no_play: bool) -> 
                 if len(problems) > MAX_SHOWN:
                     echo(f"{shown}: and {len(problems) - MAX_SHOWN} more problems")
             else:
+                for warning in warnings[:MAX_SHOWN]:
+                    echo(warning.format().replace(": ", ": warning: ", 1))
                 played = "" if no_play else f"; {info['played']} games played" + (
                     f", {info['not_played']} left out at the time limit" if info.get("not_played") else "")
                 echo(f"{shown}: ok ({info['family']}, {info['players'][0]}-{info['players'][1]} players{played})")

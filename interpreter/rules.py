@@ -176,6 +176,8 @@ class Ruleset:
     team: Compiled | None  # each seat's team number (partnerships), or None: every seat alone
     sha256: str
     document: Document = field(repr=False, compare=False)
+    # rules that can never apply as written (validate prints them; the ruleset still loads)
+    warnings: tuple[Problem, ...] = field(default=(), repr=False, compare=False)
     _setups: dict[tuple[int, str | None], Setup] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -208,6 +210,7 @@ class RulesBuilder:
         self.family = family
         self.other_keys = other_keys  # keys only other families use
         self.problems: list[Problem] = []
+        self.warnings: list[Problem] = []
         self.let_names: dict[str, Type] = {}
         self.deck: DeckRules | None = None
         self.numbers = True  # run the checks that evaluate the rules for every player count
@@ -216,6 +219,10 @@ class RulesBuilder:
 
     def fail(self, path: JsonPath, message: str, **kw: Any) -> None:
         self.problems.append(self.doc.problem(path, message, **kw))
+
+    def warn(self, path: JsonPath, message: str, **kw: Any) -> None:
+        """A rule that can never apply as written: reported by validate, not an error."""
+        self.warnings.append(self.doc.problem(path, message, kind="warning", **kw))
 
     def get(self, path: JsonPath, default: Any = None) -> Any:
         node: Any = self.data
@@ -340,6 +347,7 @@ class RulesBuilder:
             team=self.expr(("team",), TEAM_NAMES, Type.INT) if self.get(("team",)) is not None else None,
             sha256=self.doc.sha256(),
             document=self.doc,
+            warnings=tuple(self.warnings),
         )
         if not self.problems and self.numbers:
             self._check_every_player_count(ruleset)

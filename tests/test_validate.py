@@ -12,6 +12,7 @@ import re
 import pytest
 
 from cardrules.interpreter.loader import bundled_names, display_name
+from cardrules.interpreter import load_ruleset
 
 from helpers import DATA, REPO
 
@@ -162,3 +163,19 @@ def test_python_dash_m_runs_the_cli():
 
     out = subprocess.run([sys.executable, "-m", "cardrules", "list"], capture_output=True, text=True, check=True)
     assert "shanghai-isra" in out.stdout
+
+
+def test_a_hook_under_bids_made_at_once_is_a_warning_not_an_error(run_cli, tmp_path):
+    path = tmp_path / "at-once.yaml"
+    path.write_text("extends: oh-hell\nname: at-once\nbidding:\n  order: simultaneous\n")
+    result = run_cli("validate", str(path))
+    assert result.exit_code == 0
+    assert "oh-hell.yaml:33:13: warning: bids are made at once here, so bids, is_last never tell" in result.output
+    assert "at-once.yaml: ok (" in result.output
+    data = json.loads(run_cli("validate", "--format", "json", str(path)).output)
+    assert data["valid"] and data["files"][0]["warnings"][0]["kind"] == "warning"
+
+
+def test_no_bundled_ruleset_has_a_warning():
+    for name in bundled_names():
+        assert load_ruleset(name).warnings == (), name

@@ -305,6 +305,8 @@ def _buying_allowed(builder: RulesBuilder) -> bool:
     """buying.allowed, refused without a limit: the limit's default of 0 buys would make
     'allowed' mean nothing, silently."""
     allowed = bool(builder.get(("buying", "allowed"), False))
+    if not allowed and builder.get(("buying", "may")) is not None:
+        builder.warn(("buying", "may"), "buying is not allowed, so this rule never applies")
     if allowed and builder.get(("buying", "limit")) is None:
         builder.fail(("buying", "allowed"), "buying is allowed but buying.limit is not given, so no one could buy: "
                      "give the buys a player may make in a round (an integer or an expression of the round)")

@@ -181,12 +181,24 @@ def build_section(builder: RulesBuilder) -> TrickRules:
         restrictions.append(Restriction(
             rule=builder.expr(("bidding", "restrictions", i, "rule"), bid_names, Type.BOOL),
             message=builder.template(("bidding", "restrictions", i, "message"), bid_names)))
+    if get(("bidding", "order")) == "simultaneous":
+        for i, restriction in enumerate(restrictions):
+            order_names = sorted(restriction.rule.names & {"is_last", "is_first", "position", "bids"})
+            if order_names:
+                builder.warn(("bidding", "restrictions", i, "rule"),
+                             f"bids are made at once here, so {', '.join(order_names)} never tell who bids after "
+                             "whom (is_first and is_last are false, bids is empty, position is each seat's place "
+                             "from first_to_act): this restriction may never apply as meant")
     play_names = {**PLAY_NAMES, **counter_names}
     play_restrictions = []
     for i, _ in enumerate(get(("play", "restrictions"), [])):
         play_restrictions.append(Restriction(
             rule=builder.expr(("play", "restrictions", i, "rule"), play_names, Type.BOOL),
             message=builder.template(("play", "restrictions", i, "message"), play_names)))
+    suit_rule = get(("trump", "suit"))
+    if isinstance(suit_rule, str) and "upcard" in suit_rule and get(("deal", "upcard")) is False:
+        builder.warn(("trump", "suit"), "deal.upcard is false, so no card is turned: has_upcard is always false "
+                     "and upcard_suit always no_trump")
     score_names = {**SCORE_NAMES, **counter_names}
     points = get(("scoring", "points"))
     cases: list[tuple[Compiled | None, Compiled]] = []
