@@ -463,3 +463,37 @@ def test_who_may_take_the_discard_in_turn_is_a_rule(tmp_path):
     assert state.turn == 1 and state.legal_actions() == [DRAW]  # seat 1 is down
     with pytest.raises(IllegalActionError, match="you are down: draw from the stock"):
         state.apply(TAKE)
+
+
+def test_who_may_lay_off_is_a_rule_beyond_the_switches(tmp_path):
+    # A table rule "no laying off in the turn you go down": written as a predicate here
+    # (same_turn_as_going_down says the same); the lay-off comes in the next turn.
+    path = tmp_path / "later.yaml"
+    path.write_text("extends: shanghai-isra\nname: later\nlay_off:\n  may:\n"
+                    "    rule: \"not went_down_this_turn\"\n    message: \"lay off from your next turn\"\n")
+    state = stacked(path, ISRA_HANDS, "7H", stock=["KH", "4C", "8C"])
+    draw(state)
+    state.apply(GoDown((cards("7S 7S 7C"), cards("QD QS QC"))))
+    assert not any(isinstance(a, LayOff) for a in state.legal_actions())
+    with pytest.raises(IllegalActionError, match="lay off from your next turn"):
+        state.apply(LayOff(1, (card("7S"),)))
+
+
+def test_who_may_swap_a_joker_is_a_rule(tmp_path):
+    path = tmp_path / "noswap.yaml"
+    path.write_text("extends: shanghai-isra\nname: noswap\njoker_swap:\n  may:\n"
+                    "    rule: \"others_down == 0\"\n    message: \"no swaps once another player is down\"\n")
+    rules = load_ruleset(path)
+    swaps = 0
+    for seed in range(6):
+        game = play_bots(rules, ["bot"] * 4, seed)
+        down: set[int] = set()
+        for event in game.events:
+            if event["event"] == "deal":
+                down = set()
+            elif event["event"] == "meld":
+                down.add(event["seat"])
+            elif event["event"] == "swap":
+                swaps += 1
+                assert not down - {event["seat"]}, "a joker was swapped while another player was down"
+    assert swaps > 0  # the rule allows some: before anyone else is down

@@ -22,7 +22,8 @@ BUY_NAMES: dict[str, Type] = dict(ROUND_NAMES)
 # buying.may: the round's names and the seat asking
 SEAT_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "player": Type.INT, "discarder": Type.INT,
                                "is_next": Type.BOOL, "is_down": Type.BOOL, "buys": Type.INT, "buys_left": Type.INT,
-                               "cards_in_hand": Type.INT, "others_down": Type.INT, "stock": Type.INT}
+                               "cards_in_hand": Type.INT, "others_down": Type.INT, "stock": Type.INT,
+                               "went_down_this_turn": Type.BOOL}
 BONUS_NAMES: dict[str, Type] = {**BUY_NAMES, "in_one_turn": Type.BOOL, "jokers_melded": Type.INT,
                                 "others_down": Type.INT, "buys": Type.INT, "is_last_round": Type.BOOL}
 
@@ -106,11 +107,21 @@ class MeldRules:
 
 
 @dataclass(frozen=True)
+class SeatRule:
+    """Whether a seat may do something now: a predicate of SEAT_NAMES and the message a
+    refused attempt gets."""
+
+    rule: Compiled
+    message: Template
+
+
+@dataclass(frozen=True)
 class LayOffRules:
     allowed: bool
     requires_down: bool
     same_turn_as_going_down: bool
     on: LayOffOn
+    may: SeatRule | None = None  # lay_off.may: who may lay off now, beyond the switches above
 
 
 @dataclass(frozen=True)
@@ -119,15 +130,7 @@ class JokerSwapRules:
     melds: SwapFrom
     requires_down: bool
     freed_joker: FreedJoker
-
-
-@dataclass(frozen=True)
-class SeatRule:
-    """Whether a seat may do something now: a predicate of SEAT_NAMES and the message a
-    refused attempt gets."""
-
-    rule: Compiled
-    message: Template
+    may: SeatRule | None = None  # joker_swap.may: who may swap now, beyond the switches above
 
 
 @dataclass(frozen=True)
@@ -270,11 +273,13 @@ def build_section(builder: RulesBuilder) -> RummyRules:
         lay_off=LayOffRules(allowed=get(("lay_off", "allowed"), True),
                        requires_down=get(("lay_off", "requires_down"), True),
                        same_turn_as_going_down=get(("lay_off", "same_turn_as_going_down"), True),
-                       on=LayOffOn(get(("lay_off", "on"), "any-meld"))),
+                       on=LayOffOn(get(("lay_off", "on"), "any-meld")),
+                       may=_seat_rule(builder, "lay_off")),
         joker_swap=JokerSwapRules(allowed=get(("joker_swap", "allowed"), False),
                              melds=SwapFrom(get(("joker_swap", "melds"), "runs")),
                              requires_down=get(("joker_swap", "requires_down"), True),
-                             freed_joker=FreedJoker(get(("joker_swap", "freed_joker"), "to-hand"))),
+                             freed_joker=FreedJoker(get(("joker_swap", "freed_joker"), "to-hand")),
+                             may=_seat_rule(builder, "joker_swap")),
         buying=BuyingRules(allowed=_buying_allowed(builder),
                       priority=BuyPriority(get(("buying", "priority"), "clockwise-from-player-in-turn")),
                       penalty_cards=builder.expr(("buying", "penalty_cards"), BUY_NAMES, Type.INT, 1),
@@ -294,11 +299,17 @@ def build_section(builder: RulesBuilder) -> RummyRules:
             allowed=get(("fitting_discard_call", "allowed"), False),
             penalty_draw=get(("fitting_discard_call", "penalty_draw"), 1),
             name=get(("fitting_discard_call", "name"), "call")),
-        take_discard=SeatRule(builder.expr(("take_discard", "may", "rule"), SEAT_NAMES, Type.BOOL),
-                              builder.template(("take_discard", "may", "message"), SEAT_NAMES))
-        if get(("take_discard", "may")) is not None else None,
+        take_discard=_seat_rule(builder, "take_discard"),
     )
 
+
+
+def _seat_rule(builder: RulesBuilder, key: str) -> SeatRule | None:
+    """``KEY.may: {rule, message}``, compiled, or None where it is not given."""
+    if builder.get((key, "may")) is None:
+        return None
+    return SeatRule(builder.expr((key, "may", "rule"), SEAT_NAMES, Type.BOOL),
+                    builder.template((key, "may", "message"), SEAT_NAMES))
 
 
 def _buying_allowed(builder: RulesBuilder) -> bool:

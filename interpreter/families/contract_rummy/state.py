@@ -320,8 +320,7 @@ class RummyState(GameState):
     def _can_take(self) -> bool:
         rule = self.section.take_discard
         return bool(self.pile) and not self.protected and (
-            rule is None or bool(self._evaluate(rule.rule, self._seat_env(self.player),
-                                                ("take_discard", "may", "rule"))))
+            rule is None or self._seat_allows(rule, self.player, "take_discard"))
 
     def _can_buy(self, seat: int) -> bool:
         limit = self._round_facts()[4]  # None where the ruleset has no buying
@@ -336,7 +335,8 @@ class RummyState(GameState):
                    is_next=seat == (self.player + 1) % self.players, is_down=self.down[seat], buys=self.buys[seat],
                    buys_left=max(0, limit - self.buys[seat]), cards_in_hand=len(self.hands[seat]),
                    others_down=sum(1 for s in range(self.players) if s != seat and self.down[s]),
-                   stock=len(self.stock))
+                   stock=len(self.stock),
+                   went_down_this_turn=self.down[seat] and self.down_turn[seat] == self.turn_number)
         return env
 
     def _may_buy(self, seat: int) -> bool:
@@ -423,7 +423,8 @@ class RummyState(GameState):
                             seat, [c], {meld_id: _fitted(engine.lay_off(meld, c))}):
                         actions.append(lay_off_of_one(meld_id, c, None))
         swap = self.section.joker_swap
-        if swap.allowed and self.joker_debt == 0 and (self.down[seat] or not swap.requires_down):
+        if swap.allowed and self.joker_debt == 0 and (self.down[seat] or not swap.requires_down) and \
+                (swap.may is None or self._seat_allows(swap.may, seat, "joker_swap")):
             for meld_id, swappable in self.table.swaps:  # melds holding a joker a card can free
                 if swappable.isdisjoint(distinct):
                     continue
@@ -516,7 +517,19 @@ class RummyState(GameState):
         """Whether ``seat`` may lay off cards this turn (its own melds or any)."""
         lay_off = self.section.lay_off
         return lay_off.allowed and (self.down[seat] or not lay_off.requires_down) and \
-            (lay_off.same_turn_as_going_down or self.down_turn[seat] != self.turn_number)
+            (lay_off.same_turn_as_going_down or self.down_turn[seat] != self.turn_number) and \
+            (lay_off.may is None or self._seat_allows(lay_off.may, seat, "lay_off"))
+
+    def _seat_allows(self, rule: Any, seat: int, key: str) -> bool:
+        """Whether ``KEY.may`` (a SeatRule) lets ``seat`` act now."""
+        return bool(self._evaluate(rule.rule, self._seat_env(seat), (key, "may", "rule")))
+
+    def _seat_refusal(self, rule: Any, seat: int, key: str) -> IllegalActionError:
+        """The refusal ``KEY.may``'s message gives ``seat``."""
+        try:
+            return IllegalActionError(rule.message.render(self._seat_env(seat)))
+        except EvaluationError as exc:
+            raise EvaluationError(f"{key}.may.message: {exc}", (key, "may", "message")) from None
 
     def _swap_result(self, seat: int, meld_id: int, c: int) -> Meld | None:
         meld = self.meld_engine.swap(self.melds[meld_id], c)
@@ -560,14 +573,7 @@ class RummyState(GameState):
                 if self.protected:
                     raise IllegalActionError("that discard was protected with a call; draw from the stock")
                 if not self._can_take():
-                    rule = self.section.take_discard
-                    assert rule is not None
-                    try:
-                        message = rule.message.render(self._seat_env(self.player))
-                    except EvaluationError as exc:
-                        raise EvaluationError(f"take_discard.may.message: {exc}",
-                                              ("take_discard", "may", "message")) from None
-                    raise IllegalActionError(message)
+                    raise self._seat_refusal(self.section.take_discard, self.player, "take_discard")
                 return None
             if isinstance(action, DrawStock):
                 return None
@@ -679,6 +685,8 @@ class RummyState(GameState):
             raise IllegalActionError("this ruleset has no laying off")
         if lay_off.requires_down and not self.down[seat]:
             raise IllegalActionError("you may lay off only once you are down")
+        if lay_off.may is not None and not self._seat_allows(lay_off.may, seat, "lay_off"):
+            raise self._seat_refusal(lay_off.may, seat, "lay_off")
         if not lay_off.same_turn_as_going_down and self.down_turn[seat] == self.turn_number:
             raise IllegalActionError("you may not lay off in the turn you go down")
         meld = self.melds.get(action.meld)
@@ -727,6 +735,8 @@ class RummyState(GameState):
             raise IllegalActionError("this ruleset has no joker swaps")
         if swap.requires_down and not self.down[seat]:
             raise IllegalActionError("you may swap a joker only once you are down")
+        if swap.may is not None and not self._seat_allows(swap.may, seat, "joker_swap"):
+            raise self._seat_refusal(swap.may, seat, "joker_swap")
         if self.joker_debt:
             raise IllegalActionError("first lay off the joker you freed")
         meld = self.melds.get(action.meld)
