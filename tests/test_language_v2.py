@@ -266,3 +266,26 @@ def test_the_trump_can_be_revealed_only_after_the_bidding(tmp_path):
     bids(state, [0, 1, 0, 1])
     seen = state.observation(state.turn)
     assert seen.upcard == card("7S") and seen.trump == 0  # spades, shown once the bids are in
+
+
+def test_explain_puts_every_new_rule_in_words(run_cli, tmp_path):
+    from helpers import DATA
+    text = run_cli("explain", str(DATA / "good" / "rules-as-predicates.yaml")).output
+    assert "Each round's trump is `if not has_upcard" in text
+    assert "may be played whatever was led" in text and "you must beat the trick when you can" in text
+    assert "`zeros` starts at `0` and becomes `if bid == 0 then zeros + 1 else 0`" in text
+    assert "The player `highest_bidder`" in text
+    text = run_cli("explain", str(DATA / "good" / "indian-first-round.yaml")).output
+    assert "see their own hand while bidding only when `round != 1`" in text
+    assert "When `round == 1`, every player sees all the other players' hands." in text
+    path = tmp_path / "seats.yaml"
+    path.write_text("extends: shanghai-isra\nname: seats\n"
+                    "take_discard:\n  may: {rule: \"not is_down\", message: \"you are down\"}\n"
+                    "buying:\n  may: {rule: \"not is_down\", message: \"down: no buys\"}\n"
+                    "lay_off:\n  may: {rule: \"not went_down_this_turn\", message: \"next turn\"}\n"
+                    "joker_swap:\n  may: {rule: \"others_down == 0\", message: \"too late\"}\n")
+    text = run_cli("explain", str(path)).output
+    for words in ('may buy only when `not is_down`; otherwise: "down: no buys"',
+                  "may take the discard in their turn only when `not is_down`",
+                  "may lay off only when `not went_down_this_turn`", "may swap a joker only when `others_down == 0`"):
+        assert words in text

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...cards import NAMES
 from ...explain import SEAT_WORDS
 from ...rules import Ace, Ruleset
@@ -57,6 +59,9 @@ def explain(rules: Ruleset) -> list[str]:
         out.append(f"If they draw from the stock, the others may buy the discard, in priority {order}: one buy "
                    f"per discard, taking `{buying.penalty_cards.source}` penalty card(s) from the stock too; "
                    f"each player may buy `{buying.limit.source}` time(s) a round.")
+        if buying.may is not None and buying.may_message is not None:
+            out.append(f"A player may buy only when `{buying.may.source}`; otherwise: "
+                       f"\"{buying.may_message.text}\".")
     if rummy.fitting_discard_call.allowed:
         out.append("A discard that fits a meld on the table may be protected by its discarder with a call; "
                    "otherwise any other player may call it, lay it off, and give the discarder "
@@ -67,12 +72,18 @@ def explain(rules: Ruleset) -> list[str]:
                                                                   else "their own melds")
                    + (", from the turn they go down." if lay.same_turn_as_going_down
                       else ", from the turn after they go down."))
+    if lay.allowed and lay.may is not None:
+        out.append(_seat_rule_words("lay off", lay.may))
     swap = rummy.joker_swap
+    if swap.allowed and swap.may is not None:
+        out.append(_seat_rule_words("swap a joker", swap.may))
     if swap.allowed:
         out.append("A player who is down may replace a joker in a " + ("run" if swap.melds is SwapFrom.RUNS else "meld")
                    + " by the natural card it stands for; the freed joker "
                    + ("goes to their hand." if swap.freed_joker is FreedJoker.TO_HAND
                       else "stays on the table and must be laid off that turn."))
+    if rummy.take_discard is not None:
+        out.append(_seat_rule_words("take the discard in their turn", rummy.take_discard))
     out.append("The turn ends with a discard, or by going out.")
     stock = rummy.stock
     out += ["", "## Going out and the end of a round", "",
@@ -101,3 +112,8 @@ def explain(rules: Ruleset) -> list[str]:
     out += ["", f"Worked example: a hand of {' '.join(NAMES[c] for c in hand)} left over scores "
                 f"{card_points(hand, dict(rummy.card_points))}.", ""]
     return out
+
+
+def _seat_rule_words(what: str, rule: Any) -> str:
+    """A seat rule (``KEY.may``) in words: who may, and what a refusal says."""
+    return f"A player may {what} only when `{rule.rule.source}`; otherwise: \"{rule.message.text}\"."

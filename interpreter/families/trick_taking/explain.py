@@ -41,8 +41,17 @@ def explain(rules: Ruleset) -> list[str]:
         top = "the highest card after the jokers" if trump.jokers_top else "the highest card"
         out.append(f"\nThe jack of trump is {top}; the jack of the same colour is the next highest "
                    "and counts as a trump for every purpose (it follows trump, not its printed suit).")
+    if tricks.trump_while_bidding is not None:
+        out.append(f"\nThe trump (and the turned card) is shown before the bidding when `{tricks.trump_while_bidding.source}`; "
+                   "otherwise players bid without knowing it, and it is revealed when the bidding is over.")
     bidding = tricks.bidding
-    out += ["", "## Bidding", "",
+    seeing = []
+    if tricks.own_hand is not None:
+        seeing.append(f"Players see their own hand while bidding only when `{tricks.own_hand.source}` (once play "
+                      "starts everyone sees their own).")
+    if tricks.others_hands is not None:
+        seeing.append(f"When `{tricks.others_hands.source}`, every player sees all the other players' hands.")
+    out += ["", "## Bidding", "", *seeing,
             ("Every player bids at once, without seeing the others' bids." if bidding.order is BidOrder.SIMULTANEOUS
              else f"Starting with {SEAT_WORDS[rules.deal.first_to_act]} and going clockwise, each player bids "
                   "once how many tricks they will take."),
