@@ -20,7 +20,8 @@ RULESETS = Path(__file__).parent.parent / "rulesets"
 CATALOGUE = ["romanian-whist", "romanian-whist-3", "romanian-whist-5", "romanian-whist-6", "kachufool",
              "kachufool-fingers", "kachufool-tens", "nomination-whist", "up-and-down-the-river",
              "progressive-rummy", "carioca-two-player", "contract-rummy-bicycle", "plump",
-             "spades", "boerenbridge", "oh-hell-guardian"]
+             "spades", "boerenbridge", "oh-hell-guardian", "blackout-zero", "blackout-pbmserv",
+             "boerenbridge-forehead"]
 
 
 def rules_of(name):
@@ -425,6 +426,197 @@ def test_boerenbridge_five_and_a_point_a_trick_or_a_minus_point_a_trick_off(bid,
     # "krijg je 5 punten. Voor iedere slag die je hebt gewonnen krijg je een extra punt";
     # "Was je voorspelling dat je 7 slagen zou winnen, maar heb je er maar 2? Dan heb je 5 minpunten."
     assert points("boerenbridge", bid, took, hand_size=8) == scored
+
+
+# --- Blackout, compulsory zero bid (playerules.com) ------------------------------------------
+@pytest.mark.parametrize("players, most", [(3, 17), (4, 12), (5, 10), (6, 8), (7, 7)])
+def test_blackout_zero_one_up_to_the_most_and_back(players, most):
+    # "start with one card each, add one card per round up to the maximum hand size, then decrease
+    # back to one. Flip the top undealt card to determine trump each round."
+    assert sizes("blackout-zero", players) == list(range(1, most + 1)) + list(range(most - 1, 0, -1))
+
+
+def test_blackout_zero_dealer_hook():
+    # "The dealer cannot bid a number that makes total bids equal available tricks."
+    state = stacked("blackout-zero", 4, ["2C 3C 4C", "5C 6C 7C", "AH KH QH", "2D 3D 4D"], "9S", dealer=3)
+    bid_all(state, [1, 0, 1])
+    assert legal_bids(state) == [0, 2, 3]
+
+
+def to_the_last_deal(name, players):
+    """A game of ``name`` in which seat 1 bids zero in the first deal and every other bid is the
+    highest allowed (never zero), until the last deal, which is not dealt yet."""
+    state = new_game(rules_of(name), players, 0)
+    while state.round < len(state.setup.hand_sizes):
+        state.apply(state.chance_action())
+        while state.phase == "bidding":
+            state.apply(Bid(0 if (state.round, state.turn) == (1, 1) else max(legal_bids(state))))
+        while state.phase == "play":
+            state.apply(state.legal_actions()[0])
+    return state
+
+
+def test_blackout_zero_every_player_must_bid_zero_once():
+    # "Every player must bid zero on at least one round during the full game. Once used, mark it on
+    # the score sheet." (read: in the last deal, a player who has not must bid zero)
+    state = to_the_last_deal("blackout-zero", 4)
+    marks = state.counters["zero_bids"]
+    assert marks == [0, 1, 0, 0]
+    state.apply(state.chance_action())
+    while state.phase == "bidding":
+        if marks[state.turn] == 0:
+            assert legal_bids(state) == [0]
+            with pytest.raises(IllegalActionError, match="must bid zero at least once"):
+                state.apply(Bid(1))
+        else:
+            assert 1 in legal_bids(state) or state.turn == state.dealer
+        state.apply(Bid(max(legal_bids(state))))
+    while state.phase == "play":
+        state.apply(state.legal_actions()[0])
+    assert state.is_over and all(state.counters["zero_bids"])
+
+
+def test_blackout_zero_the_requirement_overrides_the_hook_for_the_dealer():
+    # the dealer who has never bid zero, in the last (1-card) deal after bids totalling 1: the hook
+    # would forbid 0, the requirement allows nothing else; the requirement wins (see the notes)
+    state = to_the_last_deal("blackout-zero", 4)
+    marks = state.counters["zero_bids"]
+    dealer = marks.index(0)
+    first = next(s for s in ((dealer + k) % 4 for k in (1, 2, 3)) if marks[s])
+    state.stack_deal(hands("2C", "3C", "4C", "5C"), card("9S"), dealer=dealer)
+    while state.turn != dealer:
+        state.apply(Bid(1 if state.turn == first else 0))
+    assert legal_bids(state) == [0]
+
+
+@pytest.mark.parametrize("players", [3, 5, 7])
+def test_blackout_zero_bots_bid_zero_at_least_once(players):
+    state = play_bots(rules_of("blackout-zero"), ["bot"] * players, seed=players)
+    zeros = {e["seat"] for e in state.events if e["event"] == "bid" and e["bid"] == 0}
+    assert zeros == set(range(players))
+
+
+@pytest.mark.parametrize("bid, took, scored", [(0, 1, 0), (0, 0, 10), (3, 3, 13), (3, 2, 0), (2, 4, 0)])
+def test_blackout_zero_scoring(bid, took, scored):
+    # "Winning even a single trick when you've bid zero is called blacking out — and it scores you
+    # nothing"; 10 plus the bid for an exact bid is a reading (see the notes)
+    assert points("blackout-zero", bid, took) == scored
+
+
+# --- Blackout (pbmserv) ----------------------------------------------------------------------
+def test_pbmserv_blackout_thirteen_hands_of_one_to_thirteen():
+    # "The first round, each player receives one card. The last round, each player receives 13
+    # cards." "A game consists of 13 hands."
+    assert sizes("blackout-pbmserv", 4) == list(range(1, 14))
+
+
+def test_pbmserv_blackout_no_trump_in_the_last_round():
+    # "In each round except the last, the next card in the deck is turned up ... In the last round,
+    # there is no trump."
+    state = play_bots(rules_of("blackout-pbmserv"), ["bot"] * 4, 3)
+    trumps = {e["round"]: e["suit"] for e in state.events if e["event"] == "trump"}
+    assert [r for r, suit in trumps.items() if suit is None] == [13] and len(trumps) == 13
+
+
+def test_pbmserv_blackout_first_hand_is_indian():
+    # "In the first hand, a player sees every card except his own."
+    state = stacked("blackout-pbmserv", 4, ["2C", "9H", "KH", "3D"], "7S", dealer=0)
+    seat = state.turn
+    assert seat == 1
+    seen = state.observation(seat)
+    assert seen.hand == () and seen.hand_hidden
+    assert [list(h) for h in seen.others] == [[card("2C")], [], [card("KH")], [card("3D")]]
+    bid_all(state, [0, 1, 0])
+    assert 0 not in legal_bids(state)  # the hook, in the one-card hand too
+    state.apply(Bid(1))
+    seen = state.observation(seat)  # "After all bids are placed, the cards will be played"
+    assert seen.hand == (card("9H"),) and not seen.hand_hidden
+    assert state.turn == 1  # "the first player to bid leads the first trick"
+
+
+def test_pbmserv_blackout_second_hand_shows_your_own_cards_only():
+    state = new_game(rules_of("blackout-pbmserv"), 4, 0)
+    state.apply(state.chance_action())
+    while state.round == 1:
+        state.apply(state.legal_actions()[0])
+    state.stack_deal(hands("2C 3C", "5C 6C", "AH KH", "2D 3D"), card("9S"))
+    seen = state.observation(state.turn)
+    assert len(seen.hand) == 2 and seen.others == () and not seen.hand_hidden
+
+
+def test_pbmserv_blackout_hook():
+    # "the last person to bid may not place a bid that would result in a total bid for all players
+    # equal to the total number of tricks in the hand"
+    state = stacked("blackout-pbmserv", 4, ["2C 3C 4C", "5C 6C 7C", "AH KH QH", "2D 3D 4D"], "9S", dealer=3)
+    bid_all(state, [1, 1, 0])
+    assert legal_bids(state) == [0, 2, 3]
+
+
+@pytest.mark.parametrize("bid, took, scored", [(0, 0, 10), (3, 3, 13), (13, 13, 23), (2, 3, 0), (4, 1, 0)])
+def test_pbmserv_blackout_scoring(bid, took, scored):
+    # "points equal to their bid plus 10 points"; "too high or too low ... 0 points"
+    assert points("blackout-pbmserv", bid, took) == scored
+
+
+def test_pbmserv_blackout_counts_correct_bids_for_the_tie_break():
+    # "the player who correctly bid the most rounds wins" is not applied, but counted (`exact`)
+    state = play_bots(rules_of("blackout-pbmserv"), ["bot"] * 4, 5)
+    exact = [0] * 4
+    for e in state.events:
+        if e["event"] == "score":  # an exact bid scores 10 or more, a missed one 0
+            for seat, scored in enumerate(e["points"]):
+                exact[seat] += scored > 0
+    assert state.counters["exact"] == exact
+
+
+# --- Boerenbridge with the forehead round (nl.wikipedia) --------------------------------------
+@pytest.mark.parametrize("players, most", [(3, 17), (4, 12), (5, 10), (7, 7)])
+def test_boerenbridge_forehead_up_and_back_down(players, most):
+    # "tot wanneer er net voldoende kaarten zijn ... (bijvoorbeeld met vijf spelers is het maximaal
+    # aantal uitgedeelde kaarten per speler gelijk aan 10) ... terug afgebouwd, tot de laatste ronde
+    # met één kaart per speler"
+    assert sizes("boerenbridge-forehead", players) == list(range(1, most + 1)) + list(range(most - 1, 0, -1))
+
+
+def test_boerenbridge_forehead_first_deal_on_the_forehead():
+    # "Deze kaart mag niet bekeken worden door de speler en wordt voor het voorhoofd gehouden, zodat
+    # alle andere spelers de kaart van de speler kunnen zien."
+    state = stacked("boerenbridge-forehead", 4, ["2C", "9H", "KH", "3D"], "7S", dealer=0)
+    seat = state.turn
+    seen = state.observation(seat)
+    assert seen.hand == () and seen.hand_hidden
+    assert [list(h) for h in seen.others] == [[card("2C")], [], [card("KH")], [card("3D")]]
+    assert seen.upcard == card("7S")  # "Deze kaart is troef", seen before bidding
+    bid_all(state, [1, 1, 1])
+    assert legal_bids(state) == [0, 1]  # one card: no hook ("hoger ... dan drie")
+    state.apply(Bid(0))
+    assert state.observation(seat).hand == (card("9H"),)
+
+
+def test_boerenbridge_forehead_hook_worked_example():
+    # "in ronde 7 krijgt ieder 7 kaarten. Speler 1 zegt dat hij geen slagen haalt, speler 2 zegt
+    # drie slagen en speler 3 zegt twee slagen. Speler 4 ... mag dus niet zeggen dat hij twee
+    # slagen gaat halen"
+    state = stacked("boerenbridge-forehead", 4, ["2C 3C 4C 5C 6C 7C 8C", "2D 3D 4D 5D 6D 7D 8D",
+                                                 "2H 3H 4H 5H 6H 7H 8H", "2S 3S 4S 5S 6S 7S 8S"], "AS", dealer=3)
+    bid_all(state, [0, 3, 2])
+    assert legal_bids(state) == [0, 1, 3, 4, 5, 6, 7]
+    with pytest.raises(IllegalActionError, match="may not say 2"):
+        state.apply(Bid(2))
+
+
+def test_boerenbridge_forehead_no_hook_up_to_three_cards():
+    # the hook only "Wanneer het aantal uitgedeelde kaarten per persoon hoger is dan drie"
+    state = stacked("boerenbridge-forehead", 4, ["2C 3C 4C", "5C 6C 7C", "AH KH QH", "2D 3D 4D"], "9S", dealer=3)
+    bid_all(state, [1, 1, 0])
+    assert legal_bids(state) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("bid, took, scored", [(7, 2, -5), (3, 3, 8), (0, 0, 5), (10, 10, 15), (1, 2, -1)])
+def test_boerenbridge_forehead_scoring(bid, took, scored):
+    # kaartspeluitleg.nl (the article's scoring was not retrieved): "5 punten. Voor iedere slag ...
+    # een extra punt"; "Was je voorspelling dat je 7 slagen ... er maar 2? Dan heb je 5 minpunten."
+    assert points("boerenbridge-forehead", bid, took) == scored
 
 
 # --- Oh Hell! (The Guardian) -----------------------------------------------------------------

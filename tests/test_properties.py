@@ -44,8 +44,16 @@ ORACLES = {
     "boerenbridge": lambda bid, took: 5 + took if took == bid else -abs(bid - took),
     # The Guardian: "10 points, plus one point for each trick won ... fail ... only one point per trick"
     "oh-hell-guardian": lambda bid, took: took + 10 if took == bid else took,
+    # pbmserv Blackout: "points equal to their bid plus 10 points" / "too high or too low ... 0 points"
+    "blackout-pbmserv": lambda bid, took: bid + 10 if took == bid else 0,
+    # playerules Blackout: "blacking out ... scores you nothing"; 10 + bid when exact (a reading)
+    "blackout-zero": lambda bid, took: bid + 10 if took == bid else 0,
+    # Boerenbridge (nl.wikipedia, scored as kaartspeluitleg.nl): 5 + a point a trick, else minus the miss
+    "boerenbridge-forehead": lambda bid, took: 5 + took if took == bid else -abs(bid - took),
 }
-NO_HOOK = {"kachufool-fingers", "spades", "boerenbridge"}  # bids made at once, or no hook in the rules
+# bids made at once, or no hook in the rules; boerenbridge-forehead hooks only from 4 cards up,
+# and blackout-zero waives the hook for a last-deal dealer who must still bid zero
+NO_HOOK = {"kachufool-fingers", "spades", "boerenbridge", "boerenbridge-forehead", "blackout-zero"}
 # Scored by partnership, with nil bids and bags carried between rounds: no per-seat oracle
 # fits; tests/test_catalogue.py checks the source's scoring examples instead.
 SCORED_ELSEWHERE = {"spades"}
