@@ -140,6 +140,13 @@ def default_upcard(builder: RulesBuilder) -> bool:
     return bool(builder.get(("trump", "kind")) == TrumpKind.UPCARD or "upcard" in str(builder.get(("trump", "suit"), "")))
 
 
+def _restrictions(builder: RulesBuilder, key: str, names: Mapping[str, Type]) -> list[Restriction]:
+    """``KEY.restrictions``: each rule (a boolean expression of ``names``) and its message."""
+    return [Restriction(rule=builder.expr((key, "restrictions", i, "rule"), names, Type.BOOL),
+                        message=builder.template((key, "restrictions", i, "message"), names))
+            for i, _ in enumerate(builder.get((key, "restrictions"), []))]
+
+
 def build_section(builder: RulesBuilder) -> TrickRules:
     get = builder.get
     assert builder.deck is not None
@@ -176,11 +183,7 @@ def build_section(builder: RulesBuilder) -> TrickRules:
             initial=builder.expr(("counters", name, "initial"), {**ROUND_NAMES, "seat": Type.INT}, Type.INT, 0),
             update=builder.expr(("counters", name, "update"), {**COUNTER_NAMES, **counter_names}, Type.INT)))
     bid_names = {**BID_NAMES, **counter_names}
-    restrictions = []
-    for i, _ in enumerate(get(("bidding", "restrictions"), [])):
-        restrictions.append(Restriction(
-            rule=builder.expr(("bidding", "restrictions", i, "rule"), bid_names, Type.BOOL),
-            message=builder.template(("bidding", "restrictions", i, "message"), bid_names)))
+    restrictions = _restrictions(builder, "bidding", bid_names)
     if get(("bidding", "order")) == "simultaneous":
         for i, restriction in enumerate(restrictions):
             order_names = sorted(restriction.rule.names & {"is_last", "is_first", "position", "bids"})
@@ -190,11 +193,7 @@ def build_section(builder: RulesBuilder) -> TrickRules:
                              "whom (is_first and is_last are false, bids is empty, position is each seat's place "
                              "from first_to_act): this restriction may never apply as meant")
     play_names = {**PLAY_NAMES, **counter_names}
-    play_restrictions = []
-    for i, _ in enumerate(get(("play", "restrictions"), [])):
-        play_restrictions.append(Restriction(
-            rule=builder.expr(("play", "restrictions", i, "rule"), play_names, Type.BOOL),
-            message=builder.template(("play", "restrictions", i, "message"), play_names)))
+    play_restrictions = _restrictions(builder, "play", play_names)
     suit_rule = get(("trump", "suit"))
     if isinstance(suit_rule, str) and "upcard" in suit_rule and get(("deal", "upcard")) is False:
         builder.warn(("trump", "suit"), "deal.upcard is false, so no card is turned: has_upcard is always false "

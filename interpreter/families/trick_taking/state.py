@@ -253,7 +253,7 @@ class TrickTakingState(GameState):
         followed = self._followed_cards(seat)
         cards = followed
         hand = self.hands[seat]
-        env = self._play_env(seat)
+        env = self._play_env(seat, followed)
         if play.free is not None:
             in_followed = set(followed)
             extra = [c for c in dict.fromkeys(hand) if c not in in_followed and
@@ -284,8 +284,9 @@ class TrickTakingState(GameState):
         return trickplay.legal_plays(self.hands[seat], led, self.suits, self.trump, self._follow_suit,
                                      self._must_trump, self.unique_cards)
 
-    def _play_env(self, seat: int) -> dict[str, Any]:
-        """The names of play.free and play.restrictions for ``seat`` now, but the card's."""
+    def _play_env(self, seat: int, followed: list[int]) -> dict[str, Any]:
+        """The names of play.free and play.restrictions for ``seat`` now, but the card's
+        (``followed``: the cards following suit and trumping allow)."""
         env = self.setup.round_env(self.round_index)
         trick = self.trick
         suits = self.suits
@@ -303,8 +304,7 @@ class TrickTakingState(GameState):
                    trump_broken=self._trump_broken)
         for name, values in self.counters.items():
             env[name] = values[seat]
-        beating = [c for c in self._followed_cards(seat) if self._beats(seat, c)]
-        env["can_beat"] = bool(beating)
+        env["can_beat"] = any(self._beats(seat, c) for c in followed)
         return env
 
     def _beats(self, seat: int, card: int) -> bool:
@@ -672,28 +672,27 @@ class TrickTakingState(GameState):
         over = self.turn == OVER
         hidden_bids = self._simultaneous and phase is _BIDDING
         bids = self.bids
-        if self._own_hidden or self._others_shown or self._trump_hidden:
-            own, others = self.sees(seat)
-            trump_hidden = self._trump_hidden and phase is _BIDDING
-            return TrickObservation(
-                seat, self.players, self.round_index + 1, len(self.setup.hand_sizes),
-                0 if over else self.hand_size, self.dealer, _OVER if over else phase, self.turn,
-                tuple(self.totals), tuple(self.hands[seat]) if own else (), None if trump_hidden else self.upcard,
-                None if phase is _DEAL or phase is _CHOOSE_TRUMP or trump_hidden else self.trump,
-                tuple(bids) if not hidden_bids else tuple(b if s == seat else None for s, b in enumerate(bids)),
-                tuple(self.taken), tuple(self.trick), self.trick_number, self.leader, tuple(self.played),
-                *(self._order(None) if trump_hidden else (self.suits, self.power)),
-                tuple((name, tuple(v)) for name, v in self.counters.items()),
-                tuple(() if s == seat else tuple(h) for s, h in enumerate(self.hands)) if others else (),
-                not own)
+        hand: tuple[int, ...] = tuple(self.hands[seat])
+        upcard, suits, power = self.upcard, self.suits, self.power
+        trump = None if phase is _DEAL or phase is _CHOOSE_TRUMP else self.trump
+        others: tuple[tuple[int, ...], ...] = ()
+        own = True
+        if self._own_hidden or self._others_shown or self._trump_hidden:  # information rules this round
+            own, sees_others = self.sees(seat)
+            if not own:
+                hand = ()
+            if sees_others:
+                others = tuple(() if s == seat else tuple(h) for s, h in enumerate(self.hands))
+            if self._trump_hidden and phase is _BIDDING:
+                upcard = trump = None
+                suits, power = self._order(None)
         return TrickObservation(
             seat, self.players, self.round_index + 1, len(self.setup.hand_sizes),
             0 if over else self.hand_size, self.dealer, _OVER if over else phase, self.turn,
-            tuple(self.totals), tuple(self.hands[seat]), self.upcard,
-            None if phase is _DEAL or phase is _CHOOSE_TRUMP else self.trump,
+            tuple(self.totals), hand, upcard, trump,
             tuple(bids) if not hidden_bids else tuple(b if s == seat else None for s, b in enumerate(bids)),
             tuple(self.taken), tuple(self.trick), self.trick_number, self.leader, tuple(self.played),
-            self.suits, self.power, tuple((name, tuple(v)) for name, v in self.counters.items()))
+            suits, power, tuple((name, tuple(v)) for name, v in self.counters.items()), others, not own)
 
     # --- copies -------------------------------------------------------------------------------
     def _copy_into(self, new: Any) -> None:
