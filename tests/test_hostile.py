@@ -189,13 +189,18 @@ def test_ranks_may_be_written_as_numbers(run_cli, tmp_path):
     assert run_cli("validate", str(path)).exit_code == 0
 
 
-def test_expressions_that_take_too_long_are_refused(run_cli, tmp_path):
+def test_expressions_that_take_too_long_are_refused(run_cli, tmp_path, monkeypatch):
     import time
 
+    from cardrules.interpreter import rules
+
+    # The file below takes about 9 s to read on this machine; a 1-second budget makes the
+    # refusal independent of how fast the machine running the test is.
+    monkeypatch.setattr(rules, "SETUP_SECONDS", 1)
     heavy = " + ".join(["sum(repeat(1, 10000))"] * 40)
     path = tmp_path / "heavy.yaml"
     path.write_text("extends: oh-hell\nname: heavy\nlet:\n" + "".join(f'  v{i}: "{heavy}"\n' for i in range(600)))
     start = time.monotonic()
     result = run_cli("validate", "--no-play", str(path))
     assert time.monotonic() - start < 40
-    assert result.exit_code == 1 and "takes more than 10 seconds" in result.output
+    assert result.exit_code == 1 and "takes more than 1 seconds" in result.output
