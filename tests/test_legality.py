@@ -50,7 +50,7 @@ def rummy_candidates(state):
     for m in ids:
         meld = state.melds.get(m)
         for c in held:
-            if c == JOKER:  # its canonical forms: an end of a run, or no end on a set
+            if c in state.meld_engine.wild:  # its canonical forms: an end of a run, or no end on a set
                 ends = (None,) if meld is not None and meld.kind == "set" else (False, True)
                 out += [LayOff(m, (c,), end) for end in ends]
             else:

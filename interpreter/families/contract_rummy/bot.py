@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from ...cards import JOKER
 from ...rules import Ruleset
 from .actions import DRAW, PASS, TAKE, Buy, Claim, Discard, GoDown, LayOff, Swap
 from .melds import card_points
@@ -90,7 +89,8 @@ class RummyBot:
         _RUN_NEIGHBOURS).  A discard decision scores every card of the hand the same
         way, from counts made once (see _play).  (``c`` itself counts once toward its
         rank, and nothing toward its run: it is no neighbour of its own.)"""
-        if c == JOKER:
+        wild = obs.wild
+        if c in wild:
             return 100.0
         need_sets, need_runs = self._needs(obs)
         rank, suit = c % 13, c // 13
@@ -98,7 +98,7 @@ class RummyBot:
         total = 0.0
         near = _RUN_NEIGHBOURS[rank]
         for x in hand:
-            if x != JOKER:
+            if x not in wild:
                 if x % 13 == rank:
                     same_rank += 1
                 if need_runs and x // 13 == suit:
@@ -119,7 +119,7 @@ class RummyBot:
     def _wants(self, obs: RummyObservation, c: int, *, buying: bool) -> bool:
         if obs.down[obs.seat]:
             return not buying and obs.table.fits(c)
-        if c == JOKER:
+        if c in obs.wild:
             return True
         score = self._keep_score(obs, obs.hand, c)
         return score >= (4.0 if buying else 3.0)
@@ -143,14 +143,15 @@ class RummyBot:
             elif isinstance(a, Swap):
                 swaps.append(a)
         if downs:
-            return min(downs, key=lambda a: sum(m.count(JOKER) for m in a.melds))
+            wild = obs.wild
+            return min(downs, key=lambda a: sum(1 for m in a.melds for c in m if c in wild))
         if swaps:
             return swaps[0]
         if lay_offs:
             # naturals first (the first listed); a joker goes on a run (it extends play)
             # rather than a set
             for a in lay_offs:
-                if JOKER not in a.cards:
+                if obs.wild.isdisjoint(a.cards):
                     return a
 
             def on_set(a: LayOff) -> bool:
@@ -173,8 +174,9 @@ class RummyBot:
             need_sets, need_runs = self._needs(obs)
             ranks = [0] * 13
             by_suit: list[list[int]] = [[], [], [], []]
+            wild = obs.wild
             for x in obs.hand:
-                if x != JOKER:
+                if x not in wild:
                     ranks[x % 13] += 1
                     by_suit[x // 13].append(x % 13)
         # the lowest (keep + 5 * feeding, -worth, call) wins, the first listed on a tie;
@@ -185,7 +187,7 @@ class RummyBot:
             c = a.card
             keep = 0.0
             if scoring:
-                if c == JOKER:
+                if c in wild:
                     keep = 100.0
                 else:
                     rank = c % 13

@@ -5,15 +5,49 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...cards import NAMES
+from ...cards import JOKER, NAMES, RANKS, SUIT_SYMBOLS
 from ...explain import SEAT_WORDS
 from ...rules import Ace, Ruleset
 from .melds import card_points
-from .rules import BuyPriority, FreedJoker, GoingOut, LayOffOn, RummyRules, SwapFrom, WhenEmpty
+from .rules import BuyPriority, FreedJoker, GoingOut, LayOffOn, RummyRules, SwapFrom, WhenEmpty, wild_cards
 
 OUT_WORDS = {GoingOut.DISCARD_REQUIRED: "by putting down or laying off all but one card and discarding the last",
              GoingOut.DISCARD_OPTIONAL: "by getting rid of every card, with or without a last discard",
              GoingOut.NO_DISCARD: "only by putting every card onto the table - never by a discard"}
+
+
+def _wild_words(rules: Ruleset, setup: Any) -> str:
+    """melds.wild in words: the wild cards of each round (at the fewest players), grouped
+    when rounds share them."""
+    rummy: RummyRules = rules.section
+    by_cards: dict[tuple[str, ...], list[int]] = {}
+    for i, number in enumerate(setup.round_numbers):
+        wild = wild_cards(rummy.melds, setup, i)
+        shown = _cards_in_words(wild - {JOKER})
+        by_cards.setdefault(shown, []).append(number)
+    rule = f"(`melds.wild`: `{rummy.melds.wild.source if rummy.melds.wild else ''}`)"
+    if len(by_cards) == 1:
+        shown = next(iter(by_cards))
+        listed = ", ".join(shown) if shown else "none"
+        head = f"- Wild besides the jokers, in every round: {listed} {rule}."
+    else:
+        parts = [f"round{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}: {', '.join(shown) or 'none'}"
+                 for shown, numbers in by_cards.items()]
+        head = f"- Wild besides the jokers {rule}: " + "; ".join(parts) + "."
+    return head + (" A wild card counts as a joker in every meld, even in the place of its own rank, and for the "
+                   "joker limits; it scores its own rank's points.")
+
+
+def _cards_in_words(cards: set[int] | frozenset[int]) -> tuple[str, ...]:
+    """Cards by rank: "every 2" for a whole rank, else each card (``A♥ A♦``)."""
+    out: list[str] = []
+    for rank in range(13):
+        held = [c for c in range(rank, 52, 13) if c in cards]
+        if len(held) == 4:
+            out.append(f"every {RANKS[rank]}")
+        else:
+            out += [NAMES[c][:-1] + SUIT_SYMBOLS[NAMES[c][-1]] for c in held]
+    return tuple(out)
 
 
 def explain(rules: Ruleset) -> list[str]:
@@ -45,6 +79,8 @@ def explain(rules: Ruleset) -> list[str]:
             + ("; runs may turn the corner (K-A-2)." if melds.wrap else "; a run never turns the corner."),
             f"- Jokers are wild. Most jokers in one meld: `{melds.jokers_per_meld.source}` (by its `size`)"
             + ("" if melds.jokers_adjacent else "; two jokers may never stand side by side in a run") + "."]
+    if melds.wild is not None:
+        out.append(_wild_words(rules, setup))
     if melds.distinct_set_ranks:
         out.append("- Going down, no two sets may be of the same rank.")
     if melds.no_consecutive_same_suit_runs:

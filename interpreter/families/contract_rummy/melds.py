@@ -43,10 +43,9 @@ _RANK_OF_VALUE: tuple[int, ...] = (-1, 12) + tuple(range(12)) + (12,)
 _SEARCH_CACHES: dict[tuple[int, int, bool, bool], tuple[dict, dict, dict]] = {}
 
 
-def _jokers_side_by_side(cards: Sequence[int]) -> bool:
-    """Whether two jokers stand side by side in ``cards`` (most melds hold one joker
-    at most, which a count in C answers)."""
-    return cards.count(JOKER) > 1 and any(a == b == JOKER for a, b in zip(cards, cards[1:]))
+def _jokers_side_by_side(cards: Sequence[int], wild: frozenset[int]) -> bool:
+    """Whether two wild cards stand side by side in ``cards``."""
+    return any(a in wild and b in wild for a, b in zip(cards, cards[1:]))
 
 
 class Meld(NamedTuple):
@@ -59,10 +58,6 @@ class Meld(NamedTuple):
     suit: int = -1
     start: int = 0
     rank: int = -1  # a set's rank (-1 while it is all jokers)
-
-    @property
-    def jokers(self) -> int:
-        return self.cards.count(JOKER)
 
     def names(self) -> list[str]:
         return [NAMES[c] for c in self.cards]
@@ -79,9 +74,14 @@ class MeldEngine:
     swaps jokers, and searches a hand for ways to meet a contract (joker limits
     evaluated lazily, cached)."""
 
-    def __init__(self, rules: MeldRules, env: dict[str, Any]):
+    def __init__(self, rules: MeldRules, env: dict[str, Any], wild: frozenset[int] = frozenset((JOKER,))):
         self.rules = rules
         self.env = env
+        # The round's wild cards (melds.wild): the jokers, and natural cards such as the
+        # deuces where the ruleset says so.  A wild card is wild in every meld, even in
+        # the place of its own rank; the go-down search counts them all as jokers.
+        self.wild = wild
+        self.wild_naturals = frozenset(c for c in wild if c != JOKER)
         self.ace_low = rules.run_ace in (Ace.LOW, Ace.EITHER)
         self.ace_high = rules.run_ace in (Ace.HIGH, Ace.EITHER)
         self.lo = 1 if self.ace_low else 2
@@ -121,7 +121,7 @@ class MeldEngine:
         size = len(cards)
         if size < self.rules.set_min:
             return f"a set needs at least {self.rules.set_min} cards"
-        naturals = [c for c in cards if c != JOKER]
+        naturals = [c for c in cards if c not in self.wild]
         if len({c % 13 for c in naturals}) > 1:
             return "a set's cards must all be of one rank"
         return self._joker_problem(size, size - len(naturals), False)
@@ -130,7 +130,7 @@ class MeldEngine:
         size = len(cards)
         if size < self.rules.run_min:
             return f"a run needs at least {self.rules.run_min} cards"
-        naturals = [(i, c) for i, c in enumerate(cards) if c != JOKER]
+        naturals = [(i, c) for i, c in enumerate(cards) if c not in self.wild]
         problem = self._joker_problem(size, size - len(naturals), True)
         if problem:
             return problem
@@ -138,7 +138,7 @@ class MeldEngine:
             return "a run needs a natural card, to fix its suit and its values"
         if len({c // 13 for _, c in naturals}) > 1:
             return "a run's cards must all be of one suit"
-        if not self.rules.jokers_adjacent and _jokers_side_by_side(cards):
+        if not self.rules.jokers_adjacent and _jokers_side_by_side(cards, self.wild):
             return "two jokers may not stand side by side in a run"
         if self.run_start(cards) is None:
             return self._not_in_sequence(cards)
@@ -148,7 +148,7 @@ class MeldEngine:
         """Why cards that are no run in this order are not: the ace's place when it would
         be one with the ace at its other end, else the corner."""
         if not self.rules.wrap and not (self.ace_low and self.ace_high) and any(c % 13 == 12 for c in cards
-                                                                                if c != JOKER):
+                                                                                if c not in self.wild):
             probe = copy.copy(self)
             probe.ace_low = probe.ace_high = True
             probe.lo, probe.hi = 1, 14
@@ -169,7 +169,7 @@ class MeldEngine:
 
     def run_start(self, cards: Sequence[int]) -> int | None:
         """The value of the first place of a run in this order, or None if it is not one."""
-        first = next(((i, c) for i, c in enumerate(cards) if c != JOKER), None)
+        first = next(((i, c) for i, c in enumerate(cards) if c not in self.wild), None)
         if first is None:
             return None
         index, card = first
@@ -181,6 +181,7 @@ class MeldEngine:
 
     def _fits(self, cards: Sequence[int], start: int) -> bool:
         wrap = self.rules.wrap
+        wild = self.wild
         if wrap:
             if len(cards) > 13:
                 return False
@@ -188,7 +189,7 @@ class MeldEngine:
             return False
         want = start
         for c in cards:
-            if c != JOKER:
+            if c not in wild:
                 if wrap:
                     want = (want - 2) % 13 + 2
                 # (the rank a run value stands for, looked up: this runs for every card
@@ -206,12 +207,12 @@ class MeldEngine:
             problem = self.why_not_set(cards)
             if problem:
                 raise ValueError(problem)
-            naturals = [c for c in cards if c != JOKER]
+            naturals = [c for c in cards if c not in self.wild]
             return Meld(kind, cards, -1, 0, naturals[0] % 13 if naturals else -1)
         problem = self.why_not_run(cards)
         if problem:
             raise ValueError(problem)
-        suit = next(c // 13 for c in cards if c != JOKER)
+        suit = next(c // 13 for c in cards if c not in self.wild)
         return Meld(kind, cards, suit, self.run_start(cards) or 0)
 
     def classify(self, cards: Sequence[int]) -> Meld:
@@ -263,30 +264,33 @@ class MeldEngine:
     # --- lay-offs and swaps -------------------------------------------------------------------
     def lay_off(self, meld: Meld, card: int, at_low: bool | None = None) -> Meld | None:
         """``meld`` with ``card`` added, or None if it does not fit.  For a run the card
-        goes where its value belongs; a joker goes to the high end unless ``at_low``."""
+        goes where its value belongs; a wild card goes to the high end unless ``at_low``."""
         size = len(meld.cards) + 1
+        wild = self.wild
+        is_wild = card in wild
+        jokers = self.wilds(meld)
         if meld.kind is SET:
-            if card == JOKER:
-                if self._joker_problem(size, meld.jokers + 1, False):
+            if is_wild:
+                if self._joker_problem(size, jokers + 1, False):
                     return None
             elif meld.rank >= 0 and card % 13 != meld.rank:
                 return None
-            elif self._joker_problem(size, meld.jokers, False):
+            elif self._joker_problem(size, jokers, False):
                 return None
-            rank = meld.rank if meld.rank >= 0 or card == JOKER else card % 13
+            rank = meld.rank if meld.rank >= 0 or is_wild else card % 13
             return Meld(meld.kind, meld.cards + (card,), -1, 0, rank)
         low, high = meld.start - 1, meld.start + len(meld.cards)
-        if card == JOKER:
-            if self._joker_problem(size, meld.jokers + 1, True):
+        if is_wild:
+            if self._joker_problem(size, jokers + 1, True):
                 return None
             ends = [at_low] if at_low is not None else [False, True]  # the high end first
             for low_end in ends:
-                cards = (JOKER,) + meld.cards if low_end else meld.cards + (JOKER,)
+                cards = (card,) + meld.cards if low_end else meld.cards + (card,)
                 start = meld.start - 1 if low_end else meld.start
-                if self._fits(cards, start) and (self.rules.jokers_adjacent or not _jokers_side_by_side(cards)):
+                if self._fits(cards, start) and (self.rules.jokers_adjacent or not _jokers_side_by_side(cards, wild)):
                     return Meld(meld.kind, cards, meld.suit, start)
             return None
-        if card // 13 != meld.suit or self._joker_problem(size, meld.jokers, True):
+        if card // 13 != meld.suit or self._joker_problem(size, jokers, True):
             return None
         for value in values_of(card, self.ace_low, self.ace_high):
             if value == low or (self.rules.wrap and (value - 2) % 13 == (low - 2) % 13):
@@ -299,17 +303,31 @@ class MeldEngine:
                     return Meld(meld.kind, cards, meld.suit, meld.start)
         return None
 
+    def wilds(self, meld: Meld) -> int:
+        """How many wild cards ``meld`` holds (each counts as a joker for the limits)."""
+        if not self.wild_naturals:
+            return meld.cards.count(JOKER)
+        wild = self.wild
+        return sum(1 for c in meld.cards if c in wild)
+
+    def freed_by(self, meld: Meld, card: int) -> int:
+        """The wild card that ``card`` frees from ``meld`` (see :meth:`swap`)."""
+        swapped = self.swap(meld, card)
+        assert swapped is not None
+        return next(a for a, b in zip(meld.cards, swapped.cards) if a != b)
+
     def swap(self, meld: Meld, card: int) -> Meld | None:
-        """``meld`` with ``card`` in the place of a joker that stands for it (None if none)."""
-        if card == JOKER or JOKER not in meld.cards:
+        """``meld`` with ``card`` in the place of a wild card that stands for it (None if none)."""
+        wild = self.wild
+        if card in wild or not any(c in wild for c in meld.cards):
             return None
         if meld.kind is RUN:
             for i, c in enumerate(meld.cards):
-                if c == JOKER and meld.stands_for(i) == card:
+                if c in wild and meld.stands_for(i) == card:
                     return Meld(meld.kind, meld.cards[:i] + (card,) + meld.cards[i + 1:], meld.suit, meld.start)
             return None
         if meld.rank >= 0 and card % 13 == meld.rank:
-            i = meld.cards.index(JOKER)
+            i = next(i for i, c in enumerate(meld.cards) if c in wild)  # a set frees its first wild card
             return Meld(meld.kind, meld.cards[:i] + (card,) + meld.cards[i + 1:], -1, 0, meld.rank)
         return None
 
@@ -359,10 +377,25 @@ class MeldEngine:
         if len(hand) < need:
             return []
         runs = len(specs) - sets
+        naturals = self.wild_naturals
+        held = [c for c in hand if c in naturals] if naturals else None
+        if held:  # the search counts every wild card as a joker; the real ones go back in below
+            hand = [JOKER if c in naturals else c for c in hand]
         counts, masks, deeper, ranks = self._count(hand, runs)
         if not self._could_meet(counts[JOKER], masks, deeper, ranks, sets, runs, least_set, least_run):
             return []
-        return self._search(specs, counts, masks, ranks, limit)
+        options = self._search(specs, counts, masks, ranks, limit)
+        if held:
+            options = [self._with_wild_cards(option, hand.count(JOKER) - len(held), held) for option in options]
+        return options
+
+    @staticmethod
+    def _with_wild_cards(option: tuple[Meld, ...], jokers: int, held: list[int]) -> tuple[Meld, ...]:
+        """``option`` with the hand's wild cards in the joker places: the jokers first,
+        then the other wild cards in the order held."""
+        pool = iter([JOKER] * jokers + held)
+        return tuple(m._replace(cards=tuple(next(pool) if c == JOKER else c for c in m.cards))
+                     if JOKER in m.cards else m for m in option)
 
     @staticmethod
     def _count(hand: Sequence[int], runs: int) -> tuple[list[int], list[int], list[list[int]], list[int]]:
@@ -646,10 +679,11 @@ class MeldEngine:
         if meld.kind is SET:
             # what lay_off checks for a natural on a set, once for all candidates: the
             # rank (every candidate has it) and the joker limits of the larger set
-            if self._joker_problem(len(meld.cards) + 1, meld.jokers, False):
+            if self._joker_problem(len(meld.cards) + 1, self.wilds(meld), False):
                 return frozenset()
-            return frozenset(self._lay_off_candidates(meld))
-        return frozenset(c for c in self._lay_off_candidates(meld) if self.lay_off(meld, c) is not None)
+            return frozenset(c for c in self._lay_off_candidates(meld) if c not in self.wild)
+        return frozenset(c for c in self._lay_off_candidates(meld)
+                         if c not in self.wild and self.lay_off(meld, c) is not None)
 
     def joker_ends(self, meld: Meld) -> tuple[bool | None, ...]:
         """The ``at_low`` values with which a joker can be laid off on ``meld``: of
@@ -661,7 +695,7 @@ class MeldEngine:
 
     def _compute_joker_ends(self, meld: Meld) -> tuple[bool | None, ...]:
         ends = (False, True) if meld.kind is RUN else (None,)
-        return tuple(low for low in ends if self.lay_off(meld, JOKER, low) is not None)
+        return tuple(low for low in ends if self.lay_off(meld, JOKER, low) is not None)  # (any wild card fits alike)
 
     def swappable(self, meld: Meld) -> frozenset[int]:
         """The natural cards :meth:`swap` can put in the place of a joker of ``meld``
@@ -669,11 +703,14 @@ class MeldEngine:
         return self._cached(self._swappable, meld, self._compute_swappable)
 
     def _compute_swappable(self, meld: Meld) -> frozenset[int]:
-        if JOKER not in meld.cards:
+        wild = self.wild
+        if not any(c in wild for c in meld.cards):
             return frozenset()
         if meld.kind is RUN:
-            return frozenset(card_for(meld.suit, meld.start + i) for i, c in enumerate(meld.cards) if c == JOKER)
-        return frozenset(s * 13 + meld.rank for s in range(4)) if meld.rank >= 0 else frozenset()
+            return frozenset(n for n in (card_for(meld.suit, meld.start + i) for i, c in enumerate(meld.cards) if c in wild)
+                             if n not in wild)
+        return frozenset(s * 13 + meld.rank for s in range(4) if s * 13 + meld.rank not in wild) \
+            if meld.rank >= 0 else frozenset()
 
     def _lay_off_candidates(self, meld: Meld) -> list[int]:
         if meld.kind is SET:
@@ -688,8 +725,8 @@ class MeldEngine:
         return out
 
     def fits(self, meld: Meld, c: int) -> bool:
-        """Whether ``c`` can be laid off on ``meld`` (a joker: at either end)."""
-        if c == JOKER:
+        """Whether ``c`` can be laid off on ``meld`` (a wild card: at either end)."""
+        if c in self.wild:
             return bool(self.joker_ends(meld))
         return c in self.accepts(meld)
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Callable, Mapping
 
+from ...cards import JOKER, RANKS
 from ...errors import EvaluationError
 from ...expressions import Compiled, Type
 from ...rules import CORE_EVENTS, GAME_NAMES, ROUND_NAMES, Ace, RulesBuilder, Ruleset, SeatFromDealer, Setup, Template
@@ -24,6 +25,8 @@ SEAT_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "player": Type.I
                                "is_next": Type.BOOL, "is_down": Type.BOOL, "buys": Type.INT, "buys_left": Type.INT,
                                "cards_in_hand": Type.INT, "others_down": Type.INT, "stock": Type.INT,
                                "went_down_this_turn": Type.BOOL}
+# melds.wild: the round's names and the card asked about
+WILD_NAMES: dict[str, Type] = {**ROUND_NAMES, "card_rank": Type.INT, "card_suit": Type.INT}
 BONUS_NAMES: dict[str, Type] = {**BUY_NAMES, "in_one_turn": Type.BOOL, "jokers_melded": Type.INT,
                                 "others_down": Type.INT, "buys": Type.INT, "is_last_round": Type.BOOL}
 
@@ -104,6 +107,7 @@ class MeldRules:
     min_natural: Compiled
     distinct_set_ranks: bool
     no_consecutive_same_suit_runs: bool
+    wild: Compiled | None = None  # the natural cards that are wild too: a predicate of WILD_NAMES
 
 
 @dataclass(frozen=True)
@@ -269,6 +273,7 @@ def build_section(builder: RulesBuilder) -> RummyRules:
             min_natural=builder.expr(("melds", "jokers", "min_natural"), MELD_NAMES, Type.INT, 1),
             distinct_set_ranks=get(("melds", "initial", "distinct_set_ranks"), False),
             no_consecutive_same_suit_runs=get(("melds", "initial", "no_consecutive_same_suit_runs"), False),
+            wild=builder.expr(("melds", "wild"), WILD_NAMES, Type.BOOL) if get(("melds", "wild")) is not None else None,
         ),
         lay_off=LayOffRules(allowed=get(("lay_off", "allowed"), True),
                        requires_down=get(("lay_off", "requires_down"), True),
@@ -324,10 +329,46 @@ def _buying_allowed(builder: RulesBuilder) -> bool:
     return allowed
 
 
+def wild_cards(melds: MeldRules, setup: Setup, round_index: int) -> frozenset[int]:
+    """The wild cards of the round at ``round_index``: the joker, and the natural cards
+    (of ranks ``setup.ranks``) that ``melds.wild`` names; worked out once a round.
+    EvaluationError at melds.wild when the rule cannot be evaluated."""
+    if melds.wild is None:
+        return _JOKER_ONLY
+    key = ("wild", round_index)
+    got = setup.cache.get(key)
+    if got is None:
+        env = setup.round_env(round_index)
+        cards = {JOKER}
+        for rank in setup.ranks:
+            index = RANKS.index(rank)
+            for suit in range(4):
+                env["card_rank"], env["card_suit"] = index + 2, suit
+                try:
+                    if melds.wild(env):
+                        cards.add(suit * 13 + index)
+                except EvaluationError as exc:
+                    raise EvaluationError(f"melds.wild '{melds.wild.source}': {exc}", ("melds", "wild")) from None
+        got = setup.cache[key] = frozenset(cards)
+    return got
+
+
+_JOKER_ONLY = frozenset((JOKER,))
+
+
 def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None:
     """Every round's deal fits the deck, every contract can be held and made."""
     rummy: RummyRules = rules.section
     env = setup.env
+    for i in range(len(setup.hand_sizes)):
+        try:
+            wild = wild_cards(rummy.melds, setup, i)
+        except EvaluationError as exc:
+            once(("melds", "wild"), f"with {setup.players} players, round {setup.round_numbers[i]}: {exc}")
+            return
+        if len(wild) > 1 and all(c in wild for r in setup.ranks for c in range(RANKS.index(r), 52, 13)):
+            once(("melds", "wild"), f"with {setup.players} players, every card of round {setup.round_numbers[i]} "
+                 "is wild: a run would have no natural card to fix its suit")
     for number, size in zip(setup.round_numbers, setup.hand_sizes):
         needed = size * setup.players + (1 if rules.deal.upcard else 0)
         if needed > setup.deck_size:

@@ -33,7 +33,7 @@ from .actions import (BUY, CALLED_DISCARDS, DISCARDS, DRAW, PASS, STOCK_CARDS, T
                       DrawStock, GoDown, LayOff, Pass, StockCard, Swap, TakeDiscard, lay_off_of_one)
 from .melds import Meld, MeldEngine, card_points
 from .rules import (DISCARD_REQUIRED, NO_DISCARD, OWN_MELDS, PLAY_THIS_TURN, RUN, SWAP_FROM_ALL, SWAP_FROM_RUNS,
-                    BuyPriority, Contract, RummyRules, SwapFrom, WhenEmpty)
+                    BuyPriority, Contract, RummyRules, SwapFrom, WhenEmpty, wild_cards)
 
 
 _new_tuple = tuple.__new__
@@ -122,7 +122,7 @@ class TableIndex:
                 entries.append((meld_id, meld, accepted))
                 table_melds.append(TableMeld(meld_id, owners[meld_id], meld))
             swap_of.pop(meld_id, None)
-            if JOKER in meld.cards and (not runs_only or meld.kind is RUN):
+            if (not runs_only or meld.kind is RUN) and not engine.wild.isdisjoint(meld.cards):
                 swappable = engine.swappable(meld)
                 if swappable:
                     swap_of[meld_id] = swappable
@@ -152,7 +152,7 @@ class TableIndex:
 
     def fits(self, c: int) -> bool:
         """Whether ``c`` can be laid off on some meld of the table."""
-        if c == JOKER:
+        if c in self._engine.wild:
             return bool(self.joker_places())
         return c in self.by_card
 
@@ -193,6 +193,7 @@ class RummyObservation(NamedTuple):
     known: tuple[tuple[int, ...], ...]  # cards each seat took from the pile and still holds
     turn_number: int
     went_down_this_turn: bool  # this seat went down in the current turn
+    wild: frozenset[int]  # the round's wild cards (melds.wild): the joker and any others
 
 
 def _draw_event(round_number: int, seat: int, source: str, card: int) -> dict[str, Any]:
@@ -366,6 +367,10 @@ class RummyState(GameState):
             value = self._per_round[key] = self._evaluate(compiled, self.setup.round_env(self.round_index), path)
         return value
 
+    def _wild_cards(self) -> frozenset[int]:
+        """This round's wild cards: the joker, and each card ``melds.wild`` names."""
+        return wild_cards(self.section.melds, self.setup, self.round_index)
+
     def _evaluate(self, compiled: Any, env: dict[str, Any], path: tuple[str | int, ...]) -> Any:
         """``compiled`` evaluated in ``env``; a failure names the rule and its expression
         (EvaluationError at ``path``, where the rule is written)."""
@@ -405,8 +410,9 @@ class RummyState(GameState):
             # card.
             takes: dict[int, list[int]] = {}
             by_card = table.by_card
+            wild = engine.wild
             for c in distinct:
-                for place in table.joker_places() if c == JOKER else by_card.get(c, ()):
+                for place in table.joker_places() if c in wild else by_card.get(c, ()):
                     takes.setdefault(place, []).append(c)
             own_only = lay_off.on is OWN_MELDS
             for place in sorted(takes):
@@ -414,8 +420,8 @@ class RummyState(GameState):
                 if own_only and self.owners[meld_id] != seat:
                     continue
                 for c in takes[place]:
-                    if c == JOKER:
-                        for low in engine.joker_ends(meld):  # where lay_off(meld, JOKER, low) fits
+                    if c in wild:
+                        for low in engine.joker_ends(meld):  # where lay_off(meld, a wild card, low) fits
                             if roomy_joker or self._leaves_legal_hand(
                                     seat, [c], {meld_id: _fitted(engine.lay_off(meld, c, low))}):
                                 actions.append(lay_off_of_one(meld_id, c, low))
@@ -429,7 +435,7 @@ class RummyState(GameState):
                 if swappable.isdisjoint(distinct):
                     continue
                 for c in distinct:
-                    if c != JOKER and c in swappable and self._swap_result(seat, meld_id, c) is not None and \
+                    if c in swappable and self._swap_result(seat, meld_id, c) is not None and \
                             self._swap_leaves_legal_hand(seat):
                         actions.append(Swap(meld_id, c))
         if self.joker_debt == 0:
@@ -445,8 +451,15 @@ class RummyState(GameState):
         """At most how many cards a table play of ``cards_out`` leaves in hand, not
         counting jokers freed by a swap that are still owed to the table (the exact
         count when the cards are in hand, as they are once a play is checked)."""
-        owed = max(0, self.joker_debt - cards_out.count(JOKER))
+        owed = max(0, self.joker_debt - self._wilds_in(cards_out))
         return len(self.hands[seat]) - len(cards_out) - owed
+
+    def _wilds_in(self, cards: Sequence[int]) -> int:
+        """How many of ``cards`` are wild this round (each pays a freed joker's debt)."""
+        if not self.meld_engine.wild_naturals:
+            return cards.count(JOKER)
+        wild = self.meld_engine.wild
+        return sum(1 for c in cards if c in wild)
 
     def _leaves_legal_hand(self, seat: int, cards_out: Sequence[int], changed: dict[int, Meld]) -> bool:
         """Whether a table play of ``cards_out`` leaves a hand that can end the turn: an
@@ -455,7 +468,7 @@ class RummyState(GameState):
         on it now, with ``changed`` the melds the play adds or replaces), or the turn
         could not end.  A joker freed by a swap and still owed to the table after the
         play must still fit somewhere on it."""
-        if self.joker_debt and self.joker_debt > sum(1 for c in cards_out if c == JOKER) and \
+        if self.joker_debt and self.joker_debt > self._wilds_in(cards_out) and \
                 not self._joker_fits_after(seat, changed):
             return False
         if self._cards_left(seat, cards_out) >= 2:
@@ -463,9 +476,12 @@ class RummyState(GameState):
         left = Counter(self.hands[seat])
         left.subtract(cards_out)
         # jokers freed by a swap still owe a lay-off this turn: count the hand without them
-        owed = max(0, self.joker_debt - cards_out.count(JOKER))
-        left[JOKER] -= owed
+        owed = max(0, self.joker_debt - self._wilds_in(cards_out))
         remaining = [c for c, n in left.items() for _ in range(n)]
+        if owed:  # the owed wild cards, jokers first
+            wild = self.meld_engine.wild
+            for c in sorted((c for c in remaining if c in wild), reverse=True)[:owed]:
+                remaining.remove(c)
         rule = self.contract.going_out
         if not remaining:
             return rule is not DISCARD_REQUIRED
@@ -477,7 +493,7 @@ class RummyState(GameState):
             # alone, or else one of the changed melds
             last = remaining[0]
             index = self.table
-            places = index.joker_places() if last == JOKER else index.by_card.get(last, ())
+            places = index.joker_places() if last in self.meld_engine.wild else index.by_card.get(last, ())
             if any(index.entries[place][0] not in changed and self._may_lay_off_on(seat, index.entries[place][0])
                    for place in places):
                 return True
@@ -707,7 +723,7 @@ class RummyState(GameState):
             return self._match_after(meld, action)
         result = meld
         for c in action.cards:
-            placed = self.meld_engine.lay_off(result, c, action.at_low if c == JOKER else None)
+            placed = self.meld_engine.lay_off(result, c, action.at_low if c in self.meld_engine.wild else None)
             if placed is None:
                 raise IllegalActionError(f"{NAMES[c]} does not fit meld {action.meld} "
                                          f"({' '.join(result.names())})")
@@ -819,6 +835,10 @@ class RummyState(GameState):
         self.stock.reverse()  # deal.stock lists the cards in dealing order: first off is the top
         self.pile = [deal.upcard] if deal.upcard is not None else []
         self.melds, self.owners = {}, {}
+        if self.section.melds.wild is not None:
+            wild = self._wild_cards()
+            if wild != self.meld_engine.wild:
+                self.meld_engine = MeldEngine(self.section.melds, self.setup.env, wild)
         self._table_version += 1
         self._table_changes = set()
         self._table_index = TableIndex(self.meld_engine, self.section.joker_swap.melds, self._table_version)
@@ -994,8 +1014,9 @@ class RummyState(GameState):
             meld_id = len(self.owners) + 1
             self.owners[meld_id] = seat
             self._changed(meld_id, meld)
-            self.jokers_melded[seat] += meld.jokers
-            self.joker_debt = max(0, self.joker_debt - meld.jokers)  # a freed joker melded is played
+            wilds = self.meld_engine.wilds(meld)
+            self.jokers_melded[seat] += wilds
+            self.joker_debt = max(0, self.joker_debt - wilds)  # a freed joker melded is played
             listed.append({"id": meld_id, "kind": meld.kind.value, "cards": meld.names()})
         self.down[seat] = True
         self.down_turn[seat] = self.turn_number
@@ -1009,7 +1030,7 @@ class RummyState(GameState):
         for c in action.cards:
             self.hands[seat].remove(c)
             self._forget(seat, c)
-            if c == JOKER:
+            if c in self.meld_engine.wild:
                 self.jokers_melded[seat] += 1
                 self.joker_debt = max(0, self.joker_debt - 1)
         self._changed(action.meld, meld)
@@ -1020,10 +1041,11 @@ class RummyState(GameState):
         seat = self.player
         if meld is None:  # a listed swap: its meld is worked out once, here
             meld = _fitted(self._swap_result(seat, action.meld, action.card))
+        freed = next(a for a, b in zip(self.melds[action.meld].cards, meld.cards) if a != b)
         self.hands[seat].remove(action.card)
         self._forget(seat, action.card)
         self._changed(action.meld, meld)
-        self.hands[seat].append(JOKER)  # freed: it must go back onto the table this turn, or stays in hand
+        self.hands[seat].append(freed)  # freed: it must go back onto the table this turn, or stays in hand
         if self.section.joker_swap.freed_joker is PLAY_THIS_TURN:
             self.joker_debt += 1
         self.counters["swaps"] += 1
@@ -1125,7 +1147,7 @@ class RummyState(GameState):
             0 if buy_limit is None or self.buys[seat] >= buy_limit else buy_limit - self.buys[seat],
             self.joker_debt, tuple(self.window) if phase is _WINDOW else (), self.buyer,
             tuple(self.known), self.turn_number,
-            down[seat] and self.down_turn[seat] == self.turn_number))
+            down[seat] and self.down_turn[seat] == self.turn_number, self.meld_engine.wild))
 
     # --- copies -------------------------------------------------------------------------------
     def _copy_into(self, new: Any) -> None:
