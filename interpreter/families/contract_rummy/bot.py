@@ -14,7 +14,7 @@ from typing import Any, Sequence
 from ...rules import Ruleset
 from .actions import DRAW, PASS, TAKE, Buy, Claim, Discard, GoDown, LayOff, Swap
 from .melds import card_points
-from .rules import RUN, SET, RummyRules
+from .rules import EITHER, RUN, SET, RummyRules
 from .state import Phase, RummyObservation
 
 _DRAWING, _WINDOW = Phase.DRAWING, Phase.WINDOW  # module constants: compared on every decision
@@ -78,7 +78,7 @@ class RummyBot:
         cached_for, needs = self._needs_cache
         if cached_for is not contract:  # one contract a round: work it out once
             kinds = {m.kind for m in contract}
-            needs = SET in kinds, RUN in kinds
+            needs = SET in kinds or EITHER in kinds, RUN in kinds or EITHER in kinds
             self._needs_cache = (contract, needs)
         return needs
 
@@ -143,8 +143,9 @@ class RummyBot:
             elif isinstance(a, Swap):
                 swaps.append(a)
         if downs:
+            # the most cards put down, then the fewest wild cards in them
             wild = obs.wild
-            return min(downs, key=lambda a: sum(1 for m in a.melds for c in m if c in wild))
+            return min(downs, key=lambda a: (-sum(map(len, a.melds)), sum(1 for m in a.melds for c in m if c in wild)))
         if swaps:
             return swaps[0]
         if lay_offs:

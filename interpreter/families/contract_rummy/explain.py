@@ -9,7 +9,7 @@ from ...cards import JOKER, NAMES, RANKS, SUIT_SYMBOLS
 from ...explain import SEAT_WORDS
 from ...rules import Ace, Ruleset
 from .melds import card_points
-from .rules import BuyPriority, FreedJoker, GoingOut, LayOffOn, RummyRules, SwapFrom, WhenEmpty, wild_cards
+from .rules import EITHER, BuyPriority, FreedJoker, GoingOut, LayOffOn, RummyRules, SwapFrom, WhenEmpty, wild_cards
 
 OUT_WORDS = {GoingOut.DISCARD_REQUIRED: "by putting down or laying off all but one card and discarding the last",
              GoingOut.DISCARD_OPTIONAL: "by getting rid of every card, with or without a last discard",
@@ -50,6 +50,20 @@ def _cards_in_words(cards: set[int] | frozenset[int]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _going_down_words(rummy: RummyRules) -> str:
+    going_down = rummy.going_down
+    words = ("Going down means putting down at least the round's contract: further sets and runs may go down "
+             "with it" if going_down.extra_melds else
+             "Going down means putting down exactly the round's contract - no more melds")
+    words += ("; each contract meld goes down with exactly its size (cards are added to it later, by laying off)."
+              if going_down.exact_sizes else ", though a meld may be longer than its least size.")
+    if any(m.kind is EITHER for c in rummy.contracts for m in c.melds):
+        words += " A contract's 'meld' may be a set or a run."
+    if going_down.may is not None:
+        words += " " + _seat_rule_words("go down", going_down.may)
+    return words
+
+
 def explain(rules: Ruleset) -> list[str]:
     """The contract-rummy sections of the rules in words (Markdown lines)."""
     rummy: RummyRules = rules.section
@@ -60,8 +74,7 @@ def explain(rules: Ruleset) -> list[str]:
            + ("the next card is turned face up to start the discard pile (the flip card)." if rules.deal.upcard
               else "no card is turned."), "",
            "## Contracts", "",
-           "Going down means putting down exactly the round's contract - no more melds, though a meld may be "
-           "longer than its least size.", "",
+           _going_down_words(rummy), "",
            "| round | contract | going out |", "|---|---|---|"]
     numbers = setup.round_numbers
     for i, number in enumerate(numbers, 1):
@@ -74,7 +87,8 @@ def explain(rules: Ruleset) -> list[str]:
     melds = rummy.melds
     ace = {Ace.HIGH: "high only", Ace.LOW: "low only", Ace.EITHER: "high or low"}[melds.run_ace]
     out += ["", "## Melds", "",
-            f"- A set is {melds.set_min} or more cards of one rank.",
+            f"- A set is {melds.set_min} or more cards of one rank"
+            + (", no two natural cards of one suit." if melds.set_distinct_suits else "."),
             f"- A run is {melds.run_min} or more cards in sequence in one suit; aces {ace}"
             + ("; runs may turn the corner (K-A-2)." if melds.wrap else "; a run never turns the corner."),
             f"- Jokers are wild. Most jokers in one meld: `{melds.jokers_per_meld.source}` (by its `size`)"

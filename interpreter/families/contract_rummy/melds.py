@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping, NamedTuple, Sequence
 from ...cards import JOKER, NAMES, RANKS
 from ...errors import EvaluationError
 from ...rules import Ace
-from .rules import RUN, SET, MeldKind, MeldRules, MeldSpec
+from .rules import EITHER, RUN, SET, GoingDownRules, MeldKind, MeldRules, MeldSpec
 
 
 def values_of(card: int, ace_low: bool, ace_high: bool) -> tuple[int, ...]:
@@ -74,9 +74,11 @@ class MeldEngine:
     swaps jokers, and searches a hand for ways to meet a contract (joker limits
     evaluated lazily, cached)."""
 
-    def __init__(self, rules: MeldRules, env: dict[str, Any], wild: frozenset[int] = frozenset((JOKER,))):
+    def __init__(self, rules: MeldRules, env: dict[str, Any], wild: frozenset[int] = frozenset((JOKER,)),
+                 going_down: GoingDownRules = GoingDownRules()):
         self.rules = rules
         self.env = env
+        self.going_down = going_down
         # The round's wild cards (melds.wild): the jokers, and natural cards such as the
         # deuces where the ruleset says so.  A wild card is wild in every meld, even in
         # the place of its own rank; the go-down search counts them all as jokers.
@@ -124,6 +126,8 @@ class MeldEngine:
         naturals = [c for c in cards if c not in self.wild]
         if len({c % 13 for c in naturals}) > 1:
             return "a set's cards must all be of one rank"
+        if self.rules.set_distinct_suits and len({c // 13 for c in naturals}) < len(naturals):
+            return "a set's natural cards must all be of different suits"
         return self._joker_problem(size, size - len(naturals), False)
 
     def why_not_run(self, cards: Sequence[int]) -> str | None:
@@ -250,7 +254,7 @@ class MeldEngine:
         ambiguous = sum(len(o) > 1 for o in options)
         # (a meld that is both a set and a run is mostly jokers: a real go-down has one or
         # two; the bound keeps a hostile record from asking for 2**n readings)
-        if not ambiguous or ambiguous > 10 or len(options) != len(contract):
+        if not ambiguous or ambiguous > 10 or (len(options) != len(contract) and not self.going_down.extra_melds):
             problem = self.contract_problem(first, contract)
         else:
             for melds in itertools.product(*options):
@@ -276,6 +280,8 @@ class MeldEngine:
             elif meld.rank >= 0 and card % 13 != meld.rank:
                 return None
             elif self._joker_problem(size, jokers, False):
+                return None
+            elif self.rules.set_distinct_suits and any(c // 13 == card // 13 for c in meld.cards if c not in wild):
                 return None
             rank = meld.rank if meld.rank >= 0 or is_wild else card % 13
             return Meld(meld.kind, meld.cards + (card,), -1, 0, rank)
@@ -347,16 +353,27 @@ class MeldEngine:
         return None
 
     def contract_problem(self, melds: Sequence[Meld], contract: Sequence[MeldSpec]) -> str | None:
-        """Why ``melds`` do not meet exactly ``contract`` (None when they do)."""
-        wanted = sorted(((s.kind.value, s.min_size) for s in contract), reverse=True)
-        if len(melds) != len(wanted):
-            return f"the contract is exactly {describe_contract(contract)}; you put down {len(melds)} meld(s)"
-        # match each meld to a spec of its kind with a size it reaches (largest specs first)
-        remaining = sorted(melds, key=lambda m: (m.kind.value, len(m.cards)), reverse=True)
-        for kind, size in wanted:
-            match = next((m for m in remaining if m.kind.value == kind and len(m.cards) >= size), None)
+        """Why ``melds`` do not meet ``contract`` (None when they do): exactly its melds,
+        or at least them where ``going_down.extra_melds`` allows more; each of at least
+        its size, or exactly where ``going_down.exact_sizes`` says so."""
+        extra, exact = self.going_down.extra_melds, self.going_down.exact_sizes
+        if len(melds) < len(contract) or (len(melds) > len(contract) and not extra):
+            return (f"the contract is {'at least' if extra else 'exactly'} {describe_contract(contract)}; "
+                    f"you put down {len(melds)} meld(s)")
+        # Match each part to a meld: the parts of one kind first, each taking the smallest
+        # meld that meets it (so the largest are left for the parts that may be either
+        # kind), smallest parts first; then the parts of either kind, the same way.
+        remaining = sorted(melds, key=lambda m: len(m.cards))
+        ordered = sorted(contract, key=lambda s: (s.kind is EITHER, s.min_size))
+        for spec in ordered:
+            size = spec.min_size
+            match = next((m for m in remaining if (spec.kind is EITHER or m.kind is spec.kind)
+                          and (len(m.cards) == size if exact else len(m.cards) >= size)), None)
             if match is None:
-                return f"the contract is {describe_contract(contract)}: no {kind} of {size} or more"
+                kind = "set or run" if spec.kind is EITHER else spec.kind.value
+                return (f"the contract is {describe_contract(contract)}: no {kind} of "
+                        f"{size if exact else f'{size} or more'}" + (" (contract melds go down at exactly "
+                                                                     "their size)" if exact else ""))
             remaining.remove(match)
         return self.initial_problem(melds)
 
@@ -376,7 +393,7 @@ class MeldEngine:
         specs, need, sets, least_set, least_run = self._sorted_specs(contract)
         if len(hand) < need:
             return []
-        runs = len(specs) - sets
+        runs = sum(1 for s in specs if s.kind is RUN)  # (a part of either kind is neither)
         naturals = self.wild_naturals
         held = [c for c in hand if c in naturals] if naturals else None
         if held:  # the search counts every wild card as a joker; the real ones go back in below
@@ -388,6 +405,49 @@ class MeldEngine:
         if held:
             options = [self._with_wild_cards(option, hand.count(JOKER) - len(held), held) for option in options]
         return options
+
+    def fuller_go_downs(self, hand: Sequence[int], options: Sequence[tuple[Meld, ...]],
+                        contract: Sequence[MeldSpec], keep: int = 0) -> list[tuple[Meld, ...]]:
+        """For each go-down of ``options``, the one that puts down as many more of
+        ``hand``'s cards as a greedy pass finds: further sets and runs of the least sizes
+        where ``going_down.extra_melds`` allows them, then cards added to the melds going
+        down (not where ``going_down.exact_sizes`` holds them to their size).  Only those
+        that put down more than their option; a typed go-down may be any other.  At
+        least ``keep`` cards stay in hand (1 where the round is won by a final discard)."""
+        out = []
+        for option in options:
+            left = list(hand)
+            for m in option:
+                for c in m.cards:
+                    left.remove(c)
+            melds = list(option)
+            if self.going_down.extra_melds:
+                while len(left) >= min(self.rules.set_min, self.rules.run_min):
+                    found = next((o[0] for spec in (MeldSpec(SET, self.rules.set_min), MeldSpec(RUN, self.rules.run_min))
+                                  for o in self.go_down_options(left, (spec,), 1)), None)
+                    if found is None or len(left) - len(found.cards) < keep:
+                        break
+                    melds.append(found)
+                    for c in found.cards:
+                        left.remove(c)
+            if not self.going_down.exact_sizes:
+                grown = True
+                while grown and len(left) > keep:
+                    grown = False
+                    for c in sorted(set(left), key=lambda c: c in self.wild):  # naturals first
+                        for i, m in enumerate(melds):
+                            bigger = self.lay_off(m, c)
+                            if bigger is not None:
+                                melds[i] = bigger
+                                left.remove(c)
+                                grown = True
+                                break
+                        if grown:
+                            break
+            if len(left) < len(hand) - sum(len(m.cards) for m in option) and \
+                    self.contract_problem(melds, contract) is None:
+                out.append(tuple(melds))
+        return out
 
     @staticmethod
     def _with_wild_cards(option: tuple[Meld, ...], jokers: int, held: list[int]) -> tuple[Meld, ...]:
@@ -431,6 +491,10 @@ class MeldEngine:
         # it is the same spec as the one before
         limits = [self.limits(spec.min_size, spec.kind is RUN) for spec in specs]
         same = [i > 0 and specs[i - 1] == spec for i, spec in enumerate(specs)]
+        # a part of either kind: the candidates of a set and of a run of its size
+        either = [((MeldSpec(SET, spec.min_size), self.limits(spec.min_size, False)),
+                   (MeldSpec(RUN, spec.min_size), self.limits(spec.min_size, True)))
+                  if spec.kind is EITHER else None for spec in specs]
 
         def take(cards: tuple[int, ...]) -> None:
             """Take ``cards`` out of the counts."""
@@ -454,7 +518,11 @@ class MeldEngine:
 
         def search(i: int, floor: tuple[int, ...]) -> None:
             same_as_previous = same[i]
-            candidates = self._candidates(specs[i], *limits[i], counts, masks, ranks)
+            both = either[i]
+            if both is None:
+                candidates = self._candidates(specs[i], *limits[i], counts, masks, ranks)
+            else:
+                candidates = [c for spec, lim in both for c in self._candidates(spec, *lim, counts, masks, ranks)]
             if i == last:
                 # the last meld: each candidate completes an option (no cards need taking)
                 for candidate in candidates:
@@ -600,13 +668,16 @@ class MeldEngine:
             # a rank makes a set when it holds the naturals the jokers to spare leave
             # over, and at least ``least`` (and one)
             fewest = max(size - spare, least, 1)
+            distinct = self.rules.set_distinct_suits
             if fewest <= size:
                 for rank in range(13):
                     held = ranks[rank]
+                    if distinct and held:  # one natural of each suit at most
+                        held = sum(1 for c in range(rank, JOKER, 13) if counts[c])
                     if held >= fewest:
                         use: list[int] = []
                         for c in range(rank, JOKER, 13):
-                            use += [c] * counts[c]
+                            use += [c] * (counts[c] if not distinct else min(counts[c], 1))
                         cards = tuple(use[:size]) + (JOKER,) * (size - held if held < size else 0)
                         out.append((cards, SET, cards, -1, 0, rank))
             if least == 0 and jokers >= size and most >= size:
@@ -681,6 +752,8 @@ class MeldEngine:
             # rank (every candidate has it) and the joker limits of the larger set
             if self._joker_problem(len(meld.cards) + 1, self.wilds(meld), False):
                 return frozenset()
+            if self.rules.set_distinct_suits:
+                return frozenset(c for c in self._lay_off_candidates(meld) if self.lay_off(meld, c) is not None)
             return frozenset(c for c in self._lay_off_candidates(meld) if c not in self.wild)
         return frozenset(c for c in self._lay_off_candidates(meld)
                          if c not in self.wild and self.lay_off(meld, c) is not None)

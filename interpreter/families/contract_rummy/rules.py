@@ -27,6 +27,9 @@ SEAT_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "player": Type.I
                                "went_down_this_turn": Type.BOOL}
 # melds.wild: the round's names and the card asked about
 WILD_NAMES: dict[str, Type] = {**ROUND_NAMES, "card_rank": Type.INT, "card_suit": Type.INT}
+# going_down.may: the seat's names and the go-down tried
+GO_DOWN_NAMES: dict[str, Type] = {**SEAT_NAMES, "cards_left": Type.INT, "melds_put_down": Type.INT,
+                                  "extra_melds": Type.INT}
 BONUS_NAMES: dict[str, Type] = {**BUY_NAMES, "in_one_turn": Type.BOOL, "jokers_melded": Type.INT,
                                 "others_down": Type.INT, "buys": Type.INT, "is_last_round": Type.BOOL}
 
@@ -34,6 +37,7 @@ BONUS_NAMES: dict[str, Type] = {**BUY_NAMES, "in_one_turn": Type.BOOL, "jokers_m
 class MeldKind(StrEnum):
     SET = "set"
     RUN = "run"
+    EITHER = "meld"  # a contract part that may be met by a set or a run (never a meld's own kind)
 
 
 class GoingOut(StrEnum):
@@ -69,7 +73,7 @@ class WhenEmpty(StrEnum):
 
 # The members as plain module constants, for the hot paths: an enum class attribute
 # costs a lookup through the enum machinery each time it is read.
-SET, RUN = MeldKind.SET, MeldKind.RUN
+SET, RUN, EITHER = MeldKind.SET, MeldKind.RUN, MeldKind.EITHER
 DISCARD_REQUIRED, DISCARD_OPTIONAL, NO_DISCARD = GoingOut.DISCARD_REQUIRED, GoingOut.DISCARD_OPTIONAL, GoingOut.NO_DISCARD
 OWN_MELDS = LayOffOn.OWN_MELDS
 SWAP_FROM_RUNS, SWAP_FROM_ALL = SwapFrom.RUNS, SwapFrom.ALL
@@ -107,7 +111,8 @@ class MeldRules:
     min_natural: Compiled
     distinct_set_ranks: bool
     no_consecutive_same_suit_runs: bool
-    wild: Compiled | None = None  # the natural cards that are wild too: a predicate of WILD_NAMES
+    wild: Compiled | None = None
+    set_distinct_suits: bool = False  # melds.set.distinct_suits: no two natural cards of one suit in a set  # the natural cards that are wild too: a predicate of WILD_NAMES
 
 
 @dataclass(frozen=True)
@@ -117,6 +122,15 @@ class SeatRule:
 
     rule: Compiled
     message: Template
+
+
+@dataclass(frozen=True)
+class GoingDownRules:
+    """How a contract is met when going down (``going_down``)."""
+
+    extra_melds: bool = False  # melds beyond the contract may go down with it
+    exact_sizes: bool = False  # each contract meld goes down with exactly its size
+    may: SeatRule | None = None  # going_down.may: a rule of GO_DOWN_NAMES
 
 
 @dataclass(frozen=True)
@@ -195,6 +209,7 @@ class RummyRules:
     chance_events: tuple[ChanceEvent, ...]
     fitting_discard_call: FittingDiscardCall
     take_discard: SeatRule | None = None  # take_discard.may: who may take the discard in turn
+    going_down: GoingDownRules = GoingDownRules()
 
 
 def schedule(section: RummyRules, sizes: int | list[int]) -> list[int]:
@@ -220,11 +235,13 @@ def build_section(builder: RulesBuilder) -> RummyRules:
         melds = []
         for j, text in enumerate(specs):
             kind, _, size = text.partition(" of ")
-            least = set_min if kind == "set" else run_min
+            least = {"set": set_min, "run": run_min}.get(kind, min(set_min, run_min))
             spec = MeldSpec(MeldKind(kind), int(size) if size else least)
             if spec.min_size < least:
                 builder.fail(path + (j,), f"the contract asks for a {spec} but a {kind} has at least "
-                          f"{least} cards (melds.{kind}.min_size)")
+                          f"{least} cards (melds.{kind}.min_size)" if kind != "meld" else
+                          f"the contract asks for a {spec} but a set has at least {set_min} cards and a run at "
+                          f"least {run_min} (melds.set.min_size, melds.run.min_size)")
             melds.append(spec)
         going_out = GoingOut(entry.get("going_out", default_out)) if isinstance(entry, dict) else default_out
         name = entry.get("name", "") if isinstance(entry, dict) else ""
@@ -274,7 +291,11 @@ def build_section(builder: RulesBuilder) -> RummyRules:
             distinct_set_ranks=get(("melds", "initial", "distinct_set_ranks"), False),
             no_consecutive_same_suit_runs=get(("melds", "initial", "no_consecutive_same_suit_runs"), False),
             wild=builder.expr(("melds", "wild"), WILD_NAMES, Type.BOOL) if get(("melds", "wild")) is not None else None,
+            set_distinct_suits=get(("melds", "set", "distinct_suits"), False),
         ),
+        going_down=GoingDownRules(extra_melds=get(("going_down", "extra_melds"), False),
+                                  exact_sizes=get(("going_down", "exact_sizes"), False),
+                                  may=_seat_rule(builder, "going_down", GO_DOWN_NAMES)),
         lay_off=LayOffRules(allowed=get(("lay_off", "allowed"), True),
                        requires_down=get(("lay_off", "requires_down"), True),
                        same_turn_as_going_down=get(("lay_off", "same_turn_as_going_down"), True),
@@ -309,12 +330,12 @@ def build_section(builder: RulesBuilder) -> RummyRules:
 
 
 
-def _seat_rule(builder: RulesBuilder, key: str) -> SeatRule | None:
+def _seat_rule(builder: RulesBuilder, key: str, names: Mapping[str, Type] = SEAT_NAMES) -> SeatRule | None:
     """``KEY.may: {rule, message}``, compiled, or None where it is not given."""
     if builder.get((key, "may")) is None:
         return None
-    return SeatRule(builder.expr((key, "may", "rule"), SEAT_NAMES, Type.BOOL),
-                    builder.template((key, "may", "message"), SEAT_NAMES))
+    return SeatRule(builder.expr((key, "may", "rule"), names, Type.BOOL),
+                    builder.template((key, "may", "message"), names))
 
 
 def _buying_allowed(builder: RulesBuilder) -> bool:
@@ -382,7 +403,6 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
              "gives it no points")
     if setup.jokers and "JK" not in rummy.card_points:
         once(("card_points",), "the deck has jokers, but card_points gives no points for JK")
-    naturals_per_rank = 4 * setup.decks
     for i, number in enumerate(setup.round_numbers):
         if number > len(rummy.contracts):
             continue
@@ -405,34 +425,50 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
                  f"({contract.name}) needs {contract.cards_needed} cards, but a player holds at most {most} "
                  f"({setup.hand_sizes[i]} dealt, 1 drawn, {buys} buys of {1 + penalty}{only_flip})")
         for meld in contract.melds:
-            meld_env = {**env, "size": meld.min_size, "is_run": meld.kind is MeldKind.RUN,
-                        "is_set": meld.kind is MeldKind.SET}
-            try:
-                most, least = rummy.melds.jokers_per_meld(meld_env), rummy.melds.min_natural(meld_env)
-            except EvaluationError as exc:
-                once(("melds", "jokers"), str(exc))
-                return
-            if most < 0:
-                once(("melds", "jokers", "per_meld"), f"a {meld} may hold {most} jokers: the limit "
-                     "must be 0 or more", key="negative")
-            if least > meld.min_size:
-                once(("melds", "jokers", "min_natural"), f"a {meld} needs {least} natural cards, more "
-                     "than it holds: no such meld can be made", key="too many")
-            if meld.kind is MeldKind.RUN:
-                longest = len(setup.ranks) + (1 if rummy.melds.run_ace == "either" else 0)
-                if rummy.melds.wrap:
-                    longest = len(setup.ranks)
-                if meld.min_size > longest:
-                    once(("contracts", number - 1), f"round {number}'s contract asks for a {meld}, but "
-                         f"the longest possible run has {longest} cards")
-            else:
+            kinds = (MeldKind.SET, MeldKind.RUN) if meld.kind is MeldKind.EITHER else (meld.kind,)
+            problems = []
+            for kind in kinds:
                 try:
-                    jokers = min(setup.jokers, rummy.melds.jokers_per_meld(
-                        {**env, "size": meld.min_size, "is_run": False, "is_set": True}))
+                    found = _spec_problems(rummy, setup, number, meld, kind)
                 except EvaluationError as exc:
-                    once(("melds", "jokers", "per_meld"), str(exc))
+                    once(("melds", "jokers"), str(exc))
                     return
-                if meld.min_size > naturals_per_rank + jokers:
-                    once(("contracts", number - 1), f"round {number}'s contract asks for a {meld}, but "
-                         f"with {setup.decks} deck(s) a rank has {naturals_per_rank} cards and a set "
-                         f"may hold {jokers} joker(s)")
+                if not found:
+                    break
+                problems.append(found)
+            else:  # no kind the part may be can be made: the first kind's reasons
+                for path, message, key in problems[0]:
+                    once(path, message, key=key)
+
+
+def _spec_problems(rummy: RummyRules, setup: Setup, number: int, meld: MeldSpec,
+                   kind: MeldKind) -> list[tuple[tuple[str | int, ...], str, str | None]]:
+    """Why no meld of ``kind`` can meet the contract part ``meld`` in round ``number``
+    (path, message, once-key), or nothing."""
+    out: list[tuple[tuple[str | int, ...], str, str | None]] = []
+    env = setup.env
+    size = meld.min_size
+    meld_env = {**env, "size": size, "is_run": kind is MeldKind.RUN, "is_set": kind is MeldKind.SET}
+    most, least = rummy.melds.jokers_per_meld(meld_env), rummy.melds.min_natural(meld_env)
+    shown = f"{kind.value} of {size}"
+    if most < 0:
+        out.append((("melds", "jokers", "per_meld"), f"a {shown} may hold {most} jokers: the limit must be 0 or more",
+                    "negative"))
+    if least > size:
+        out.append((("melds", "jokers", "min_natural"), f"a {shown} needs {least} natural cards, more than it "
+                    "holds: no such meld can be made", "too many"))
+    if kind is MeldKind.RUN:
+        longest = len(setup.ranks) + (1 if rummy.melds.run_ace == "either" else 0)
+        if rummy.melds.wrap:
+            longest = len(setup.ranks)
+        if size > longest:
+            out.append((("contracts", number - 1), f"round {number}'s contract asks for a {meld}, but the longest "
+                        f"possible run has {longest} cards", None))
+        return out
+    jokers = min(setup.jokers, max(most, 0))
+    naturals = 4 if rummy.melds.set_distinct_suits else 4 * setup.decks
+    if size > naturals + jokers:
+        out.append((("contracts", number - 1), f"round {number}'s contract asks for a {meld}, but with "
+                    f"{setup.decks} deck(s) a set may hold {naturals} natural cards of a rank"
+                    f"{' (one of each suit)' if rummy.melds.set_distinct_suits else ''} and {jokers} joker(s)", None))
+    return out

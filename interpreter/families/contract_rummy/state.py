@@ -225,7 +225,7 @@ class RummyState(GameState):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.section: RummyRules = self.rules.section
-        self.meld_engine = MeldEngine(self.section.melds, self.setup.env)
+        self.meld_engine = MeldEngine(self.section.melds, self.setup.env, going_down=self.section.going_down)
         self.phase = _DEAL
         self.hands: list[list[int]] = [[] for _ in range(self.players)]
         self.melds: dict[int, Meld] = {}
@@ -388,9 +388,18 @@ class RummyState(GameState):
         self._go_downs = {}
         if not self.down[seat]:
             next_id = len(self.owners) + 1
-            for option in engine.go_down_options(hand, self.contract.melds):
+            going_down = self.section.going_down
+            contract = self.contract.melds
+            options = engine.go_down_options(hand, contract)
+            if options and (going_down.extra_melds or going_down.may is not None) and not going_down.exact_sizes:
+                options += engine.fuller_go_downs(hand, options, contract,
+                                                  1 if self.contract.going_out is DISCARD_REQUIRED else 0)
+            for option in options:
                 action = GoDown(tuple(m.cards for m in option))
                 added = {next_id + i: m for i, m in enumerate(option)}
+                if going_down.may is not None and not self._evaluate(
+                        going_down.may.rule, self._go_down_env(seat, option), ("going_down", "may", "rule")):
+                    continue
                 if self._leaves_legal_hand(seat, [c for m in action.melds for c in m], added):
                     actions.append(action)
                     self._go_downs[id(action)] = option
@@ -682,11 +691,27 @@ class RummyState(GameState):
             melds = self.meld_engine.read_contract(action.melds, self.contract.melds)
         except ValueError as exc:
             raise IllegalActionError(str(exc)) from None
+        may = self.section.going_down.may
+        if may is not None:
+            env = self._go_down_env(seat, melds)
+            if not self._evaluate(may.rule, env, ("going_down", "may", "rule")):
+                try:
+                    raise IllegalActionError(may.message.render(env))
+                except EvaluationError as exc:
+                    raise EvaluationError(f"going_down.may.message: {exc}", ("going_down", "may", "message")) from None
         next_id = len(self.owners) + 1
         added = {next_id + i: m for i, m in enumerate(melds)}
         if not self._leaves_legal_hand(seat, [c for m in action.melds for c in m], added):
             raise IllegalActionError(self._hand_rule())
         return melds
+
+    def _go_down_env(self, seat: int, melds: Sequence[Meld]) -> dict[str, Any]:
+        """The names of ``going_down.may`` for ``seat`` putting down ``melds``."""
+        env = self._seat_env(seat)
+        env["cards_left"] = len(self.hands[seat]) - sum(len(m.cards) for m in melds)
+        env["melds_put_down"] = len(melds)
+        env["extra_melds"] = len(melds) - len(self.contract.melds)
+        return env
 
     def _hand_rule(self) -> str:
         if self.contract.going_out is DISCARD_REQUIRED:
@@ -838,7 +863,7 @@ class RummyState(GameState):
         if self.section.melds.wild is not None:
             wild = self._wild_cards()
             if wild != self.meld_engine.wild:
-                self.meld_engine = MeldEngine(self.section.melds, self.setup.env, wild)
+                self.meld_engine = MeldEngine(self.section.melds, self.setup.env, wild, self.section.going_down)
         self._table_version += 1
         self._table_changes = set()
         self._table_index = TableIndex(self.meld_engine, self.section.joker_swap.melds, self._table_version)

@@ -1,0 +1,152 @@
+"""How a contract is met when going down: parts of either kind (`meld of N`), at least
+the contract (`going_down.extra_melds`), contract melds of exactly their size
+(`going_down.exact_sizes`), a rule on the go-down (`going_down.may`), and sets of
+distinct suits (`melds.set.distinct_suits`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardrules.interpreter import IllegalActionError, RulesetError, load_ruleset
+from cardrules.interpreter.cards import card
+from cardrules.interpreter.families.contract_rummy.actions import DRAW, PASS, GoDown
+from cardrules.interpreter.families.contract_rummy.melds import MeldEngine
+from cardrules.interpreter.families.contract_rummy.rules import EITHER, RUN, SET, MeldSpec, wild_cards
+from cardrules.interpreter.game import CHANCE, new_game
+
+DATA = Path(__file__).parent / "data"
+
+
+def cards(text):
+    return tuple(card(c) for c in text.split())
+
+
+def ruleset(tmp_path, text, name="house"):
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(f"name: {name}\n" + text)
+    return load_ruleset(path)
+
+
+def engine(rules, players=4):
+    setup = rules.setup(players)
+    return MeldEngine(rules.section.melds, setup.env, wild_cards(rules.section.melds, setup, 0),
+                      rules.section.going_down)
+
+
+def melds(checker, *texts):
+    return [checker.classify(cards(t)) for t in texts]
+
+
+def test_a_part_of_either_kind_is_met_by_a_set_or_a_run(tmp_path):
+    # Parlett's Progressive Rummy: "The contract requirements may be met with sets or
+    # sequences or one of each. Meld ... (4) two threes"
+    rules = ruleset(tmp_path, "extends: shanghai\ncontracts: [[meld of 3, meld of 3]]\nmelds: {run: {min_size: 3}}\n")
+    assert rules.section.contracts[0].melds == (MeldSpec(EITHER, 3), MeldSpec(EITHER, 3))
+    checker = engine(rules)
+    contract = rules.section.contracts[0].melds
+    assert checker.contract_problem(melds(checker, "7H 7S 7C", "4D 5D 6D"), contract) is None
+    assert checker.contract_problem(melds(checker, "7H 7S 7C", "9D 9S 9C"), contract) is None
+    assert checker.contract_problem(melds(checker, "4H 5H 6H", "9D TD JD"), contract) is None
+    assert "exactly" in checker.contract_problem(melds(checker, "7H 7S 7C"), contract)
+    options = checker.go_down_options(list(cards("7H 7S 7C 4D 5D 6D KS QH 2C 9S 8S")), contract)
+    # the sevens and 4-5-6 of diamonds, or 7-8-9 of spades and 4-5-6 of diamonds
+    assert {tuple(sorted(m.kind.value for m in o)) for o in options} == {("run", "set"), ("run", "run")}
+
+
+def test_the_parts_of_one_kind_take_the_smallest_melds_that_meet_them(tmp_path):
+    rules = ruleset(tmp_path, "extends: shanghai\ncontracts: [[set of 3, meld of 4]]\n")
+    checker = engine(rules)
+    contract = rules.section.contracts[0].melds
+    # the set of 4 must go to 'meld of 4', the set of 3 to 'set of 3'
+    assert checker.contract_problem(melds(checker, "8H 8S 8C 8D", "7H 7S 7C"), contract) is None
+    assert "no set or run of 4" in checker.contract_problem(melds(checker, "8H 8S 8C", "7H 7S 7C"), contract)
+
+
+def test_at_least_the_contract(tmp_path):
+    # King Rummy: "You may make more than the minimum requirement when you first meld"
+    exact = ruleset(tmp_path, "extends: shanghai-isra\n", "exact")
+    more = load_ruleset(DATA / "good" / "at-least-contracts.yaml")
+    hand = ("7H 7S 7C", "9D 9S 9C", "4D 5D 6D 7D")
+    contract = more.section.contracts[0].melds  # ISRA round 1: two sets
+    assert "exactly" in engine(exact).contract_problem(melds(engine(exact), *hand), contract)
+    checker = engine(more)
+    assert checker.contract_problem(melds(checker, *hand), contract) is None
+    assert "at least" in checker.contract_problem(melds(checker, "7H 7S 7C"), contract)
+    # the listing offers the contract alone and the fullest go-down a greedy pass finds
+    held = list(cards("7H 7S 7C 9D 9S 9C 3D 4D 5D 6D KS"))
+    options = checker.go_down_options(held, contract)
+    fuller = checker.fuller_go_downs(held, options, contract)
+    assert fuller and all(len(o) == 3 and sum(len(m.cards) for m in o) == 10 for o in fuller)
+    # a pass that is greedy: the sevens took 7D, so 4-5-6 of diamonds make no run of 4,
+    # and the last seven joins the set
+    held = list(cards("7H 7S 7C 9D 9S 9C 4D 5D 6D 7D KS"))
+    (option,) = checker.fuller_go_downs(held, checker.go_down_options(held, contract), contract)
+    assert sorted(len(m.cards) for m in option) == [3, 4]
+
+
+def test_contract_melds_of_exactly_their_size(tmp_path):
+    # Progressive Rummy (reference.com): "three cards for a set and four cards for a
+    # sequence. There are no extra cards."
+    rules = ruleset(tmp_path, "extends: shanghai\ngoing_down: {exact_sizes: true}\n")
+    checker = engine(rules)
+    contract = (MeldSpec(SET, 3), MeldSpec(RUN, 4))
+    assert checker.contract_problem(melds(checker, "7H 7S 7C", "4D 5D 6D 7D"), contract) is None
+    problem = checker.contract_problem(melds(checker, "7H 7S 7C 7D", "4D 5D 6D 7D"), contract)
+    assert "no set of 3" in problem and "exactly their size" in problem
+
+
+def test_sets_of_distinct_suits(tmp_path):
+    # Parlett's Progressive Rummy: "Sets of three must be of three different suits"
+    rules = ruleset(tmp_path, "extends: shanghai\nmelds: {set: {distinct_suits: true}}\n")
+    checker = engine(rules)
+    assert checker.why_not_set(cards("7H 7S 7C")) is None
+    assert "different suits" in checker.why_not_set(cards("7H 7H 7C"))
+    assert checker.why_not_set(cards("7H JK 7C")) is None
+    group = checker.make(SET, cards("7H 7S 7C"))
+    assert checker.lay_off(group, card("7H")) is None and checker.lay_off(group, card("7D")) is not None
+    assert checker.accepts(group) == {card("7D")}
+    # the search makes a set of one card of each suit only
+    options = checker.go_down_options(list(cards("7H 7H 7C 9S 9D 9C KS")), (MeldSpec(SET, 3), MeldSpec(SET, 3)))
+    assert options == []
+    assert checker.go_down_options(list(cards("7H 7H 7C 7S 9S 9D 9C")), (MeldSpec(SET, 3), MeldSpec(SET, 3)))
+
+
+def _whole_hand_round(seat_1, stock):
+    rules = load_ruleset(DATA / "good" / "whole-hand.yaml")  # going down is going out
+    state = new_game(rules, 4, seed=0)
+    state.stack_deal((cards("3S 3H 3C 4S 4H 4C 5S 5H 5C 6S 6H"), cards(seat_1),
+                      cards("8S 8H 8D 9S 9D TS TH TD JS JH JD"), cards("QS QH QD AS AH AD 3C 4C 5C 6C 7C")),
+                     card("8C"), cards(stock))
+    assert state.turn == 1
+    state.apply(DRAW)
+    while state.turn != CHANCE:
+        state.apply(PASS)
+    state.apply(state.chance_action())
+    return state
+
+
+def test_a_rule_on_the_go_down_is_listed_and_checked():
+    # 12 cards: sevens (with the deuce), 4-5-6 of diamonds, kings, and 9C 9H QS that make
+    # nothing: no go-down leaves at most one card
+    state = _whole_hand_round("7H 7S 2C 4D 5D 6D KS KH KD 9C 9H", "QS")
+    assert [a for a in state.legal_actions() if isinstance(a, GoDown)] == []
+    with pytest.raises(IllegalActionError, match=r"you must go down with your whole hand \(9 cards would be left"):
+        state.verify(GoDown((cards("7H 7S 2C"),)))
+    # with 3D drawn instead: sevens, kings, 3-4-5 of diamonds, the 6D and the deuce laid
+    # to them, and the 9C to discard
+    state = _whole_hand_round("7H 7S 7C 4D 5D 6D KS KH KD 9C 2H", "3D")
+    listed = [a for a in state.legal_actions() if isinstance(a, GoDown)]
+    assert listed and all(sum(map(len, a.melds)) == 11 for a in listed)
+    state.verify(GoDown((cards("7H 7S 7C 2H"), cards("KS KH KD"), cards("3D 4D 5D 6D"))))
+
+
+def test_meld_parts_are_checked_for_every_kind_they_may_be(tmp_path):
+    # two packs and one joker a meld: no set of 10 (8 naturals and a joker), but a run of 10
+    text = "extends: shanghai\nmelds: {jokers: {per_meld: 1}}\ncontracts: [[%s]]\n"
+    with pytest.raises(RulesetError, match="asks for a set of 10, but with 2 deck"):
+        ruleset(tmp_path, text % "set of 10", "sets")
+    assert ruleset(tmp_path, text % "meld of 10", "melds").section.contracts[0].melds == (MeldSpec(EITHER, 10),)
+    with pytest.raises(RulesetError, match="asks for a meld of 15, but with 2 deck"):
+        ruleset(tmp_path, text % "meld of 15", "long")
