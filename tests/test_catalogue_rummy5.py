@@ -12,7 +12,7 @@ import pytest
 from cardrules.interpreter import IllegalActionError, load_ruleset
 from cardrules.interpreter.cards import JOKER, card
 from cardrules.interpreter.driver import play_bots
-from cardrules.interpreter.families.contract_rummy.actions import BUY, DRAW, PASS, Discard, GoDown, LayOff
+from cardrules.interpreter.families.contract_rummy.actions import BUY, DRAW, PASS, Discard, GoDown, LayOff, Swap
 from cardrules.interpreter.families.contract_rummy.melds import MeldEngine, card_points
 from cardrules.interpreter.families.contract_rummy.rules import RUN, wild_cards
 from cardrules.interpreter.game import CHANCE, new_game
@@ -280,6 +280,18 @@ def test_onze_a_wild_card_on_the_board_is_exchanged_for_the_natural_card():
     assert check.swap(run, card("6H")).cards == cards("5H 6H 7H 8H")
     swap = rules_of("onze").section.joker_swap
     assert swap.allowed and not swap.requires_down
+
+
+def test_onze_a_player_not_yet_down_may_exchange_a_wild_two():
+    # the page lists the exchange among the actions of any turn, before laying down the targets
+    hands = ["AS 3S 5S 7H 9C JD KD 4C 6C 8C TC", "6H 3C 5D 9H JH KH 4D 8D TD 3D AD",
+             "AH 3H 5H 9S JS KS 4H 8H TH 5C QC", "AC 7S 9D JC KC 6D 6S 8S TS QS QH"]
+    state = stacked("onze", hands, "QD", stock=["KS"])
+    assert state.place_meld(0, cards("5H 2C 7H 8H")) == 1  # seat 0's run, the two for the six
+    draw(state)  # seat 1, not down, draws KS
+    assert not state.down[1]
+    state.apply(Swap(1, card("6H")))
+    assert state.melds[1].cards == cards("5H 6H 7H 8H") and card("2C") in state.hands[1]
 
 
 def test_onze_may_i_at_most_three_times_a_round_with_one_penalty_card():
