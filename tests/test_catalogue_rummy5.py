@@ -100,6 +100,7 @@ def test_continental_jokers_and_red_aces_are_wild():
     ("set", "TS AH JK", True),       # a red ace is as wild as a joker
     ("set", "3C 3C 3H", True),       # "a trio with two cards of the same suit"
     ("set", "AS AC AD", True),       # black aces are natural: the red one stands in for an ace
+    ("set", "AS AH AD", True),       # one natural ace and two wild cards
     ("set", "AH AD JK", False),      # all wild: no natural card fixes the rank
     ("set", "AS AC", False),
     ("run", "9S AH JS QS", True),    # the red ace stands for the ten of spades
