@@ -1,5 +1,5 @@
-"""Six more Oh Hell-family variants of the catalogue (oh-hell-traditional, oh-shit-spades,
-oh-hell-mrpikes, ascenseur, elevator, blob), checked against the worked examples of their
+"""Seven more Oh Hell-family variants of the catalogue (oh-hell-traditional, oh-shit-spades,
+oh-hell-mrpikes, ascenseur, elevator, blob, oh-hell-jaylipp), checked against the worked examples of their
 sources: deal schedules, the hook and its exceptions, trumps, bids at once, scores; each one
 validates and is played to the end by bots at every player count it allows."""
 
@@ -17,7 +17,7 @@ from cardrules.interpreter.game import CHANCE, new_game
 
 RULESETS = Path(__file__).parent.parent / "rulesets"
 
-NEW = ["oh-hell-traditional", "oh-shit-spades", "oh-hell-mrpikes", "ascenseur", "elevator", "blob"]
+NEW = ["oh-hell-traditional", "oh-shit-spades", "oh-hell-mrpikes", "ascenseur", "elevator", "blob", "oh-hell-jaylipp"]
 
 
 def rules_of(name):
@@ -321,6 +321,42 @@ def test_blob_nominated_trump_wins():
 def test_blob_scoring(bid, took, scored):
     # a reading (see the notes): 10 plus the call, a blob (nothing) for a missed call
     assert points("blob", bid, took) == scored
+
+
+# --- Oh Hell (jaylipp, oocities.org) -------------------------------------------------------------
+def test_jaylipp_thirteen_down_to_one_and_back():
+    # "dealing 13 cards to each player ... one less card until the deal has only 1 card. Then each
+    # hand is dealt with one more card until the deal has 13 cards"
+    assert sizes("oh-hell-jaylipp", 4) == list(range(13, 0, -1)) + list(range(2, 14))
+
+
+def test_jaylipp_no_trump_only_in_the_thirteen_card_hands():
+    # "On all hands with less than 13 cards a trump card is randomly selected."
+    suits = trumps("oh-hell-jaylipp", 4, seed=2)
+    assert len(suits) == 25
+    assert [n for n, suit in enumerate(suits, 1) if suit is None] == [1, 25]
+
+
+def test_jaylipp_hook():
+    # "The last player to bid may not allow the total bid to add up to the total number of cards in their hand."
+    state = stacked("oh-hell-jaylipp", 4, ["2C 3C 4C", "5C 6C 7C", "AH KH QH", "2D 3D 4D"], "9S", dealer=3)
+    bid_all(state, [2, 0, 0])
+    assert legal_bids(state) == [0, 2, 3]
+
+
+@pytest.mark.parametrize("dealer, leader", [(3, 1), (0, 2), (1, 3), (2, 0)])
+def test_jaylipp_the_player_opposite_the_dealer_leads(dealer, leader):
+    # "The player opposite the dealer starts the play by leading any card they choose."
+    state = stacked("oh-hell-jaylipp", 4, ["2C 3C 4C", "5C 6C 7C", "AH KH QH", "2D 3D 4D"], "9S", dealer=dealer)
+    assert state.turn == (dealer + 1) % 4  # the player left of the dealer bids first
+    bid_all(state, [1, 1, 1, 1])
+    assert state.turn == leader
+
+
+@pytest.mark.parametrize("bid, took, scored", [(3, 3, 8), (0, 0, 5), (13, 13, 18), (2, 4, -2), (5, 1, -4)])
+def test_jaylipp_scoring(bid, took, scored):
+    # "awarded 5 points plus their bid ... loses a point for each trick over or under their bid"
+    assert points("oh-hell-jaylipp", bid, took) == scored
 
 
 # --- every ruleset, every player count ----------------------------------------------------------
