@@ -24,6 +24,13 @@ TRICK_RULESETS = [n for n in bundled_names() if load_ruleset(n).family.name == "
 # Independent oracles for the bundled score sheets (written from the seed pages, not
 # from the rulesets' expressions).
 ORACLES = {
+    "oh-hell-traditional": lambda bid, took: took + (5 if took == bid else 0),
+    "oh-shit-spades": lambda bid, took: 10 + bid if took == bid else 0,
+    "oh-hell-mrpikes": lambda bid, took: 10 + bid if took == bid else -(10 + abs(bid - took)),
+    "ascenseur": lambda bid, took: 2 + took if took == bid else -abs(bid - took),
+    "elevator": lambda bid, took: 2 + took if took == bid else -abs(bid - took),
+    "blob": lambda bid, took: 10 + bid if took == bid else 0,
+    "oh-hell-jaylipp": lambda bid, took: 5 + bid if took == bid else -abs(bid - took),
     "oh-shit": lambda bid, took: took + (10 if took == bid else 0),
     "oh-heck": lambda bid, took: took + (10 if took == bid else 0),
     "oh-hell": lambda bid, took: took + (10 if took == bid else 0),
@@ -53,7 +60,8 @@ ORACLES = {
 }
 # bids made at once, or no hook in the rules; boerenbridge-forehead hooks only from 4 cards up,
 # and blackout-zero waives the hook for a last-deal dealer who must still bid zero
-NO_HOOK = {"kachufool-fingers", "spades", "boerenbridge", "boerenbridge-forehead", "blackout-zero"}
+NO_HOOK = {"kachufool-fingers", "spades", "boerenbridge", "boerenbridge-forehead", "blackout-zero",
+           "oh-hell-traditional", "oh-hell-mrpikes"}
 # Scored by partnership, with nil bids and bags carried between rounds: no per-seat oracle
 # fits; tests/test_catalogue.py checks the source's scoring examples instead.
 SCORED_ELSEWHERE = {"spades"}

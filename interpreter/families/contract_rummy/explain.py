@@ -118,20 +118,25 @@ def explain(rules: Ruleset) -> list[str]:
                    f"{rummy.fitting_discard_call.penalty_draw} card(s) drawn blind from their hand. A call "
                    "comes before a buy.")
     if lay.allowed:
-        out.append("A player who is down may lay off cards on " + ("any meld" if lay.on is LayOffOn.ANY_MELD
-                                                                  else "their own melds")
-                   + (", from the turn they go down." if lay.same_turn_as_going_down
-                      else ", from the turn after they go down."))
+        where = "any meld" if lay.on is LayOffOn.ANY_MELD else "their own melds"
+        if lay.requires_down:
+            out.append(f"A player who is down may lay off cards on {where}"
+                       + (", from the turn they go down." if lay.same_turn_as_going_down
+                          else ", from the turn after they go down."))
+        else:
+            out.append(f"Any player, down or not, may lay off cards on {where}"
+                       + ("." if lay.same_turn_as_going_down else ", but not in the turn they go down."))
     if lay.allowed and lay.may is not None:
         out.append(_seat_rule_words("lay off", lay.may))
     swap = rummy.joker_swap
     if swap.allowed and swap.may is not None:
         out.append(_seat_rule_words("swap a joker", swap.may))
     if swap.allowed:
-        out.append("A player who is down may replace a joker in a " + ("run" if swap.melds is SwapFrom.RUNS else "meld")
+        out.append(("A player who is down" if swap.requires_down else "Any player, down or not,")
+                   + " may replace a joker" + (" or other wild card" if melds.wild is not None else "") + " in a " + ("run" if swap.melds is SwapFrom.RUNS else "meld")
                    + " by the natural card it stands for; the freed joker "
                    + ("goes to their hand." if swap.freed_joker is FreedJoker.TO_HAND
-                      else "stays on the table and must be laid off that turn."))
+                      else "must be laid off again that same turn."))
     if rummy.take_discard is not None:
         out.append(_seat_rule_words("take the discard in their turn", rummy.take_discard))
     out.append("The turn ends with a discard, or by going out.")
