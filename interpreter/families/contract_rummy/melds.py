@@ -92,7 +92,7 @@ class MeldEngine:
         self._accepts: dict[int, tuple[Meld, frozenset[int]]] = {}
         self._joker_ends: dict[int, tuple[Meld, tuple[bool | None, ...]]] = {}
         self._swappable: dict[int, tuple[Meld, frozenset[int]]] = {}
-        self._specs: dict[int, tuple[Sequence[MeldSpec], tuple[tuple[MeldSpec, ...], int, int, int, int]]] = {}
+        self._specs: dict[int, tuple[Sequence[MeldSpec], tuple[tuple[MeldSpec, ...], int, int, int, int, int]]] = {}
         # The go-down search caches (see _windows, _best_window, _candidates) depend only
         # on the run bounds and the joker-adjacency rule besides their keys, so every
         # checker with those rules shares them: a simulation plays many games, each with
@@ -272,7 +272,7 @@ class MeldEngine:
         size = len(meld.cards) + 1
         wild = self.wild
         is_wild = card in wild
-        jokers = self.wilds(meld)
+        jokers = meld.cards.count(JOKER) if not self.wild_naturals else self.wilds(meld)
         if meld.kind is SET:
             if is_wild:
                 if self._joker_problem(size, jokers + 1, False):
@@ -390,10 +390,9 @@ class MeldEngine:
         tuples and a :class:`Meld` is built only for an option found.  The order of
         candidates, and so of the options, is that of the plain search described in
         :meth:`_candidates`."""
-        specs, need, sets, least_set, least_run = self._sorted_specs(contract)
+        specs, need, sets, least_set, least_run, runs = self._sorted_specs(contract)
         if len(hand) < need:
             return []
-        runs = sum(1 for s in specs if s.kind is RUN)  # (a part of either kind is neither)
         naturals = self.wild_naturals
         held = [c for c in hand if c in naturals] if naturals else None
         if held:  # the search counts every wild card as a joker; the real ones go back in below
@@ -555,9 +554,10 @@ class MeldEngine:
         search(0, ())
         return out
 
-    def _sorted_specs(self, contract: Sequence[MeldSpec]) -> tuple[tuple[MeldSpec, ...], int, int, int, int]:
+    def _sorted_specs(self, contract: Sequence[MeldSpec]) -> tuple[tuple[MeldSpec, ...], int, int, int, int, int]:
         """The contract's specs in search order (runs first, smaller first), the cards they
-        need at least, how many sets, the least set and the least run (0 if none); cached,
+        need at least, how many sets, the least set and the least run (0 if none), and how
+        many runs (a part of either kind is neither a set nor a run here); cached,
         as every turn of a round asks for the same contract.  The cache is keyed by the
         contract object, as the per-meld caches are (see _cached): hashing a tuple of
         specs hashes each dataclass in Python, and the state asks with the round's own
@@ -570,7 +570,7 @@ class MeldEngine:
             if len(self._specs) > 64:
                 self._specs.clear()
             got = self._specs[id(contract)] = (contract, (specs, sum(s.min_size for s in specs), len(sets),
-                                                          min(sets, default=0), min(runs, default=0)))
+                                                          min(sets, default=0), min(runs, default=0), len(runs)))
         return got[1]
 
     def _could_meet(self, jokers: int, masks: list[int], deeper: list[list[int]], ranks: list[int], sets: int,
