@@ -665,6 +665,15 @@ def _names_used(node: Node) -> set[str]:
     return out
 
 
+def names_read(source: str) -> frozenset[str]:
+    """The names an expression reads (nothing for one that does not parse: its problem
+    is reported where it is compiled)."""
+    try:
+        return frozenset(_names_used(parse(source)))
+    except ExpressionError:
+        return frozenset()
+
+
 def compile_checked(source: str, names: Mapping[str, Type],
                     want: Type | tuple[Type, ...] | None = None) -> Compiled:
     """Parse, check and compile ``source``; raise the first :class:`ExpressionError`.

@@ -289,3 +289,14 @@ def test_explain_puts_every_new_rule_in_words(run_cli, tmp_path):
                   "may take the discard in their turn only when `not is_down`",
                   "may lay off only when `not went_down_this_turn`", "may swap a joker only when `others_down == 0`"):
         assert words in text
+
+
+def test_a_card_is_turned_only_when_trump_suit_reads_the_turned_card(tmp_path):
+    # the names an expression reads decide it, not its text: a let whose name contains
+    # 'upcard' turns no card
+    path = tmp_path / "up.yaml"
+    path.write_text("extends: oh-hell\nname: up\nlet: {no_upcard_here: 1}\n"
+                    "trump: {kind: null, suit: \"if no_upcard_here == 1 then spades else hearts\"}\n")
+    assert load_ruleset(path).deal.upcard is False
+    path.write_text("extends: oh-hell\nname: up\ntrump: {kind: null, suit: \"if has_upcard then upcard_suit else spades\"}\n")
+    assert load_ruleset(path).deal.upcard is True

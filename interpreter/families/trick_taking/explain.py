@@ -21,7 +21,7 @@ def explain(rules: Ruleset) -> list[str]:
     if trump.suit is not None:
         out.append(f"Each round's trump is `{trump.suit.source}` (a suit, or `no_trump`)"
                    + (", where `upcard_suit` is the suit of the card turned up after the deal." if
-                      "upcard" in trump.suit.source else "."))
+                      "upcard_suit" in trump.suit.names else "."))
     elif trump.kind is TrumpKind.UPCARD:
         out.append("After the deal the next card is turned up; its suit is trump for the round."
                    + (" When no card is left to turn, the round has no trump." if trump.no_trump_without_upcard

@@ -9,7 +9,7 @@ from typing import Any, Callable, Mapping
 
 from ...cards import RANKS, SUITS
 from ...errors import EvaluationError
-from ...expressions import CONSTANTS, Compiled, Type
+from ...expressions import CONSTANTS, Compiled, Type, names_read
 from ...rules import ROUND_NAMES, Ace, RulesBuilder, Ruleset, Setup, Template
 
 BID_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "bids": Type.LIST, "seat": Type.INT,
@@ -21,6 +21,7 @@ SCORE_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "tricks": Type.I
 # trump.suit: the round's names and the turned card
 TRUMP_NAMES: dict[str, Type] = {**ROUND_NAMES, "has_upcard": Type.BOOL, "upcard_suit": Type.INT,
                                 "upcard_rank": Type.INT, "upcard_is_joker": Type.BOOL}
+UPCARD_NAMES = frozenset(TRUMP_NAMES) - frozenset(ROUND_NAMES)  # the turned card's
 # play.leader: who leads the first trick, once the bids are in
 LEADER_NAMES: dict[str, Type] = {**ROUND_NAMES, "dealer": Type.INT, "first": Type.INT, "bids": Type.LIST,
                                  "highest_bidder": Type.INT, "trump": Type.INT}
@@ -137,7 +138,12 @@ class TrickRules:
 
 def default_upcard(builder: RulesBuilder) -> bool:
     """A card is turned when the trump is the turned card's, or a trump.suit reads it."""
-    return bool(builder.get(("trump", "kind")) == TrumpKind.UPCARD or "upcard" in str(builder.get(("trump", "suit"), "")))
+    return bool(builder.get(("trump", "kind")) == TrumpKind.UPCARD or _reads_upcard(builder.get(("trump", "suit"))))
+
+
+def _reads_upcard(rule: Any) -> bool:
+    """Whether a trump.suit rule reads one of the turned card's names."""
+    return isinstance(rule, str) and not names_read(rule).isdisjoint(UPCARD_NAMES)
 
 
 def _restrictions(builder: RulesBuilder, key: str, names: Mapping[str, Type]) -> list[Restriction]:
@@ -195,7 +201,7 @@ def build_section(builder: RulesBuilder) -> TrickRules:
     play_names = {**PLAY_NAMES, **counter_names}
     play_restrictions = _restrictions(builder, "play", play_names)
     suit_rule = get(("trump", "suit"))
-    if isinstance(suit_rule, str) and "upcard" in suit_rule and get(("deal", "upcard")) is False:
+    if _reads_upcard(suit_rule) and get(("deal", "upcard")) is False:
         builder.warn(("trump", "suit"), "deal.upcard is false, so no card is turned: has_upcard is always false "
                      "and upcard_suit always no_trump")
     score_names = {**SCORE_NAMES, **counter_names}
