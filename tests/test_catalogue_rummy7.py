@@ -296,6 +296,62 @@ def test_parlett_card_points():
     assert card_points(cards("2S AS KH QD JC TC 7S 3H"), table) == 15 + 11 + 30 + 10 + 7 + 3
 
 
+# --- Zioncheck (family rules) -------------------------------------------------------------------
+ZC = "zioncheck-family"
+
+
+def test_zioncheck_eleven_cards_seven_requirements_and_a_short_game():
+    # "Deal eleven cards to each player."; "1. Two sets ... 4. Three sets (short games can end
+    # here) ... 7. Three runs, no discard"
+    rules = rules_of(ZC)
+    assert list(rules.setup(4).hand_sizes) == [11] * 7
+    assert rules.setup(4).deck_size == 108
+    assert contracts(ZC) == SEVEN_CONTRACTS
+    assert going_out(ZC) == ["discard-required"] * 6 + ["no-discard"]
+    assert list(rules.setup(4, "short").round_numbers) == [1, 2, 3, 4]
+
+
+def test_zioncheck_exactly_the_requirements_when_going_down():
+    # "Once a player has collected the requirements of the round (i.e., two sets), the player
+    # places those sets or runs on the table"
+    assert problem(ZC, 0, "7H 7S 7C", "9D 9S 9C") is None
+    assert problem(ZC, 0, "7H 7S 7C", "9D 9S 9C", "KD KS KC") is not None
+    assert problem(ZC, 1, "7H 7S 7C", "4D 5D 6D 7D 8D") is None
+
+
+@pytest.mark.parametrize("kind, text, valid", [
+    ("set", "8H 8S 8C", True),        # "minimum three cards of the same number"
+    ("set", "8H 8S", False),
+    ("set", "8H 8H 8S 8C", True),
+    ("run", "5H 6H 7H 8H", True),     # "minimum four consecutive cards of the same suit"
+    ("run", "5H 6H 7H", False),
+    ("run", "5H 6H 7S 8H", False),
+    ("run", "5H JK 7H 8H", True),
+])
+def test_zioncheck_meld_examples(kind, text, valid):
+    why = why_not(ZC, kind, text)
+    assert (why is None) == valid, why
+
+
+def test_zioncheck_may_i_with_a_penalty_card_that_the_player_in_turn_cannot_deny():
+    # "Simply say "may I?" ... If you "may I" you must also take a penalty card."
+    hands = ["5S 5H 5D KS KH 2C 9D 9C 4H 6S 3C", "7S 7C 7D QD QS QC 7H 4S 9S KD 8C",
+             "2H 3H 4D 6D 8C TS TH JD JC AS 3D", "3S 4C 6C 8H 8D TD JS QH AC AH 4D"]
+    state = stacked(ZC, hands, "5C", stock=["2D", "3D"])
+    state.apply(DRAW)          # seat 1 passes on the flip card
+    state.apply(PASS)          # seat 2
+    state.apply(PASS)          # seat 3
+    state.apply(BUY)           # seat 0: "may I?"
+    assert state.events[-1] == {"event": "buy", "round": 1, "seat": 0, "card": "5C", "penalty": ["2D"]}
+    assert len(state.hands[0]) == 13
+
+
+def test_zioncheck_card_points():
+    # "ten points for face cards, 15 for aces, and 20 for jokers"
+    table = rules_of(ZC).section.card_points
+    assert card_points(cards("JK AS KH QD JC 7S 2H"), table) == 20 + 15 + 30 + 7 + 2
+
+
 # --- every ruleset, every player count ------------------------------------------------------------
 GAMES = [(name, n) for name in CATALOGUE
          for n in range(rules_of(name).min_players, rules_of(name).max_players + 1)]
