@@ -18,7 +18,8 @@ from cardrules.interpreter.families.contract_rummy.rules import wild_cards
 from cardrules.interpreter.game import CHANCE, new_game
 
 RULESETS = Path(__file__).parent.parent / "rulesets"
-CATALOGUE = ["liverpool-rummy-weekend-america", "king-rummy", "progressive-rummy-parlett", "zioncheck-family"]
+CATALOGUE = ["liverpool-rummy-weekend-america", "king-rummy", "progressive-rummy-parlett", "zioncheck-family",
+             "liverpool-rummy-wikipedia"]
 CATALOGUE = [name for name in CATALOGUE if (RULESETS / f"{name}.yaml").exists()]
 
 
@@ -350,6 +351,46 @@ def test_zioncheck_card_points():
     # "ten points for face cards, 15 for aces, and 20 for jokers"
     table = rules_of(ZC).section.card_points
     assert card_points(cards("JK AS KH QD JC 7S 2H"), table) == 20 + 15 + 30 + 7 + 2
+
+
+# --- Liverpool Rummy (Wikipedia) ------------------------------------------------------------------
+LW = "liverpool-rummy-wikipedia"
+
+
+@pytest.mark.parametrize("players, decks", [(3, 2), (4, 2), (5, 3), (8, 3)])
+def test_liverpool_wikipedia_two_packs_for_three_or_four_three_for_more(players, decks):
+    # "2 packs for three or four players or 3 for more than four players"
+    assert rules_of(LW).setup(players).deck_size == 54 * decks
+
+
+def test_liverpool_wikipedia_deals_and_contracts_from_six_to_twelve_cards():
+    # "10 cards to each player for the first 4 rounds, then 12 cards ... for the last 3 rounds";
+    # "The number of cards required to lay down increases by one with each hand, from 6 to 12."
+    rules = rules_of(LW)
+    assert list(rules.setup(5).hand_sizes) == [10] * 4 + [12] * 3
+    assert contracts(LW) == SEVEN_CONTRACTS
+    assert [sum(m.min_size for m in c.melds) for c in rules.section.contracts] == [6, 7, 8, 9, 10, 11, 12]
+
+
+def test_liverpool_wikipedia_exact_cut_takes_50_off():
+    # "the cutting player's score is reduced by 50 points"
+    rules = rules_of(LW)
+    (cut,) = rules.section.chance_events
+    env = rules.setup(4).round_env(0)
+    assert cut.actor(env) == -50 and cut.others(env) == 0
+
+
+@pytest.mark.parametrize("kind, text, valid", [
+    ("set", "QH QS QC", True),        # "three or more cards of the same rank"
+    ("set", "QH QS", False),
+    ("run", "AD 2D 3D 4D", True),     # "aces can be used in a high run or low run"
+    ("run", "JD QD KD AD", True),
+    ("run", "KD AD 2D 3D", False),    # "but not wrap around"
+    ("run", "4D 5D 6D", False),       # "four or more cards in sequence"
+])
+def test_liverpool_wikipedia_meld_examples(kind, text, valid):
+    why = why_not(LW, kind, text)
+    assert (why is None) == valid, why
 
 
 # --- every ruleset, every player count ------------------------------------------------------------
