@@ -150,3 +150,19 @@ def test_meld_parts_are_checked_for_every_kind_they_may_be(tmp_path):
     assert ruleset(tmp_path, text % "meld of 10", "melds").section.contracts[0].melds == (MeldSpec(EITHER, 10),)
     with pytest.raises(RulesetError, match="asks for a meld of 15, but with 2 deck"):
         ruleset(tmp_path, text % "meld of 15", "long")
+
+
+def test_a_go_down_that_reads_both_ways_keeps_its_kinds(tmp_path):
+    # deuces wild, runs of three: 7S 2H 2C is a set of sevens and the run 7-8-9 of spades;
+    # a listed or recorded go-down says which, so a replay puts down the same meld
+    rules = ruleset(tmp_path, "extends: shanghai\ncontracts: [[meld of 3]]\n"
+                    "melds: {wild: \"card_rank == 2\", run: {min_size: 3}, jokers: {per_meld: size, min_natural: 1}}\n")
+    checker = engine(rules)
+    contract = rules.section.contracts[0].melds
+    written = (cards("7S 2H 2C"),)
+    assert [m.kind for m in checker.make_contract(written, ("run",), contract)] == [RUN]
+    assert [m.kind for m in checker.make_contract(written, ("set",), contract)] == [SET]
+    with pytest.raises(ValueError, match="is not a run"):
+        checker.make_contract((cards("7S 7H 2C"),), ("run",), contract)
+    with pytest.raises(ValueError, match="a meld is a set or a run"):
+        checker.make_contract(written, ("meld",), contract)

@@ -64,9 +64,14 @@ class Claim:
 
 @dataclass(frozen=True, slots=True)
 class GoDown:
-    """Put down the round's contract: each meld's cards (a run low to high, jokers in place)."""
+    """Put down the round's contract: each meld's cards (a run low to high, jokers in place),
+    and each meld's kind (``"set"`` or ``"run"``) when it is fixed: a listed go-down and one
+    read from a record say it, as cards such as ``7S 2H 2C`` with deuces wild are both; a
+    typed one may leave it to the engine (None: each meld is read so that together they
+    meet the contract)."""
 
     melds: tuple[tuple[int, ...], ...]
+    kinds: tuple[str, ...] | None = None
 
     def __str__(self) -> str:
         return "meld " + " | ".join(" ".join(NAMES[c] for c in m) for m in self.melds)

@@ -265,6 +265,26 @@ class MeldEngine:
             raise ValueError(problem)
         return first
 
+    def make_contract(self, written: Sequence[Sequence[int]], kinds: Sequence[str],
+                      contract: Sequence[MeldSpec]) -> list[Meld]:
+        """The melds of a go-down whose kinds are given (a listed or recorded one), checked
+        against ``contract`` (ValueError naming the meld or the contract's problem)."""
+        if len(kinds) != len(written):
+            raise ValueError(f"{len(written)} melds but {len(kinds)} kinds")
+        melds = []
+        for i, (cards, kind) in enumerate(zip(written, kinds), 1):
+            if kind not in ("set", "run"):
+                raise ValueError(f"meld {i} is a '{kind}': a meld is a set or a run")
+            try:
+                melds.append(self.make(MeldKind(kind), cards))
+            except ValueError as exc:
+                shown = " ".join(NAMES[c] for c in cards)
+                raise ValueError(f"meld {i} ({shown}) is not a {kind}: {exc}") from None
+        problem = self.contract_problem(melds, contract)
+        if problem:
+            raise ValueError(problem)
+        return melds
+
     # --- lay-offs and swaps -------------------------------------------------------------------
     def lay_off(self, meld: Meld, card: int, at_low: bool | None = None) -> Meld | None:
         """``meld`` with ``card`` added, or None if it does not fit.  For a run the card

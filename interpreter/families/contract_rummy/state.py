@@ -395,7 +395,7 @@ class RummyState(GameState):
                 options += engine.fuller_go_downs(hand, options, contract,
                                                   1 if self.contract.going_out is DISCARD_REQUIRED else 0)
             for option in options:
-                action = GoDown(tuple(m.cards for m in option))
+                action = GoDown(tuple(m.cards for m in option), tuple(m.kind.value for m in option))
                 added = {next_id + i: m for i, m in enumerate(option)}
                 if going_down.may is not None and not self._evaluate(
                         going_down.may.rule, self._go_down_env(seat, option), ("going_down", "may", "rule")):
@@ -687,8 +687,11 @@ class RummyState(GameState):
         if self.down[seat]:
             raise IllegalActionError("you are already down this round: lay off instead")
         self._take_from_hand(seat, [c for m in action.melds for c in m])
-        try:  # each meld read as a set or a run so that together they meet the contract
-            melds = self.meld_engine.read_contract(action.melds, self.contract.melds)
+        try:
+            if action.kinds is None:  # each meld read as a set or a run so that together they meet the contract
+                melds = self.meld_engine.read_contract(action.melds, self.contract.melds)
+            else:
+                melds = self.meld_engine.make_contract(action.melds, action.kinds, self.contract.melds)
         except ValueError as exc:
             raise IllegalActionError(str(exc)) from None
         may = self.section.going_down.may

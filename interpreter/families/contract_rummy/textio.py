@@ -112,7 +112,8 @@ def action_from_event(state: RummyState, event: dict[str, Any]) -> Any:
     if kind in ("meld", "layoff", "swap", "discard") and seat is not None and seat != state.turn:
         raise IllegalActionError(f"seat {seat} acts out of turn (it is {state.whose_turn()})")
     if kind == "meld":
-        return GoDown(tuple(tuple(card(c) for c in m["cards"]) for m in event["melds"]))
+        return GoDown(tuple(tuple(card(c) for c in m["cards"]) for m in event["melds"]),
+                      tuple(str(m.get("kind", "")) for m in event["melds"]))
     if kind == "layoff":
         after = event.get("cards_after")
         return LayOff(event["meld"], tuple(card(c) for c in event["cards"]),
