@@ -18,19 +18,24 @@ from hypothesis import strategies as st
 from cardrules.interpreter import load_ruleset
 from cardrules.interpreter.cards import JOKER, make_deck
 from cardrules.interpreter.families.contract_rummy.melds import MeldEngine, card_for
-from cardrules.interpreter.families.contract_rummy.rules import MeldKind
+from cardrules.interpreter.families.contract_rummy.rules import MeldKind, MeldSpec
 from cardrules.interpreter.loader import bundled_names
 
 RUMMY = [n for n in bundled_names() if load_ruleset(n).family.name == "contract-rummy"]
 
 
 def canonical_melds(engine, spec, counts):
-    """Every canonical meld of ``spec`` the counted cards can make."""
+    """Every canonical meld of ``spec`` the counted cards can make, as (kind, cards); a
+    part of either kind: the sets, then the runs."""
+    if spec.kind is MeldKind.EITHER:
+        return [m for kind in (MeldKind.SET, MeldKind.RUN)
+                for m in canonical_melds(engine, MeldSpec(kind, spec.min_size), counts)]
     size = spec.min_size
     out = []
     if spec.kind is MeldKind.SET:
         for rank in range(13):
-            naturals = [c for c in range(rank, JOKER, 13) for _ in range(counts[c])]
+            naturals = [c for c in range(rank, JOKER, 13)
+                        for _ in range(min(counts[c], 1) if engine.rules.set_distinct_suits else counts[c])]
             if naturals:
                 out.append(tuple(naturals[:size]) + (JOKER,) * (size - min(size, len(naturals))))
         out.append((JOKER,) * size)
@@ -49,7 +54,7 @@ def canonical_melds(engine, spec, counts):
                         cards.append(JOKER)
                 out.append(tuple(cards))
         valid = [m for m in out if engine.why_not_run(m) is None]
-    return [m for m in valid if m.count(JOKER) <= counts[JOKER]]
+    return [(spec.kind, m) for m in valid if m.count(JOKER) <= counts[JOKER]]
 
 
 def brute_force(engine, hand, contract):
@@ -58,19 +63,19 @@ def brute_force(engine, hand, contract):
 
     def search(i, counts, chosen, floor):
         if i == len(specs):
-            melds = [engine.make(specs[j].kind, cards) for j, cards in enumerate(chosen)]
+            melds = [engine.make(kind, cards) for kind, cards in chosen]
             if engine.initial_problem(melds) is None:
-                found.add(tuple(sorted(chosen)))
+                found.add(tuple(sorted(cards for _, cards in chosen)))
             return
         same = i > 0 and specs[i - 1] == specs[i]
-        for cards in canonical_melds(engine, specs[i], counts):
+        for kind, cards in canonical_melds(engine, specs[i], counts):
             if same and cards < floor:
                 continue
             left = counts.copy()
             left.subtract(cards)
             if min(left.values(), default=0) < 0:
                 continue
-            search(i + 1, left, chosen + [cards], cards)
+            search(i + 1, left, chosen + [(kind, cards)], cards)
 
     search(0, Counter(hand), [], ())
     return found
