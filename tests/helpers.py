@@ -4,3 +4,27 @@ from pathlib import Path
 
 DATA = Path(__file__).parent / "data"
 REPO = Path(__file__).parent.parent
+
+
+def stacked_rummy_round(rules, hands, upcard, stock=(), players=4, dealer=0):
+    """Round 1 of a contract-rummy game of ``rules`` dealt exactly ``hands`` (card texts,
+    seat 0 first), the flip card ``upcard`` and a stock whose top cards are ``stock``."""
+    from cardrules.interpreter.cards import card
+    from cardrules.interpreter.game import new_game
+
+    state = new_game(rules, players, seed=0)
+    state.dealer = dealer
+    state.stack_deal(tuple(tuple(card(c) for c in h.split()) for h in hands), card(upcard),
+                     tuple(card(c) for c in " ".join(stock).split()))
+    return state
+
+
+def rummy_draw(state):
+    """The player in turn declines the discard; every seat asked to buy passes; the stock card."""
+    from cardrules.interpreter.families.contract_rummy.actions import DRAW, PASS
+    from cardrules.interpreter.game import CHANCE
+
+    state.apply(DRAW)
+    while state.turn != CHANCE:
+        state.apply(PASS)
+    state.apply(state.chance_action())

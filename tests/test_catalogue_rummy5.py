@@ -16,6 +16,7 @@ from cardrules.interpreter.families.contract_rummy.actions import BUY, DRAW, PAS
 from cardrules.interpreter.families.contract_rummy.melds import MeldEngine, card_points
 from cardrules.interpreter.families.contract_rummy.rules import RUN, wild_cards
 from cardrules.interpreter.game import CHANCE, new_game
+from helpers import rummy_draw, stacked_rummy_round
 
 RULESETS = Path(__file__).parent.parent / "rulesets"
 CATALOGUE = ["continental-rummy", "liverpool-rummy-reference", "contract-rummy-best-family", "onze"]
@@ -46,18 +47,10 @@ def contracts(name):
 
 def stacked(name, hands, upcard, stock=(), players=4, dealer=0):
     """Round 1 dealt exactly ``hands`` (seat 0 first), the flip card, the stock's top cards."""
-    state = new_game(rules_of(name), players, seed=0)
-    state.dealer = dealer
-    state.stack_deal(tuple(cards(h) for h in hands), card(upcard), cards(" ".join(stock)))
-    return state
+    return stacked_rummy_round(rules_of(name), hands, upcard, stock, players, dealer)
 
 
-def draw(state):
-    """The player in turn declines the discard; every seat asked to buy passes; the stock card."""
-    state.apply(DRAW)
-    while state.turn != CHANCE:
-        state.apply(PASS)
-    state.apply(state.chance_action())
+draw = rummy_draw
 
 
 SEVEN_CONTRACTS = [["set of 3", "set of 3"], ["set of 3", "run of 4"], ["run of 4", "run of 4"],

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from cardrules.interpreter import IllegalActionError, load_ruleset
+from cardrules.interpreter import load_ruleset
 from cardrules.interpreter.cards import JOKER, card
 from cardrules.interpreter.driver import play_bots
 from cardrules.interpreter.families.contract_rummy.actions import BUY, DRAW, PASS, Discard, GoDown, LayOff
 from cardrules.interpreter.families.contract_rummy.melds import MeldEngine, card_points
 from cardrules.interpreter.families.contract_rummy.rules import wild_cards
-from cardrules.interpreter.game import CHANCE, new_game
+from cardrules.interpreter.game import CHANCE
+from helpers import rummy_draw, stacked_rummy_round
 
 RULESETS = Path(__file__).parent.parent / "rulesets"
 CATALOGUE = ["liverpool-rummy-weekend-america", "king-rummy", "progressive-rummy-parlett", "zioncheck-family",
@@ -78,18 +79,10 @@ def seat_rule(rule, name, is_down, players=4):
 
 def stacked(name, hands, upcard, stock=(), players=4, dealer=0):
     """Round 1 dealt exactly ``hands`` (seat 0 first), the flip card, the stock's top cards."""
-    state = new_game(rules_of(name), players, seed=0)
-    state.dealer = dealer
-    state.stack_deal(tuple(cards(h) for h in hands), card(upcard), cards(" ".join(stock)))
-    return state
+    return stacked_rummy_round(rules_of(name), hands, upcard, stock, players, dealer)
 
 
-def draw(state):
-    """The player in turn declines the discard; every seat asked to buy passes; the stock card."""
-    state.apply(DRAW)
-    while state.turn != CHANCE:
-        state.apply(PASS)
-    state.apply(state.chance_action())
+draw = rummy_draw
 
 
 SEVEN_CONTRACTS = [["set of 3", "set of 3"], ["set of 3", "run of 4"], ["run of 4", "run of 4"],

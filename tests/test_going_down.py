@@ -11,10 +11,11 @@ import pytest
 
 from cardrules.interpreter import IllegalActionError, RulesetError, load_ruleset
 from cardrules.interpreter.cards import card
-from cardrules.interpreter.families.contract_rummy.actions import DRAW, PASS, GoDown
+from cardrules.interpreter.families.contract_rummy.actions import GoDown
 from cardrules.interpreter.families.contract_rummy.melds import MeldEngine
 from cardrules.interpreter.families.contract_rummy.rules import EITHER, RUN, SET, MeldSpec, wild_cards
-from cardrules.interpreter.game import CHANCE, new_game
+from cardrules.interpreter.game import new_game
+from helpers import rummy_draw
 
 DATA = Path(__file__).parent / "data"
 
@@ -120,10 +121,7 @@ def _whole_hand_round(seat_1, stock):
                       cards("8S 8H 8D 9S 9D TS TH TD JS JH JD"), cards("QS QH QD AS AH AD 3C 4C 5C 6C 7C")),
                      card("8C"), cards(stock))
     assert state.turn == 1
-    state.apply(DRAW)
-    while state.turn != CHANCE:
-        state.apply(PASS)
-    state.apply(state.chance_action())
+    rummy_draw(state)
     return state
 
 

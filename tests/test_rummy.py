@@ -14,6 +14,7 @@ from cardrules.interpreter.families.contract_rummy.rules import MeldKind
 from cardrules.interpreter.driver import play_bots
 from cardrules.interpreter.game import CHANCE, new_game
 from cardrules.interpreter.record import replay, save_record
+from helpers import rummy_draw
 
 
 def cards(text):
@@ -108,12 +109,7 @@ def stacked(name, hands, upcard, stock=(), players=4, dealer=0, cut=False):
     return state
 
 
-def draw(state):
-    """The player in turn declines the discard; every window seat passes; the stock card."""
-    state.apply(DRAW)
-    while state.turn != CHANCE:
-        state.apply(PASS)
-    state.apply(state.chance_action())
+draw = rummy_draw  # the player in turn declines the discard; every window seat passes; the stock card
 
 
 ISRA_HANDS = ["8H 8S 8D 9C 9D 9H 2C 3C 4C KD KS", "2H 3H 4H 5H 7S 7S 7C JK QD QS QC",
