@@ -66,10 +66,11 @@ def card(text: str) -> int:
 
 
 
-def make_deck(decks: int, jokers: int, ranks: Sequence[str]) -> list[int]:
-    """Every card of the deck, in order (shuffle it with an injected RNG)."""
+def make_deck(decks: int, jokers: int, ranks: Sequence[str], removed: Sequence[int] = ()) -> list[int]:
+    """Every card of the deck, in order (shuffle it with an injected RNG); ``removed``
+    cards are left out of every pack."""
     keep = [RANKS.index(r) for r in ranks]
-    one = [s * 13 + r for s in range(4) for r in keep]
+    one = [s * 13 + r for s in range(4) for r in keep if s * 13 + r not in removed]
     return one * decks + [JOKER] * jokers
 
 

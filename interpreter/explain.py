@@ -11,7 +11,7 @@ True
 
 from __future__ import annotations
 
-
+from .cards import pretty
 from .rules import Ruleset
 
 SEAT_WORDS = {"left-of-dealer": "the player to the dealer's left", "dealer": "the dealer",
@@ -46,8 +46,9 @@ def _deck(rules: Ruleset) -> str:
         setup = rules.setup(n)
         jokers = f" and {setup.jokers} joker{'s' if setup.jokers != 1 else ''}" if setup.jokers else ""
         total = f" ({setup.deck_size} cards)" if setup.jokers or setup.decks > 1 else ""
+        without = f" ({', '.join(pretty(c) for c in setup.removed)} taken out)" if setup.removed else ""
         parts.append((setup.decks, setup.jokers, f"{setup.decks} deck{'s' if setup.decks > 1 else ''} of "
-                      f"{4 * len(setup.ranks)} cards{jokers}{total}", n))
+                      f"{4 * len(setup.ranks) - len(setup.removed)} cards{without}{jokers}{total}", n))
     groups: dict[str, list[int]] = {}
     for _, _, text, n in parts:
         groups.setdefault(text, []).append(n)

@@ -90,7 +90,7 @@ class GameState:
         self.names = list(names) if names else [f"seat-{i}" for i in range(players)]
         if len(self.names) != players:
             raise ValueError("one name per seat")
-        self.deck = make_deck(self.setup.decks, self.setup.jokers, self.setup.ranks)
+        self.deck = make_deck(self.setup.decks, self.setup.jokers, self.setup.ranks, self.setup.removed)
         self.totals = [0] * players
         self.round_index = 0
         self.turn = CHANCE

@@ -18,7 +18,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from .cards import RANKS
+from .cards import JOKER, NAMES, RANKS, card
 from .errors import EvaluationError, ExpressionError, Problem
 from .expressions import Compiled, Type, check_source, compile_checked
 from .loader import Document, JsonPath
@@ -102,6 +102,9 @@ class DeckRules:
     ranks: tuple[str, ...]  # the ranks in the deck (every rank when ``ranks_rule`` decides per player count)
     ace: Ace
     ranks_rule: Compiled | None = None  # deck.ranks as an expression of players and decks
+    # deck.remove: (when, cards) pairs: the cards taken out of every pack when ``when`` (of
+    # players and decks; None: always) holds
+    remove: tuple[tuple[Compiled | None, tuple[int, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -127,6 +130,7 @@ class Setup:
     teams: tuple[int, ...] = ()  # each seat's team number; empty: no partnerships
     full_rounds: int = 0  # rounds of the full game (a mode plays some of them); 0: as many as played
     ranks: tuple[str, ...] = RANKS_TUPLE  # the ranks in this game's deck
+    removed: tuple[int, ...] = ()  # deck.remove: cards taken out of every pack for this player count
     # Values derived from this setup alone, kept for every game made with it (a family
     # keys its own entries: the bids a round allows, card orders, ...).
     cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -279,6 +283,38 @@ class RulesBuilder:
         parts.append(text[pos:])
         return Template(tuple(p for p in parts if p != ""))
 
+    def _removed_cards(self) -> tuple[tuple[Compiled | None, tuple[int, ...]], ...]:
+        """deck.remove: each entry a card name, or {cards, when} for some player counts."""
+        out = []
+        always: list[int] = []  # the cards of plain entries
+        for i, entry in enumerate(self.get(("deck", "remove"), []) or []):
+            when = None
+            texts = [entry]
+            path: tuple[Any, ...] = ("deck", "remove", i)
+            if isinstance(entry, dict):
+                when = self.expr(path + ("when",), {"players": Type.INT, "decks": Type.INT}, Type.BOOL) \
+                    if entry.get("when") is not None else None
+                texts = entry.get("cards") or []
+                path = path + ("cards",)
+            found = []
+            for j, text in enumerate(texts):
+                at = path + (j,) if isinstance(entry, dict) else path
+                try:
+                    c = card(str(text))
+                except ValueError as exc:
+                    self.fail(at, str(exc))
+                    continue
+                if c == JOKER:
+                    self.fail(at, "deck.remove takes natural cards; deck.jokers says how many jokers there are")
+                elif c in found or (not isinstance(entry, dict) and c in always):
+                    self.fail(at, f"{NAMES[c]} is listed twice")
+                else:
+                    found.append(c)
+                    if not isinstance(entry, dict):
+                        always.append(c)
+            out.append((when, tuple(found)))
+        return tuple(out)
+
     def build(self) -> Ruleset:
         d = self.data
         family = self.family
@@ -298,6 +334,7 @@ class RulesBuilder:
             ace=Ace(self.get(("deck", "ace"), "high")),
             ranks_rule=self.expr(("deck", "ranks"), {"players": Type.INT, "decks": Type.INT}, Type.LIST)
             if isinstance(self.get(("deck", "ranks")), str) else None,
+            remove=self._removed_cards(),
         )
         lets = []
         for name in self.get(("let",), {}):
@@ -405,7 +442,10 @@ def compute_setup(rules: Ruleset, players: int, mode: str | None, deadline: floa
     ranks = rules.deck.ranks
     if rules.deck.ranks_rule is not None:
         ranks = _ranks(_eval(rules.deck.ranks_rule, {"players": players, "decks": decks}, ("deck", "ranks")), players)
-    deck_size = decks * 4 * len(ranks) + jokers
+    removed: tuple[int, ...] = ()
+    if rules.deck.remove:
+        removed = _removed(rules, ranks, players, decks)
+    deck_size = decks * (4 * len(ranks) - len(removed)) + jokers
     env: dict[str, Any] = {"players": players, "decks": decks, "jokers": jokers, "deck_size": deck_size}
     lets: dict[str, Any] = {}
     for name, compiled in rules.lets:
@@ -446,7 +486,23 @@ def compute_setup(rules: Ruleset, players: int, mode: str | None, deadline: floa
         if len(set(teams)) < 2:
             raise SetupError(("team",), f"every seat is on team {teams[0]}: partnerships need two teams or more")
     return Setup(players, decks, jokers, deck_size, lets, tuple(sizes), tuple(numbers), teams, full_rounds=full_rounds,
-                 ranks=ranks)
+                 ranks=ranks, removed=removed)
+
+
+def _removed(rules: Ruleset, ranks: tuple[str, ...], players: int, decks: int) -> tuple[int, ...]:
+    """The cards deck.remove takes out of every pack for this player count, in card order."""
+    out: set[int] = set()
+    for i, (when, cards) in enumerate(rules.deck.remove):
+        if when is not None and not _eval(when, {"players": players, "decks": decks}, ("deck", "remove", i, "when")):
+            continue
+        for c in cards:
+            if RANKS[c % 13] not in ranks:
+                raise SetupError(("deck", "remove", i), f"with {players} players the deck has no {NAMES[c]} "
+                                 "to remove (deck.ranks)")
+            out.add(c)
+    if len(out) == 4 * len(ranks):
+        raise SetupError(("deck", "remove"), f"with {players} players deck.remove takes out every card")
+    return tuple(sorted(out))
 
 
 def _ranks(values: list[int], players: int) -> tuple[str, ...]:

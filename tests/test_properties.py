@@ -62,7 +62,8 @@ ORACLES = {
 # other bundled trick-taking variant hooks the last bidder in every deal.
 NEVER = lambda hand_size, last: False  # noqa: E731  (bids made at once, or no hook in the rules)
 HOOKED_WHEN = {
-    "kachufool-fingers": NEVER, "spades": NEVER, "boerenbridge": NEVER, "oh-hell-mrpikes": NEVER,
+    "kachufool-fingers": NEVER, "spades": NEVER, "spades-jjdd": NEVER, "boerenbridge": NEVER,
+    "oh-hell-mrpikes": NEVER,
     "boerenbridge-forehead": lambda hand_size, last: hand_size > 3,  # "only above 3 cards"
     # the last deal: blackout-zero waives the hook for a dealer who must still bid zero;
     # oh-hell-traditional has none in its last deal
@@ -71,7 +72,7 @@ HOOKED_WHEN = {
 }
 # Scored by partnership, with nil bids and bags carried between rounds: no per-seat oracle
 # fits; tests/test_catalogue.py checks the source's scoring examples instead.
-SCORED_ELSEWHERE = {"spades"}
+SCORED_ELSEWHERE = {"spades", "spades-jjdd"}
 
 
 def games(names):

@@ -11,6 +11,8 @@ from ...cards import JOKER
 from ...rules import Ruleset
 from .actions import Bid, Play
 from .state import TrickObservation
+from .trickplay import led_suit
+from .trump import LEAD_PASSES, NO_SUIT
 
 
 class TrickBot:
@@ -99,7 +101,9 @@ def _beats(card: int, best: int, led: int, suits: Sequence[int], power: Sequence
             return 1000 + power[c]
         if s == led:
             return 500 + power[c]
-        return 2000 if c == JOKER and power[c] >= 100 else -1
+        if s == NO_SUIT and power[c] >= 100:  # a highest joker
+            return 2000
+        return 0 if s == LEAD_PASSES else -1
 
     return key(card) > key(best)
 
@@ -119,7 +123,7 @@ def _choose_play(obs: TrickObservation, cards: list[int], actions: Sequence[Any]
                 return actions[top_side]
             return actions[by_power[-1]]
         return actions[by_power[0]]
-    led = suits[obs.trick[0][1]]
+    led = led_suit(obs.trick, suits)
     best = obs.trick[0][1]
     for _, c in obs.trick[1:]:
         if _beats(c, best, led, suits, power, trump):

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...cards import SUIT_NAMES, SUITS
+from ...cards import SUIT_NAMES, SUITS, pretty
 from ...explain import SEAT_WORDS, schedule_table
 from ...rules import Ruleset
-from .rules import BidOrder, TrickRules, TrumpKind
+from .rules import BidOrder, JokerRank, TrickRules, TrumpKind
 
 
 def explain(rules: Ruleset) -> list[str]:
@@ -37,6 +37,21 @@ def explain(rules: Ruleset) -> list[str]:
     if trump.jokers_top:
         out.append("\nJokers are trumps above every other card; in a no-trump round a joker wins the trick it "
                    "is played to. Of two jokers the first played wins. A turned-up joker means no trump.")
+    elif trump.jokers is JokerRank.HIGHEST:
+        out.append("\nA joker is the highest card in every round, above the trumps: it wins the trick it is "
+                   "played to (of two jokers the first played). It has no suit: when a joker is led the others "
+                   "may play any card. A turned-up joker means no trump.")
+    elif trump.jokers is JokerRank.LOWEST:
+        out.append("\nA joker is the lowest card: it never wins a trick unless every card in it is a joker "
+                   "(then the first played wins). It has no suit: when a joker is led, the next card played "
+                   "sets the suit to follow. A turned-up joker means no trump.")
+    if trump.high_cards:
+        high = ", ".join(pretty(c) for c in trump.high_cards)
+        above = " and ".join(w for w, on in (("the bowers", trump.bowers), ("the jokers", trump.jokers_top)) if on)
+        out.append(f"\nWhenever there is a trump, {high} (highest first) are trumps above the ace of trump"
+                   + (f", below {above}" if above else "")
+                   + "; each counts as a trump for every purpose (it follows trump, not its printed suit). "
+                   "In a no-trump round they are ordinary cards.")
     if trump.bowers:
         top = "the highest card after the jokers" if trump.jokers_top else "the highest card"
         out.append(f"\nThe jack of trump is {top}; the jack of the same colour is the next highest "

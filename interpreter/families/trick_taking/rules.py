@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Callable, Mapping
 
-from ...cards import RANKS, SUITS
+from ...cards import JOKER, NAMES, RANKS, SUITS, card
 from ...errors import EvaluationError
 from ...expressions import CONSTANTS, Compiled, Type, names_read
 from ...rules import ROUND_NAMES, Ace, RulesBuilder, Ruleset, Setup, Template
@@ -45,6 +45,13 @@ class TrumpKind(StrEnum):
     NAMED_BY_HIGHEST_BIDDER = "named-by-highest-bidder"
 
 
+class JokerRank(StrEnum):
+    """trump.jokers: where a joker stands in a trick."""
+    TOP_TRUMP = "top-trump"  # a trump above every other (no suit in a no-trump round)
+    HIGHEST = "highest"  # no suit, above every card in every round (led: the others play freely)
+    LOWEST = "lowest"  # no suit, below every card (led: the next card sets the suit)
+
+
 class BidOrder(StrEnum):
     CLOCKWISE = "clockwise"
     SIMULTANEOUS = "simultaneous"
@@ -56,8 +63,13 @@ class TrumpRules:
     rotation: tuple[int | None, ...]  # suits (0..3) round by round; None: no trump
     bowers: bool
     no_trump_without_upcard: bool  # when the deal leaves no card to turn, play without trump
-    jokers_top: bool = False  # jokers are trumps above all others
+    jokers: JokerRank | None = None  # trump.jokers: where a joker stands in a trick
     suit: Compiled | None = None  # trump.suit: the round's trump by expression (TRUMP_NAMES)
+    high_cards: tuple[int, ...] = ()  # trump.high_cards: trumps above the ace, highest first
+
+    @property
+    def jokers_top(self) -> bool:
+        return self.jokers is JokerRank.TOP_TRUMP
 
 
 @dataclass(frozen=True)
@@ -146,6 +158,30 @@ def _reads_upcard(rule: Any) -> bool:
     return isinstance(rule, str) and not names_read(rule).isdisjoint(UPCARD_NAMES)
 
 
+def _high_cards(builder: RulesBuilder, bowers: bool) -> tuple[int, ...]:
+    """trump.high_cards: each a card of the deck, listed once, not a bower."""
+    out: list[int] = []
+    assert builder.deck is not None
+    for i, text in enumerate(builder.get(("trump", "high_cards"), []) or []):
+        try:
+            c = card(str(text))
+        except ValueError as exc:
+            builder.fail(("trump", "high_cards", i), str(exc))
+            continue
+        if c == JOKER:
+            builder.fail(("trump", "high_cards", i), "jokers are ranked by trump.jokers (top-trump puts them "
+                         "above every trump), not by high_cards")
+        elif RANKS[c % 13] not in builder.deck.ranks:
+            builder.fail(("trump", "high_cards", i), f"{NAMES[c]} is not in the deck (deck.ranks)")
+        elif c in out:
+            builder.fail(("trump", "high_cards", i), f"{NAMES[c]} is listed twice")
+        elif bowers and c % 13 == RANKS.index("J"):
+            builder.fail(("trump", "high_cards", i), "with trump.bowers the jacks rank as bowers; list other cards")
+        else:
+            out.append(c)
+    return tuple(out)
+
+
 def _restrictions(builder: RulesBuilder, key: str, names: Mapping[str, Type]) -> list[Restriction]:
     """``KEY.restrictions``: each rule (a boolean expression of ``names``) and its message."""
     return [Restriction(rule=builder.expr((key, "restrictions", i, "rule"), names, Type.BOOL),
@@ -159,7 +195,8 @@ def build_section(builder: RulesBuilder) -> TrickRules:
     if builder.deck.ace is Ace.EITHER:
         builder.fail(("deck", "ace"), "in a trick-taking game the ace ranks either 'high' or 'low'")
     if get(("deck", "jokers"), 0) not in (0, "0") and get(("trump", "jokers")) is None:
-        builder.fail(("deck", "jokers"), "say how jokers rank in tricks: trump.jokers: top-trump")
+        builder.fail(("deck", "jokers"), "say how jokers rank in tricks: trump.jokers: top-trump, highest or "
+                     "lowest")
     rotation = tuple(None if s == "none" else SUITS.index(s) for s in get(("trump", "rotation"), ()))
     has_suit = get(("trump", "suit")) is not None
     if get(("trump", "kind")) is None and not has_suit:
@@ -173,6 +210,7 @@ def build_section(builder: RulesBuilder) -> TrickRules:
     bowers = get(("trump", "bowers"), False)
     if bowers and "J" not in builder.deck.ranks:
         builder.fail(("trump", "bowers"), "bowers need jacks in the deck")
+    high_cards = _high_cards(builder, bowers)
     counters = []
     counter_names: dict[str, Type] = {}
     for name in get(("counters",), {}) or {}:
@@ -219,7 +257,8 @@ def build_section(builder: RulesBuilder) -> TrickRules:
     return TrickRules(
         trump=TrumpRules(kind=kind, rotation=rotation, bowers=bowers,
                          no_trump_without_upcard=get(("trump", "no_upcard"), "forbidden") == "no-trump",
-                         jokers_top=get(("trump", "jokers")) == "top-trump",
+                         jokers=JokerRank(get(("trump", "jokers"))) if get(("trump", "jokers")) else None,
+                         high_cards=high_cards,
                          suit=builder.expr(("trump", "suit"), TRUMP_NAMES, Type.INT) if has_suit else None),
         bidding=BiddingRules(order=BidOrder(get(("bidding", "order"), "clockwise")),
                              range=builder.expr(("bidding", "range"), ROUND_NAMES, Type.LIST, "0..hand_size"),

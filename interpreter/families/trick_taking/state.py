@@ -19,7 +19,7 @@ from ...game import CHANCE, OVER, GameState
 from . import auction, trickplay
 from .actions import BIDS, PLAYS, TRUMP_CHOICES, Bid, ChooseTrump, Play
 from .rules import BidOrder, TrickRules, TrumpKind
-from .trump import card_order, round_trump
+from .trump import LEAD_PASSES, NO_SUIT, card_order, round_trump
 
 
 class Phase(StrEnum):
@@ -235,6 +235,8 @@ class TrickTakingState(GameState):
         if trick and self._follow_suit:
             suits = self.suits
             led = suits[trick[0][1]]
+            if led == LEAD_PASSES:
+                led = trickplay.led_suit(trick, suits)
             if led >= 0:
                 cards = [c for c in hand if suits[c] == led]
                 if cards:
@@ -279,8 +281,7 @@ class TrickTakingState(GameState):
 
     def _followed_cards(self, seat: int) -> list[int]:
         """The distinct cards ``seat`` may play by following suit and trumping alone."""
-        trick = self.trick
-        led = self.suits[trick[0][1]] if trick else -1
+        led = trickplay.led_suit(self.trick, self.suits)
         return trickplay.legal_plays(self.hands[seat], led, self.suits, self.trump, self._follow_suit,
                                      self._must_trump, self.unique_cards)
 
@@ -292,7 +293,7 @@ class TrickTakingState(GameState):
         suits = self.suits
         trump = self.trump
         hand = self.hands[seat]
-        led = suits[trick[0][1]] if trick else -1
+        led = trickplay.led_suit(trick, suits)
         env.update(seat=seat, is_dealer=seat == self.dealer, bid=self.bids[seat] or 0,
                    bids=[b if b is not None else 0 for b in self.bids], taken=self.taken[:],
                    tricks=self.taken[seat], trick=self.trick_number, position=len(trick), is_lead=not trick,
@@ -315,7 +316,7 @@ class TrickTakingState(GameState):
 
     def _card_env(self, env: dict[str, Any], seat: int, card: int) -> None:
         suit = self.suits[card]
-        env["card_suit"] = suit
+        env["card_suit"] = suit if suit >= 0 else NO_SUIT
         env["card_rank"] = 0 if card == JOKER else card % 13 + 2
         env["card_is_trump"] = self.trump is not None and suit == self.trump
         env["card_is_joker"] = card == JOKER
@@ -391,7 +392,7 @@ class TrickTakingState(GameState):
                     reason = self._ruled_cards(turn, action.card)[1]
                     if reason is not None:
                         raise IllegalActionError(reason)
-                led = self.suits[self.trick[0][1]] if self.trick else -1
+                led = trickplay.led_suit(self.trick, self.suits)
                 raise IllegalActionError(trickplay.play_refusal(self.hands[turn], action.card, led, self.suits,
                                                                 self.trump, self._must_trump))
         elif phase is _BIDDING:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ...cards import JOKER, NAMES
-from .trump import TOP, describe
+from ...cards import NAMES
+from .trump import LEAD_PASSES, NO_SUIT, TOP, describe
 
 
 def legal_plays(hand: Sequence[int], led: int, suits: Sequence[int], trump: int | None,
@@ -30,7 +30,7 @@ def play_refusal(hand: Sequence[int], card: int, led: int, suits: Sequence[int],
         return f"you do not hold {NAMES[card]}"
     if led >= 0 and suits[card] != led and any(suits[c] == led for c in hand):
         extra = ""
-        if suits[card] != card // 13:
+        if 0 <= suits[card] != card // 13:
             extra = f" ({NAMES[card]} counts as a {describe(suits[card]).rstrip('s')} this round)"
         return f"you must follow {describe(led)}{extra}"
     if must_trump and trump is not None and suits[card] != trump and any(suits[c] == trump for c in hand):
@@ -38,20 +38,34 @@ def play_refusal(hand: Sequence[int], card: int, led: int, suits: Sequence[int],
     return f"you may not play {NAMES[card]} now"
 
 
+def led_suit(trick: Sequence[tuple[int, int]], suits: Sequence[int]) -> int:
+    """The suit to follow in ``trick`` (seat, card pairs): the first card's, or after a
+    led lowest joker the first card's that has a suit; NO_SUIT when none does (or when
+    a card of no suit that leaves the others free was led)."""
+    for _, card in trick:
+        s = suits[card]
+        if s != LEAD_PASSES:
+            return s
+    return NO_SUIT
+
+
 def trick_winner(plays: Sequence[tuple[int, int]], suits: Sequence[int], power: Sequence[int],
                  trump: int | None) -> int:
-    """The seat that wins: the highest trump, else the highest card of the suit led.
-    Of two identical cards (several decks) the first played wins."""
+    """The seat that wins: a highest joker (the first played), else the highest trump,
+    else the highest card of the suit led; a trick of lowest jokers only goes to the
+    first. Of two identical cards (several decks) the first played wins."""
     led = suits[plays[0][1]]
+    if led == LEAD_PASSES:
+        led = led_suit(plays, suits)
     best_seat, best_key = -1, -1
     for seat, card in plays:
         s = suits[card]
         if s == trump:
             key = 1000 + power[card]
+        elif s < 0:  # a joker of no suit: a highest one (or a top-trump one without trump) wins,
+            key = 2000 if s == NO_SUIT and power[card] == TOP else 0  # a lowest one only among jokers
         elif s == led:
             key = 500 + power[card]
-        elif card == JOKER and power[card] == TOP:  # a top joker in a no-trump round
-            key = 2000
         else:
             continue
         if key > best_key:
