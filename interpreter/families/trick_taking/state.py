@@ -92,7 +92,7 @@ class TrickTakingState(GameState):
                  "constrained_bids", "exact_bids", "points_by_hand_size", "_candidates", "_candidate_actions", "_candidate_action",
                  "_candidate_cache", "_bid_env", "_made", "_legal_keys", "_keys_at", "_follow_suit", "_must_trump",
                  "_simultaneous", "_first_offset", "_orders", "_bids_memo", "_round_bids", "_made_key", "_restricted", "_score", "_per_seat_names", "_teams", "_named_trump",
-                 "_by_rule", "_trump_broken", "counters", "_own_hidden", "_others_shown", "_trump_hidden")
+                 "_by_rule", "_trick_winner", "_trump_broken", "counters", "_own_hidden", "_others_shown", "_trump_hidden")
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -149,6 +149,7 @@ class TrickTakingState(GameState):
         self._per_seat_names = bool(self.tricks.scoring.names & {"team", "team_bid", "team_tricks", "seat",
                                                                  "is_dealer"})
         self._by_rule = self.tricks.play.by_rule  # plays decided by restrictions or free cards
+        self._trick_winner = trickplay.trick_winner if self.setup.jokers else trickplay.plain_trick_winner
         self._trump_broken = False  # a trump has been played this round (kept when _by_rule)
         self._own_hidden = False  # this round a seat bids without seeing its own hand
         self._others_shown = False  # this round a seat sees every other hand
@@ -312,7 +313,7 @@ class TrickTakingState(GameState):
         """Whether ``card`` played by ``seat`` now would win the trick as it stands."""
         if not self.trick:
             return True
-        return trickplay.trick_winner(self.trick + [(seat, card)], self.suits, self.power, self.trump) == seat
+        return self._trick_winner(self.trick + [(seat, card)], self.suits, self.power, self.trump) == seat
 
     def _card_env(self, env: dict[str, Any], seat: int, card: int) -> None:
         suit = self.suits[card]
@@ -576,7 +577,7 @@ class TrickTakingState(GameState):
         if len(trick) < players:
             self.turn = seat + 1 if seat + 1 < players else 0
             return
-        winner = trickplay.trick_winner(trick, self.suits, self.power, self.trump)
+        winner = self._trick_winner(trick, self.suits, self.power, self.trump)
         self.taken[winner] += 1
         log.append((_trick_event, round_number, number, winner))
         self.trick = []

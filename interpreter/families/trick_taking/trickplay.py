@@ -71,3 +71,22 @@ def trick_winner(plays: Sequence[tuple[int, int]], suits: Sequence[int], power: 
         if key > best_key:
             best_seat, best_key = seat, key
     return best_seat
+
+
+def plain_trick_winner(plays: Sequence[tuple[int, int]], suits: Sequence[int], power: Sequence[int],
+                       trump: int | None) -> int:
+    """:func:`trick_winner` for a pack without jokers (every card has a suit): the
+    per-trick path of most games, kept free of the jokers' cases."""
+    led = suits[plays[0][1]]
+    best_seat, best_key = -1, -1
+    for seat, card in plays:
+        s = suits[card]
+        if s == trump:
+            key = 1000 + power[card]
+        elif s == led:
+            key = 500 + power[card]
+        else:
+            continue
+        if key > best_key:
+            best_seat, best_key = seat, key
+    return best_seat
