@@ -9,7 +9,8 @@ from ...cards import JOKER, NAMES, RANKS, SUIT_SYMBOLS
 from ...explain import SEAT_WORDS
 from ...rules import Ace, Ruleset
 from .melds import card_points
-from .rules import EITHER, BuyPriority, BuyVeto, FreedJoker, GoingOut, LayOffOn, RummyRules, SwapFrom, WhenEmpty, wild_cards
+from .rules import (EITHER, BuyPriority, BuyVeto, FreedJoker, GoingOut, LayOffOn, RummyRules, SwapFrom, WhenEmpty,
+                    wild_cards)
 
 OUT_WORDS = {GoingOut.DISCARD_REQUIRED: "by putting down or laying off all but one card and discarding the last",
              GoingOut.DISCARD_OPTIONAL: "by getting rid of every card, with or without a last discard",

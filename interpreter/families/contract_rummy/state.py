@@ -7,8 +7,9 @@ draws from the stock.  Declining the discard opens a window in which the others,
 the ruleset's priority order, may buy it (one buy per discard, within their limit,
 with penalty cards) or, where the ruleset allows the call, claim a discard that fits a
 meld on the table.  Where ``buying.veto`` says so, the player in turn then allows the
-buy or refuses it (the card stays on the pile, or they take it as their draw).  Then the player may go down with exactly the round's contract, lay
-off, swap jokers, and ends the turn with a discard or by going out.  Drawing from the
+buy or refuses it (the card stays on the pile, or they take it as their draw).  Then
+the player may go down with exactly the round's contract, lay off, swap jokers, and
+ends the turn with a discard or by going out.  Drawing from the
 stock is a chance event, so a replay can name the card drawn.
 
 Legality: each kind of table play has one check (:meth:`RummyState._check_go_down`,

@@ -16,9 +16,10 @@ from .state import Phase, RummyState
 def parse_input(call: str, text: str, veto: bool = False) -> Any:
     """An action from what a player typed at a rummy table: ``take``, ``draw``, ``buy``,
     ``pass``, ``allow`` or ``refuse`` (a buy, as the player in turn; ``veto``: they are
-    asked now, so ``yes`` and ``no`` answer too), ``claim 2``, ``meld 8h 8s jk | 5d 6d jk 8d``, ``layoff 2 9d`` (``layoff 2 jk
-    low``), ``swap 2 7d``, ``discard ks`` (``discard ks call`` to protect it); ``call`` is
-    the word the ruleset gives its fitting-discard call."""
+    asked now, so ``yes`` and ``no`` answer too), ``claim 2``, ``meld 8h 8s jk | 5d 6d
+    jk 8d``, ``layoff 2 9d`` (``layoff 2 jk low``), ``swap 2 7d``, ``discard ks``
+    (``discard ks call`` to protect it); ``call`` is the word the ruleset gives its
+    fitting-discard call."""
     words = text.strip().lower().replace(",", " , ").split()
     if not words:
         raise IllegalActionError("type what you do (or 'help')")
