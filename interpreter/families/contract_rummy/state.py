@@ -9,8 +9,8 @@ with penalty cards) or, where the ruleset allows the call, claim a discard that 
 meld on the table.  Where ``buying.veto`` says so, the player in turn then allows the
 buy or refuses it (the card stays on the pile, or they take it as their draw).  Then
 the player may go down with exactly the round's contract, lay off, swap jokers, and
-ends the turn with a discard or by going out.  Drawing from the
-stock is a chance event, so a replay can name the card drawn.
+ends the turn with a discard or by going out.  Drawing from the stock is a chance
+event, so a replay can name the card drawn.
 
 Legality: each kind of table play has one check (:meth:`RummyState._check_go_down`,
 :meth:`~RummyState._check_lay_off`, :meth:`~RummyState._check_swap`) that returns what
