@@ -607,7 +607,8 @@ class RummyState(GameState):
             return None
         phase = self.phase
         if phase is _VETO:
-            return self._verify_veto(action)
+            self._verify_veto(action)
+            return None
         if phase is _DRAWING:
             if isinstance(action, TakeDiscard):
                 if not self.pile:
