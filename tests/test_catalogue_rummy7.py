@@ -12,7 +12,7 @@ import pytest
 from cardrules.interpreter import load_ruleset
 from cardrules.interpreter.cards import JOKER, card
 from cardrules.interpreter.driver import play_bots
-from cardrules.interpreter.families.contract_rummy.actions import BUY, DRAW, PASS, Discard, GoDown, LayOff
+from cardrules.interpreter.families.contract_rummy.actions import ALLOW, BUY, DRAW, PASS, REFUSE, Discard, GoDown, LayOff
 from cardrules.interpreter.families.contract_rummy.melds import MeldEngine, card_points
 from cardrules.interpreter.families.contract_rummy.rules import wild_cards
 from cardrules.interpreter.game import CHANCE
@@ -327,17 +327,27 @@ def test_zioncheck_meld_examples(kind, text, valid):
     assert (why is None) == valid, why
 
 
-def test_zioncheck_may_i_with_a_penalty_card_that_the_player_in_turn_cannot_deny():
-    # "Simply say "may I?" ... If you "may I" you must also take a penalty card."
+def test_zioncheck_may_i_with_a_penalty_card_that_the_player_in_turn_may_permit_or_deny():
+    # "Simply say "may I?" The person currently playing can permit your request or deny it. If
+    # you "may I" you must also take a penalty card."
     hands = ["5S 5H 5D KS KH 2C 9D 9C 4H 6S 3C", "7S 7C 7D QD QS QC 7H 4S 9S KD 8C",
              "2H 3H 4D 6D 8C TS TH JD JC AS 3D", "3S 4C 6C 8H 8D TD JS QH AC AH 4D"]
-    state = stacked(ZC, hands, "5C", stock=["2D", "3D"])
-    state.apply(DRAW)          # seat 1 passes on the flip card
-    state.apply(PASS)          # seat 2
-    state.apply(PASS)          # seat 3
-    state.apply(BUY)           # seat 0: "may I?"
-    assert state.events[-1] == {"event": "buy", "round": 1, "seat": 0, "card": "5C", "penalty": ["2D"]}
-    assert len(state.hands[0]) == 13
+    for answer in (ALLOW, REFUSE):
+        state = stacked(ZC, hands, "5C", stock=["2D", "3D"])
+        state.apply(DRAW)          # seat 1 passes on the flip card
+        state.apply(PASS)          # seat 2
+        state.apply(PASS)          # seat 3
+        state.apply(BUY)           # seat 0: "may I?"
+        assert state.turn == 1 and set(state.legal_actions()) == {ALLOW, REFUSE}  # seat 1 is asked
+        state.apply(answer)
+        if answer is ALLOW:
+            assert state.events[-1] == {"event": "buy", "round": 1, "seat": 0, "card": "5C", "penalty": ["2D"]}
+            assert len(state.hands[0]) == 13
+        else:
+            assert state.events[-1] == {"event": "refuse", "round": 1, "seat": 1, "buyer": 0, "card": "5C"}
+            assert len(state.hands[0]) == 11 and state.pile == [card("5C")] and state.buys[0] == 0
+        state.apply(state.chance_action())  # seat 1 draws from the stock either way
+        assert state.events[-1]["event"] == "draw" and state.events[-1]["from"] == "stock"
 
 
 def test_zioncheck_card_points():

@@ -23,8 +23,8 @@ from cardrules.interpreter import load_ruleset, new_game
 from cardrules.interpreter.bots import make_policies
 from cardrules.interpreter.cards import JOKER
 from cardrules.interpreter.driver import play_out
-from cardrules.interpreter.families.contract_rummy.actions import (BUY, DRAW, PASS, TAKE, Claim, Discard, LayOff,
-                                                                   Swap)
+from cardrules.interpreter.families.contract_rummy.actions import (ALLOW, BUY, DRAW, PASS, REFUSE, TAKE, Claim,
+                                                                   Discard, LayOff, Swap)
 from cardrules.interpreter.families.trick_taking.actions import TRUMP_CHOICES, Bid, Play
 from cardrules.interpreter.loader import bundled_names
 
@@ -45,7 +45,7 @@ def rummy_candidates(state):
     held = list(dict.fromkeys(state.hands[seat]))
     not_held = next(c for c in range(JOKER) if c not in held)
     ids = list(state.melds) + [len(state.melds) + 1]
-    out = [TAKE, DRAW, BUY, PASS] + [Claim(m) for m in ids]
+    out = [TAKE, DRAW, BUY, PASS, ALLOW, REFUSE] + [Claim(m) for m in ids]
     out += [Discard(c, call) for c in held + [not_held] for call in (False, True)]
     for m in ids:
         meld = state.melds.get(m)

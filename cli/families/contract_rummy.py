@@ -87,6 +87,10 @@ class RummyView:
         self.r.say(f"{self._name(event['seat'])} buys {self.r.card(event['card'])} "
                    f"(+{len(event['penalty'])} from the stock)")
 
+    def on_refuse(self, event: dict[str, Any]) -> None:
+        self.r.say(f"{self._name(event['seat'])} refuses {self._name(event['buyer'])}'s buy of "
+                   f"{self.r.card(event['card'])}")
+
     # --- the round's summary ---
     def round_header(self) -> str:
         return ""
@@ -135,13 +139,16 @@ class RummyView:
     def prompt(self, obs: RummyObservation, legal: Sequence[Any]) -> str:
         if obs.phase == Phase.DRAWING:
             return "take the discard or draw (take / draw)"
+        if obs.phase == Phase.VETO and obs.top_discard is not None and obs.buyer is not None:
+            options = " or ".join(str(a) for a in legal)
+            return f"{self._name(obs.buyer)} wants to buy {self.r.card(NAMES[obs.top_discard])}: {options}?"
         if obs.phase == Phase.WINDOW and obs.top_discard is not None:
             options = " / ".join(str(a) for a in legal)
             return f"{self.r.card(NAMES[obs.top_discard])} is on offer ({options})"
         return "meld / layoff / swap / discard"
 
     def help_text(self) -> str:
-        return ("  take | draw | buy | pass | claim N\n"
+        return ("  take | draw | buy | pass | claim N | allow | refuse   (allow or refuse a buy in your turn)\n"
                 "  meld 8h 8s jk | 5d 6d jk 8d   (go down: melds split by '|', runs low to high)\n"
                 "  layoff N 9d [low|high]   swap N 7d   discard ks [call]")
 
@@ -160,7 +167,7 @@ class RummyView:
                  f"mean penalty {rummy['mean_penalty_per_round']:.1f} a seat a round"]
         named = {f"{e.name}s" for e in self.section.chance_events}
         events = {k: v for k, v in rummy["counts"].items() if k.startswith("bonus_") or k in named
-                  or k in ("swaps", "calls")}
+                  or k in ("swaps", "calls", "buys_refused")}
         if events:
             lines.append("  events: " + ", ".join(f"{k.removeprefix('bonus_')} {v}" for k, v in sorted(events.items())))
         return lines

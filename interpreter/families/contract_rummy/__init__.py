@@ -55,7 +55,8 @@ class ContractRummy:
         return RummyState(ruleset, players, seed, names, mode, ruleset_ref)
 
     def parse_input(self, ruleset: Ruleset, observation: Any, text: str) -> Any:
-        return textio.parse_input(ruleset.section.fitting_discard_call.name, text)
+        return textio.parse_input(ruleset.section.fitting_discard_call.name, text,
+                                  getattr(observation, "phase", None) == "veto")
 
     def action_from_event(self, state: Any, event: dict[str, Any]) -> Any:
         return textio.action_from_event(state, event)

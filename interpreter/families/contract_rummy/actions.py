@@ -53,6 +53,23 @@ class Pass:
 
 
 @dataclass(frozen=True, slots=True)
+class Allow:
+    """The player in turn lets another player's buy go ahead (``buying.veto``)."""
+
+    def __str__(self) -> str:
+        return "allow"
+
+
+@dataclass(frozen=True, slots=True)
+class Refuse:
+    """The player in turn refuses another player's buy (``buying.veto``): the card stays
+    on the pile (``refuse``) or the player takes it as their draw (``take``)."""
+
+    def __str__(self) -> str:
+        return "refuse"
+
+
+@dataclass(frozen=True, slots=True)
 class Claim:
     """Call a fitting discard and lay it off on meld ``meld`` (a ruleset's fitting-discard call)."""
 
@@ -123,6 +140,7 @@ class Discard:
 
 
 TAKE, DRAW, BUY, PASS = TakeDiscard(), DrawStock(), Buy(), Pass()
+ALLOW, REFUSE = Allow(), Refuse()
 DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in range(len(NAMES)))
 CALLED_DISCARDS: tuple[Discard, ...] = tuple(Discard(c, True) for c in range(len(NAMES)))
 STOCK_CARDS: tuple[StockCard, ...] = tuple(StockCard(c) for c in range(len(NAMES)))

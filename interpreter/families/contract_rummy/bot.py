@@ -1,7 +1,9 @@
 """A heuristic contract-rummy player, playing from its observation and the rules.
 
 It keeps partial sets and runs (open-ended runs over inside ones), takes or buys a
-discard that completes a meld within its buy limit, goes down as soon as it can, lays
+discard that completes a meld within its buy limit, refuses (as the player in turn,
+where ``buying.veto`` lets it) a buy of a card it would want itself or that joins the
+cards the buyer is known to have taken, goes down as soon as it can, lays
 off everything it can, swaps jokers out of runs, and discards its highest-value dead
 card while avoiding cards the next player could lay off.
 """
@@ -12,12 +14,12 @@ import random
 from typing import Any, Sequence
 
 from ...rules import Ruleset
-from .actions import DRAW, PASS, TAKE, Buy, Claim, Discard, GoDown, LayOff, Swap
+from .actions import ALLOW, DRAW, PASS, REFUSE, TAKE, Buy, Claim, Discard, GoDown, LayOff, Swap
 from .melds import card_points
 from .rules import EITHER, RUN, SET, RummyRules
 from .state import Phase, RummyObservation
 
-_DRAWING, _WINDOW = Phase.DRAWING, Phase.WINDOW  # module constants: compared on every decision
+_DRAWING, _WINDOW, _VETO = Phase.DRAWING, Phase.WINDOW, Phase.VETO  # module constants: compared on every decision
 
 
 def _run_neighbour(rank: int, r: int) -> float:
@@ -69,6 +71,8 @@ class RummyBot:
             if buy is not None and obs.top_discard is not None and self._wants(obs, obs.top_discard, buying=True):
                 return buy
             return PASS
+        if phase == _VETO:
+            return REFUSE if self._denies(obs) else ALLOW
         return self._play(obs, actions)
 
     # --- what a card is worth to this hand ------------------------------------------------
@@ -123,6 +127,20 @@ class RummyBot:
             return True
         score = self._keep_score(obs, obs.hand, c)
         return score >= (4.0 if buying else 3.0)
+
+    def _denies(self, obs: RummyObservation) -> bool:
+        """Whether to refuse the buy asked of the player in turn: the card is wild, or one
+        it would take itself, or it would join the cards the buyer is known to have taken
+        from the pile (as the bot would score it for its own hand: a pair, or a run's
+        neighbour).  (Only cards that left the pile face up are looked at: never the
+        buyer's hand.)"""
+        c, buyer = obs.top_discard, obs.buyer
+        if c is None or buyer is None:
+            return False
+        if c in obs.wild or self._wants(obs, c, buying=False):
+            return True
+        known = obs.known[buyer]
+        return bool(known) and self._keep_score(obs, known, c) >= 3.0
 
     # --- a turn after drawing ---------------------------------------------------------------
     def _play(self, obs: RummyObservation, actions: Sequence[Any]) -> Any:

@@ -9,11 +9,20 @@ from ...cards import JOKER, NAMES, RANKS, SUIT_SYMBOLS
 from ...explain import SEAT_WORDS
 from ...rules import Ace, Ruleset
 from .melds import card_points
-from .rules import EITHER, BuyPriority, FreedJoker, GoingOut, LayOffOn, RummyRules, SwapFrom, WhenEmpty, wild_cards
+from .rules import (EITHER, BuyPriority, BuyVeto, FreedJoker, GoingOut, LayOffOn, RummyRules, SwapFrom, WhenEmpty,
+                    wild_cards)
 
 OUT_WORDS = {GoingOut.DISCARD_REQUIRED: "by putting down or laying off all but one card and discarding the last",
              GoingOut.DISCARD_OPTIONAL: "by getting rid of every card, with or without a last discard",
              GoingOut.NO_DISCARD: "only by putting every card onto the table - never by a discard"}
+
+
+VETO_WORDS = {
+    BuyVeto.REFUSE: "The player in turn may refuse a buy (`buying.veto: refuse`): the card then stays on the "
+                    "pile and they draw from the stock as usual.",
+    BuyVeto.TAKE: "The player in turn may refuse a buy by taking the card themselves, free, as their draw "
+                  "(`buying.veto: take`), where they may take the discard.",
+}
 
 
 def _wild_words(rules: Ruleset, setup: Any) -> str:
@@ -112,6 +121,9 @@ def explain(rules: Ruleset) -> list[str]:
         if buying.may is not None and buying.may_message is not None:
             out.append(f"A player may buy only when `{buying.may.source}`; otherwise: "
                        f"\"{buying.may_message.text}\".")
+        if buying.veto is not BuyVeto.NONE:
+            out.append(VETO_WORDS[buying.veto] + " A refused buy does not count toward the buyer's limit, and no "
+                       "one else is asked for that discard.")
     if rummy.fitting_discard_call.allowed:
         out.append("A discard that fits a meld on the table may be protected by its discarder with a call; "
                    "otherwise any other player may call it, lay it off, and give the discarder "

@@ -15,7 +15,7 @@ from ...rules import CORE_EVENTS, GAME_NAMES, ROUND_NAMES, Ace, RulesBuilder, Ru
 
 # The event kinds a contract-rummy record writes besides the core's: a ruleset's own
 # events (chance events, the fitting-discard call) must not reuse them.
-RECORD_EVENTS = ("draw", "buy", "meld", "layoff", "swap", "discard", "out", "reshuffle", "exhausted", "bonus")
+RECORD_EVENTS = ("draw", "buy", "refuse", "meld", "layoff", "swap", "discard", "out", "reshuffle", "exhausted", "bonus")
 
 MELD_NAMES: dict[str, Type] = {**GAME_NAMES, "size": Type.INT, "is_run": Type.BOOL, "is_set": Type.BOOL}
 # buying and chance-event expressions: the round's names (round, rounds, hand_size, is_last_round)
@@ -64,6 +64,14 @@ class FreedJoker(StrEnum):
 class BuyPriority(StrEnum):
     FROM_PLAYER_IN_TURN = "clockwise-from-player-in-turn"
     FROM_DEALER_LEFT = "clockwise-from-dealer-left"
+
+
+class BuyVeto(StrEnum):
+    """buying.veto: what the player in turn may do about another player's buy."""
+
+    NONE = "none"  # nothing: the first buyer in priority order gets the card
+    REFUSE = "refuse"  # refuse it: the card stays on the pile, the player draws from the stock
+    TAKE = "take"  # refuse it by taking the card themselves, as their draw
 
 
 class WhenEmpty(StrEnum):
@@ -159,6 +167,7 @@ class BuyingRules:
     limit: Compiled
     may: Compiled | None = None  # who may buy: a predicate of SEAT_NAMES
     may_message: Template | None = None
+    veto: BuyVeto = BuyVeto.NONE  # the player in turn's answer to a buy (see BuyVeto)
 
 
 @dataclass(frozen=True)
@@ -313,7 +322,8 @@ def build_section(builder: RulesBuilder) -> RummyRules:
                       may=builder.expr(("buying", "may", "rule"), SEAT_NAMES, Type.BOOL)
                       if get(("buying", "may")) is not None else None,
                       may_message=builder.template(("buying", "may", "message"), SEAT_NAMES)
-                      if get(("buying", "may")) is not None else None),
+                      if get(("buying", "may")) is not None else None,
+                      veto=BuyVeto(get(("buying", "veto"), "none"))),
         going_out=default_out,
         stock=StockRules(when_empty=WhenEmpty(get(("stock", "when_empty"), "reshuffle-discards")),
                         reshuffles=get(("stock", "reshuffles"), 1),
@@ -344,6 +354,8 @@ def _buying_allowed(builder: RulesBuilder) -> bool:
     allowed = bool(builder.get(("buying", "allowed"), False))
     if not allowed and builder.get(("buying", "may")) is not None:
         builder.warn(("buying", "may"), "buying is not allowed, so this rule never applies")
+    if not allowed and builder.get(("buying", "veto"), "none") != "none":
+        builder.warn(("buying", "veto"), "buying is not allowed, so there is never a buy to refuse")
     if allowed and builder.get(("buying", "limit")) is None:
         builder.fail(("buying", "allowed"), "buying is allowed but buying.limit is not given, so no one could buy: "
                      "give the buys a player may make in a round (an integer or an expression of the round)")

@@ -6,9 +6,11 @@ A turn, as the rules describe it: the player in turn takes the top discard free 
 draws from the stock.  Declining the discard opens a window in which the others, in
 the ruleset's priority order, may buy it (one buy per discard, within their limit,
 with penalty cards) or, where the ruleset allows the call, claim a discard that fits a
-meld on the table.  Then the player may go down with exactly the round's contract, lay
-off, swap jokers, and ends the turn with a discard or by going out.  Drawing from the
-stock is a chance event, so a replay can name the card drawn.
+meld on the table.  Where ``buying.veto`` says so, the player in turn then allows the
+buy or refuses it (the card stays on the pile, or they take it as their draw).  Then
+the player may go down with exactly the round's contract, lay off, swap jokers, and
+ends the turn with a discard or by going out.  Drawing from the stock is a chance
+event, so a replay can name the card drawn.
 
 Legality: each kind of table play has one check (:meth:`RummyState._check_go_down`,
 :meth:`~RummyState._check_lay_off`, :meth:`~RummyState._check_swap`) that returns what
@@ -29,11 +31,12 @@ from ...deal import Deal, take_from_stock
 from ...errors import EvaluationError, IllegalActionError
 from ...game import CHANCE, OVER, GameState
 from ...rules import Setup
-from .actions import (BUY, CALLED_DISCARDS, DISCARDS, DRAW, PASS, STOCK_CARDS, TAKE, Buy, Claim, CutOutcome, Discard,
-                      DrawStock, GoDown, LayOff, Pass, StockCard, Swap, TakeDiscard, lay_off_of_one)
+from .actions import (ALLOW, BUY, CALLED_DISCARDS, DISCARDS, DRAW, PASS, REFUSE, STOCK_CARDS, TAKE, Allow, Buy, Claim,
+                      CutOutcome, Discard, DrawStock, GoDown, LayOff, Pass, Refuse, StockCard, Swap, TakeDiscard,
+                      lay_off_of_one)
 from .melds import Meld, MeldEngine, card_points
 from .rules import (DISCARD_REQUIRED, NO_DISCARD, OWN_MELDS, PLAY_THIS_TURN, RUN, SWAP_FROM_ALL, SWAP_FROM_RUNS,
-                    BuyPriority, Contract, RummyRules, SwapFrom, WhenEmpty, wild_cards)
+                    BuyPriority, BuyVeto, Contract, RummyRules, SwapFrom, WhenEmpty, wild_cards)
 
 
 _new_tuple = tuple.__new__
@@ -43,11 +46,13 @@ class Phase(StrEnum):
     DEAL = "deal"
     DRAWING = "draw"
     WINDOW = "window"
+    VETO = "veto"  # the player in turn allows or refuses a buy (buying.veto)
     PLAYING = "play"
     OVER = "over"
 
 
 _DEAL, _DRAWING, _WINDOW, _PLAYING, _OVER = Phase.DEAL, Phase.DRAWING, Phase.WINDOW, Phase.PLAYING, Phase.OVER
+_VETO = Phase.VETO
 
 
 class TableMeld(NamedTuple):
@@ -189,7 +194,7 @@ class RummyObservation(NamedTuple):
     buys_left: int  # this seat's
     joker_debt: int  # freed jokers the player in turn must still lay off this turn
     window: tuple[int, ...]  # the seats that may buy or claim the discard on offer, in order
-    buyer: int | None  # who asked to buy it so far
+    buyer: int | None  # who asked to buy it so far (in the veto phase: the buy the player in turn answers)
     known: tuple[tuple[int, ...], ...]  # cards each seat took from the pile and still holds
     turn_number: int
     went_down_this_turn: bool  # this seat went down in the current turn
@@ -220,7 +225,7 @@ class RummyState(GameState):
                  "down_turn", "known", "turn_number", "discarder", "reshuffles", "player", "protected", "window",
                  "window_pos", "buyer", "joker_debt", "chance_step", "cut_success", "forced", "counters",
                  "_per_round", "went_out", "penalties", "_chance_pending", "_go_downs", "_table_index",
-                 "_table_version", "_table_changes", "_facts")
+                 "_table_version", "_table_changes", "_facts", "_vetoes")
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -260,6 +265,9 @@ class RummyState(GameState):
         self._table_changes: set[int] = set()
         self._table_index = TableIndex(self.meld_engine, self.section.joker_swap.melds)
         self._facts: tuple[Any, ...] = (-1, None, None, 0, None)  # see _round_facts
+        # buying.veto: the player in turn answers each buy (worked out once: the window's
+        # close tests only this)
+        self._vetoes = self.section.buying.allowed and self.section.buying.veto is not BuyVeto.NONE
 
     def place_meld(self, owner: int, cards: Any) -> int:
         """Put ``cards`` on the table as a meld of ``owner``'s (a position from a worked
@@ -310,6 +318,8 @@ class RummyState(GameState):
                 actions.append(BUY)
             if self._may_claim(turn):
                 actions += [Claim(m) for m in self._claimable()]
+        elif self.phase is _VETO:
+            actions = [ALLOW, REFUSE] if self._may_refuse() else [ALLOW]
         else:
             actions = self._play_actions(turn)
             if not actions:  # the rules above are built so that a turn can always end
@@ -322,6 +332,11 @@ class RummyState(GameState):
         rule = self.section.take_discard
         return bool(self.pile) and not self.protected and (
             rule is None or self._seat_allows(rule, self.player, "take_discard"))
+
+    def _may_refuse(self) -> bool:
+        """Whether the player in turn may refuse the buy asked (in the veto phase): always
+        under ``veto: refuse``; under ``take`` only where they may take the discard."""
+        return self.section.buying.veto is BuyVeto.REFUSE or self._can_take()
 
     def _can_buy(self, seat: int) -> bool:
         limit = self._round_facts()[4]  # None where the ruleset has no buying
@@ -591,6 +606,9 @@ class RummyState(GameState):
             self._verify_chance(action)
             return None
         phase = self.phase
+        if phase is _VETO:
+            self._verify_veto(action)
+            return None
         if phase is _DRAWING:
             if isinstance(action, TakeDiscard):
                 if not self.pile:
@@ -602,8 +620,8 @@ class RummyState(GameState):
                 return None
             if isinstance(action, DrawStock):
                 return None
-            raise IllegalActionError(f"first take the discard or draw from the stock ('take' or 'draw'), "
-                                     f"not '{action}'")
+            raise _not_now(action, f"first take the discard or draw from the stock ('take' or 'draw'), "
+                                   f"not '{action}'")
         if phase is _WINDOW:
             if isinstance(action, Pass):
                 return None
@@ -616,8 +634,24 @@ class RummyState(GameState):
                 if action.meld not in self._claimable():
                     raise IllegalActionError(f"the discard does not fit meld {action.meld}")
                 return None
-            raise IllegalActionError(f"you may buy the discard or pass now, not '{action}'")
+            raise _not_now(action, f"you may buy the discard or pass now, not '{action}'")
         return self._verify_play(turn, action)
+
+    def _verify_veto(self, action: Any) -> None:
+        """The player in turn's answer to a buy: allow, or refuse where they may."""
+        assert self.buyer is not None
+        asked = f"seat {self.buyer} wants to buy {NAMES[self.pile[-1]]}"
+        if isinstance(action, Allow):
+            return None
+        if isinstance(action, Refuse):
+            if not self._may_refuse():
+                rule = self.section.take_discard
+                assert rule is not None
+                reason = self._seat_refusal(rule, self.player, "take_discard")
+                raise IllegalActionError(f"{asked}; you may only allow it: refusing means taking the discard "
+                                         f"yourself, and {reason}")
+            return None
+        raise IllegalActionError(f"{asked}: allow or refuse it, not '{action}'")
 
     def _verify_chance(self, action: Any) -> None:
         if action is self._chance_pending:
@@ -672,7 +706,7 @@ class RummyState(GameState):
             return self._check_lay_off(seat, action)
         if isinstance(action, Swap):
             return self._check_swap(seat, action)
-        raise IllegalActionError(f"now go down, lay off, swap or discard, not '{action}'")
+        raise _not_now(action, f"now go down, lay off, swap or discard, not '{action}'")
 
     def _take_from_hand(self, seat: int, cards: Any) -> None:
         hand = self.hands[seat]
@@ -845,6 +879,10 @@ class RummyState(GameState):
             self._swap(action, checked)
         elif kind is CutOutcome:
             self._cut(action)
+        elif kind is Allow:
+            self._allow()
+        elif kind is Refuse:
+            self._refuse()
         else:
             self._deal(action)
 
@@ -947,11 +985,41 @@ class RummyState(GameState):
 
     def _close_window(self) -> None:
         if self.buyer is not None:
+            if self._vetoes:  # the player in turn answers the buy first (buying.veto)
+                self.window = []
+                self.phase = _VETO
+                self.turn = self.player
+                return
             self._buy(self.buyer)
         self.buyer = None
         self.window = []
         self.forced = []
         self._draw_for_player()
+
+    def _allow(self) -> None:
+        """The player in turn allowed the buy: it happens, then they draw from the stock."""
+        assert self.buyer is not None
+        self._buy(self.buyer)
+        self.buyer = None
+        self.forced = []
+        self._draw_for_player()
+
+    def _refuse(self) -> None:
+        """The player in turn refused the buy: the buyer keeps its buys and no one else is
+        asked; the card stays on the pile and they draw from the stock (``refuse``), or
+        they take it, free, as their draw (``take``)."""
+        buyer = self.buyer
+        assert buyer is not None
+        self.log({"event": "refuse", "round": self.round, "seat": self.player, "buyer": buyer,
+                  "card": NAMES[self.pile[-1]]})
+        self.counters["buys_refused"] += 1
+        self.buyer = None
+        self.forced = []
+        if self.section.buying.veto is BuyVeto.TAKE:
+            self._take_discard()
+            self.turn = self.player
+        else:
+            self._draw_for_player()
 
     def _draw_for_player(self) -> None:
         if not self.stock and not self._refill_stock():
@@ -1196,6 +1264,15 @@ class RummyState(GameState):
         new._table_changes = set(self._table_changes)
         new.penalties = self.penalties[:]
         new._go_downs = {}
+
+
+def _not_now(action: Any, message: str) -> IllegalActionError:
+    """The refusal of an action the phase has no place for: ``message``, or for an answer
+    to a buy, that there is no buy to answer."""
+    if isinstance(action, (Allow, Refuse)):
+        return IllegalActionError(f"there is no buy to {action} now: the player in turn answers a buy after "
+                                  "the others have had their chance to buy")
+    return IllegalActionError(message)
 
 
 def _fitted(meld: Meld | None) -> Meld:

@@ -9,21 +9,25 @@ from ...deal import deal_from_event
 from ...errors import IllegalActionError
 from ...game import CHANCE
 from ...textio import NUMBER
-from .actions import BUY, DRAW, PASS, TAKE, Claim, CutOutcome, Discard, GoDown, LayOff, StockCard, Swap
+from .actions import ALLOW, BUY, DRAW, PASS, REFUSE, TAKE, Claim, CutOutcome, Discard, GoDown, LayOff, StockCard, Swap
 from .state import Phase, RummyState
 
 
-def parse_input(call: str, text: str) -> Any:
+def parse_input(call: str, text: str, veto: bool = False) -> Any:
     """An action from what a player typed at a rummy table: ``take``, ``draw``, ``buy``,
-    ``pass``, ``claim 2``, ``meld 8h 8s jk | 5d 6d jk 8d``, ``layoff 2 9d`` (``layoff 2 jk
-    low``), ``swap 2 7d``, ``discard ks`` (``discard ks call`` to protect it); ``call`` is
-    the word the ruleset gives its fitting-discard call."""
+    ``pass``, ``allow`` or ``refuse`` (a buy, as the player in turn; ``veto``: they are
+    asked now, so ``yes`` and ``no`` answer too), ``claim 2``, ``meld 8h 8s jk | 5d 6d
+    jk 8d``, ``layoff 2 9d`` (``layoff 2 jk low``), ``swap 2 7d``, ``discard ks``
+    (``discard ks call`` to protect it); ``call`` is the word the ruleset gives its
+    fitting-discard call."""
     words = text.strip().lower().replace(",", " , ").split()
     if not words:
         raise IllegalActionError("type what you do (or 'help')")
     verb, rest = words[0], words[1:]
     simple = {"take": TAKE, "pick": TAKE, "draw": DRAW, "stock": DRAW, "buy": BUY, "may": BUY,
-              "pass": PASS, "no": PASS}
+              "pass": PASS, "no": PASS, "allow": ALLOW, "permit": ALLOW, "refuse": REFUSE, "deny": REFUSE}
+    if veto:
+        simple.update(yes=ALLOW, y=ALLOW, no=REFUSE, n=REFUSE)
     if verb in simple and not rest or (verb == "may" and rest == ["i"]):
         return simple[verb]
 
@@ -73,6 +77,8 @@ def parse_input(call: str, text: str) -> Any:
         if len(items) != 1:
             raise IllegalActionError("discard which card? e.g. 'discard ks'")
         return Discard(cards(items)[0], calling)
+    if veto:
+        raise IllegalActionError(f"'{text.strip()}' is not an answer: allow or refuse the buy")
     raise IllegalActionError(f"'{text.strip()}' is not a move here: try take, draw, buy, pass, meld, "
                              "layoff, swap, discard (or 'help')")
 
@@ -97,9 +103,11 @@ def action_from_event(state: RummyState, event: dict[str, Any]) -> Any:
     if state.phase is Phase.DRAWING:
         if kind == "draw" and event.get("from") == "discard":
             return TAKE
-        if kind in ("draw", "buy", call):
+        if kind in ("draw", "buy", "refuse", call):
             return DRAW
     if state.phase is Phase.WINDOW:
+        if kind == "refuse" and event["buyer"] == state.turn:  # the buy the player in turn refused
+            return BUY
         if kind == "buy" and seat == state.turn:
             if state.outcomes_from_record:  # else the stock's own top cards, checked against the line
                 state.forced = [card(c) for c in event.get("penalty", [])]
@@ -109,6 +117,15 @@ def action_from_event(state: RummyState, event: dict[str, Any]) -> Any:
                 state.forced = [card(c) for c in event.get("given", [])]
             return Claim(event["meld"])
         return PASS
+    if state.phase is Phase.VETO:  # an allowed buy is the buy itself
+        if kind == "refuse":
+            return REFUSE
+        if kind == "buy":
+            return ALLOW
+        if kind in ("draw", "meld", "layoff", "swap", "discard", call):
+            raise IllegalActionError(f"seat {state.player} must first allow or refuse seat {state.buyer}'s buy, "
+                                     f"not a \"{kind}\" event")
+        return None
     if kind in ("meld", "layoff", "swap", "discard") and seat is not None and seat != state.turn:
         raise IllegalActionError(f"seat {seat} acts out of turn (it is {state.whose_turn()})")
     if kind == "meld":
@@ -122,6 +139,6 @@ def action_from_event(state: RummyState, event: dict[str, Any]) -> Any:
         return Swap(event["meld"], card(event["card"]))
     if kind == "discard":
         return Discard(card(event["card"]), bool(event.get(call, False)))
-    if kind in ("draw", "buy", call):
+    if kind in ("draw", "buy", "refuse", call):
         raise IllegalActionError(f"\"{kind}\" does not fit here: seat {state.turn} is playing its turn")
     return None
