@@ -20,7 +20,7 @@ import yaml
 from ..interpreter.errors import CardrulesError, Problem, RulesetError
 from ..interpreter.files import is_file
 from ..interpreter.loader import bundled_names, display_name, load_document
-from ..interpreter.ruleset import build_ruleset, load_ruleset, ruleset_schema
+from ..interpreter.ruleset import build_ruleset, editor_schema, load_ruleset, ruleset_schema
 from . import games
 from .common import InvalidInput, Outcome, UsageProblem, Whole, echo, open_ruleset
 
@@ -132,9 +132,18 @@ def validate(rulesets: tuple[str, ...], fmt: str, games: int, no_play: bool) -> 
 
 
 @main.command()
-def schema() -> None:
-    """Print the ruleset JSON Schema (for editors: `# yaml-language-server: $schema=FILE`)."""
-    echo(json.dumps(ruleset_schema(), indent=2))
+@click.option("--resolved", is_flag=True,
+              help="The schema `validate` checks a ruleset against after `extends` is resolved, instead of "
+                   "the one for a file as written.")
+def schema(resolved: bool) -> None:
+    """Print the JSON Schema of a ruleset file, for editors.
+
+    Save it next to your rulesets and name it in the file's first line:
+    `# yaml-language-server: $schema=ruleset.schema.json`. It checks one file as
+    written: with `extends` no key is required and `null` deletes an inherited key.
+    `validate` checks the merged result against the --resolved schema.
+    """
+    echo(json.dumps(ruleset_schema() if resolved else editor_schema(), indent=2))
 
 
 @main.command(name="list")
