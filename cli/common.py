@@ -42,6 +42,16 @@ def echo(message: Any = "", **kwargs: Any) -> None:
     click.echo(printable(str(message)), **kwargs)
 
 
+def examples(*lines: str) -> str:
+    """A command's epilog: its examples, kept line by line in ``--help``."""
+    return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def json_option(what: str) -> Any:
+    """``--json``: one spelling on every command that reports."""
+    return click.option("--json", "as_json", is_flag=True, help=f"Print {what} as JSON.")
+
+
 def prompt(text: str, **kwargs: Any) -> Any:
     return click.prompt(printable(text), **kwargs)
 
@@ -80,6 +90,10 @@ class Outcome(Exception):
 
 class InvalidInput(Outcome):
     """The user's input is wrong (a ruleset, record, save or file): exit 1."""
+
+
+class Interrupted(Outcome):
+    """Ctrl-C: exit 130, with at most one short line."""
 
 
 class UsageProblem(Outcome):

@@ -116,7 +116,7 @@ def test_play_illegal_then_legal_quit_resume_and_finish(tmp_path, env):
     assert term.close() == 0
 
 
-def test_ctrl_c_saves_the_game(tmp_path, env):
+def test_ctrl_c_saves_the_game_and_exits_130_quietly(tmp_path, env):
     import signal
 
     save = tmp_path / "game.jsonl"
@@ -126,12 +126,13 @@ def test_ctrl_c_saves_the_game(tmp_path, env):
     time.sleep(0.3)  # let the prompt start reading: a signal in the instant before can be lost
     term.proc.send_signal(signal.SIGINT)
     try:
-        text = term.read_until(r"Resume it with[^\n]*\n", timeout=10)
+        text = term.read_until(r"cardrules: interrupted[^\n]*\n", timeout=10)
     except AssertionError:  # once more, as a person would press Ctrl-C again
         term.proc.send_signal(signal.SIGINT)
-        text = term.read_until(r"Resume it with[^\n]*\n")
-    assert "Game saved. Resume it with" in text
-    assert term.close() == 0
+        text = term.read_until(r"cardrules: interrupted[^\n]*\n")
+    assert f"cardrules: interrupted; resume with: cardrules resume {save}" in text
+    assert term.close() == 130
+    assert "Traceback" not in text + term.seen
     assert save.read_text().startswith('{"format": "cardrules-save"')
 
 
