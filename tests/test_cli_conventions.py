@@ -269,3 +269,19 @@ def test_saves_skips_what_is_not_a_save(saves_dir):
     listed = json.loads(invoke("saves", "--json").output)
     assert len(listed) == 1 and listed[0]["resumable"] is False and "not a cardrules save" in listed[0]["problem"]
     assert invoke("resume").exit_code == 2
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs process groups")
+def test_ctrl_c_in_a_real_process_with_workers_is_quiet():
+    """Ctrl-C at a terminal signals the whole process group: the workers of --jobs too."""
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "cardrules", "simulate", "oh-shit", "--games", "100000",
+                             "--jobs", "2", "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    time.sleep(3)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err == "cardrules: interrupted\n" and out == ""

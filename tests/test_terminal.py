@@ -24,6 +24,7 @@ class Terminal:
                                      stderr=slave, env=env, close_fds=True)
         os.close(slave)
         self.seen = ""
+        self.raw = ""  # what the terminal got, escape sequences and all
 
     def read_until(self, pattern, timeout=30.0):
         deadline = time.monotonic() + timeout
@@ -45,6 +46,7 @@ class Terminal:
                     chunk = ""
                 if not chunk and self.proc.poll() is not None:
                     raise AssertionError(f"program ended waiting for {pattern!r}:\n{self.seen[-2000:]}")
+                self.raw += chunk
                 self.seen += ANSI.sub("", chunk).replace("\r", "")
 
     def send(self, line):
@@ -151,3 +153,18 @@ def test_enter_skips_the_bots_pauses(tmp_path, env):
     term.send("quit")
     term.read_until(r"Resume it with[^\n]*\n")
     assert term.close() == 0
+
+
+@pytest.mark.parametrize("no_color, options, coloured", [("", [], True), ("1", [], False), ("1", ["--color"], True),
+                                                         ("", ["--no-color"], False)])
+def test_colour_at_a_terminal(tmp_path, env, no_color, options, coloured):
+    """Red hearts and diamonds at a terminal, unless NO_COLOR or --no-color; --color wins."""
+    env = {**env, "NO_COLOR": no_color}
+    term = Terminal([*options, "play", "oh-shit", "--seats", "human,bot,bot", "--seed", "3", "--fast",
+                     "--save", str(tmp_path / "game.jsonl")], env)
+    term.read_until(r"your bid \([0-9, ]+\) > ")
+    term.send("quit")
+    term.read_until(r"Resume it with[^\n]*\n")
+    assert term.close() == 0
+    assert ("\x1b[31m" in term.raw) is coloured
+    assert ("\x1b" in term.raw) is coloured  # nothing else escaped either
