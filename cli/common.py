@@ -52,6 +52,19 @@ def json_option(what: str) -> Any:
     return click.option("--json", "as_json", is_flag=True, help=f"Print {what} as JSON.")
 
 
+def _set_color(ctx: click.Context, param: Any, value: bool | None) -> None:
+    if value is not None:
+        ctx.color = value
+
+
+def color_option() -> Any:
+    """``--color/--no-color`` on a command that shows cards, as well as on the group
+    (``cardrules play oh-shit --no-color`` reads as naturally as ``cardrules --no-color play``)."""
+    return click.option("--color/--no-color", default=None, expose_value=False, callback=_set_color,
+                        help="Red hearts and diamonds even when not at a terminal, or never (default: at a "
+                             "terminal, unless NO_COLOR is set).")
+
+
 def prompt(text: str, **kwargs: Any) -> Any:
     return click.prompt(printable(text), **kwargs)
 

@@ -23,7 +23,8 @@ from ..interpreter.record import save_record
 from ..interpreter.rules import Ruleset
 from ..interpreter.simulate import run_games, statistics
 from ..interpreter.textio import parse_input
-from .common import Interrupted, InvalidInput, UsageProblem, Whole, echo, examples, json_option, open_ruleset, prompt
+from .common import (Interrupted, InvalidInput, UsageProblem, Whole, color_option, echo, examples, json_option,
+                     open_ruleset, prompt)
 from .families import view_for
 from .render import Renderer
 from .session import (SaveError, SaveWriter, bot_policies, default_save_dir, list_saves, new_header, read_save,
@@ -230,6 +231,7 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain letters for suits.")
 @click.option("--fast", is_flag=True, help="No pause after the bots' moves.")
 @click.option("--quiet", is_flag=True, help="Only the final result.")
+@color_option()
 def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None, save: Path | None,
          mode: str | None, ascii_only: bool, fast: bool, quiet: bool) -> None:
     """Play RULESET: people at the terminal against bots, or bots alone."""
@@ -276,11 +278,12 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
               "(the saved moves must still be legal under it).")
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain letters for suits.")
 @click.option("--fast", is_flag=True, help="No pause after the bots' moves.")
+@color_option()
 def resume(save: Path | None, record: Path | None, ignore_hash: bool, ascii_only: bool, fast: bool) -> None:
     """Continue a saved game exactly where it stopped: SAVE, or without it the latest
     game in `cardrules saves`."""
     if save is None:
-        waiting = [entry for entry in list_saves() if ignore_hash or entry.problem is None]
+        waiting = [entry for entry in list_saves() if entry.problem is None or (ignore_hash and entry.ruleset_changed)]
         if not waiting:
             raise UsageProblem(f"no saved game to resume in {default_save_dir()} (`cardrules saves` lists them)")
         save = waiting[0].path
@@ -343,14 +346,16 @@ def saves(as_json: bool) -> None:
             players = ", ".join(f"{name}" if kind == "human" or name.startswith(kind) else f"{name} ({kind})"
                                 for name, kind in zip(header["names"], header["seats"]))
             mode = f" ({header['mode']})" if header.get("mode") else ""
-            where = f"round {entry.round} of {entry.rounds}" if entry.round is not None else "cannot be resumed"
+            where = f"round {entry.round} of {entry.rounds}" if entry.round is not None else "round unknown"
             echo(f"  {entry.path.name}")
             echo(f"    {header['ruleset']}{mode}, seed {header['seed']}; {players}; {where}; saved {when}")
         else:
             echo(f"  {entry.path.name}")
             echo(f"    saved {when}")
-        if entry.problem:
-            echo(f"    ({entry.problem})")
+        if entry.ruleset_changed:
+            echo("    (its ruleset has changed since: `cardrules resume --ignore-hash` plays on under the new rules)")
+        elif entry.problem:
+            echo(f"    (cannot be resumed: {entry.problem})")
 
 
 @click.command(short_help="Re-execute a game record, check its totals.", epilog=examples(

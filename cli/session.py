@@ -65,6 +65,8 @@ class SaveEntry:
     rounds: int | None = None
     is_over: bool = False
     problem: str | None = None  # why it cannot be resumed as it is
+    ruleset_changed: bool = False  # ... only because its ruleset changed: `resume --ignore-hash` can
+
 
     def as_dict(self) -> dict[str, Any]:
         header = self.header
@@ -72,7 +74,8 @@ class SaveEntry:
                 "mode": header.get("mode"), "seats": header.get("seats"), "names": header.get("names"),
                 "round": self.round, "rounds": self.rounds, "moves": self.moves,
                 "saved": datetime.fromtimestamp(self.modified, timezone.utc).isoformat(timespec="seconds"),
-                "resumable": self.problem is None, **({"problem": self.problem} if self.problem else {})}
+                "resumable": self.problem is None, "ruleset_changed": self.ruleset_changed,
+                **({"problem": self.problem} if self.problem else {})}
 
 
 def list_saves(folder: Path | None = None) -> list[SaveEntry]:
@@ -100,6 +103,13 @@ def list_saves(folder: Path | None = None) -> list[SaveEntry]:
             state, _, _ = restore(saved)
         except SaveError as exc:
             entry.problem = str(exc)
+            try:  # is the changed ruleset the only problem?
+                state, _, _ = restore(saved, check_hash=False)
+            except SaveError:
+                pass
+            else:
+                entry.ruleset_changed = True
+                entry.round, entry.rounds, entry.is_over = state.round, state.rounds, state.is_over
         else:
             entry.round, entry.rounds, entry.is_over = state.round, state.rounds, state.is_over
         if not entry.is_over:

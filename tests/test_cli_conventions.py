@@ -128,6 +128,9 @@ def test_color_options_override(saves_dir):
     assert "\x1b[31m" in play_output("--color", env={"NO_COLOR": "1"})
     assert "\x1b[31m" in play_output("--color", color=False)  # even into a pipe
     assert "\x1b" not in play_output("--no-color")
+    assert "\x1b" not in invoke(*RED_CARDS, "--no-color", input="quit\n", color=True).output  # after the command
+    assert "\x1b[31m" in invoke(*RED_CARDS, "--color", input="quit\n", env={"NO_COLOR": "1"}).output
+    assert "\x1b[31m" in invoke("--no-color", *RED_CARDS, "--color", input="quit\n").output  # the nearer wins
 
 
 def test_no_color_in_a_real_process(tmp_path):
@@ -251,7 +254,8 @@ def test_resume_ignore_hash(saves_dir, tmp_path):
     assert refused.exit_code == 2 and "no saved game to resume" in refused.output
     listed = json.loads(invoke("saves", "--json").output)
     assert listed[0]["resumable"] is False and "has changed" in listed[0]["problem"]
-    assert "cannot be resumed" in invoke("saves").output
+    assert listed[0]["ruleset_changed"] is True and listed[0]["round"] == 1
+    assert "its ruleset has changed since: `cardrules resume --ignore-hash`" in invoke("saves").output
     save = listed[0]["file"]
     refused = invoke("resume", save, input="quit\n")
     assert refused.exit_code == 1 and "--ignore-hash" in refused.output
@@ -268,7 +272,9 @@ def test_saves_skips_what_is_not_a_save(saves_dir):
     (saves_dir / "notes.txt").write_text("hello")
     listed = json.loads(invoke("saves", "--json").output)
     assert len(listed) == 1 and listed[0]["resumable"] is False and "not a cardrules save" in listed[0]["problem"]
+    assert "(cannot be resumed: " in invoke("saves").output
     assert invoke("resume").exit_code == 2
+    assert invoke("resume", "--ignore-hash").exit_code == 2  # damaged, not merely changed
 
 
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs process groups")
