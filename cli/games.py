@@ -185,8 +185,9 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
             _write_record(state, record)
         if isinstance(exc, KeyboardInterrupt) or isinstance(exc.__context__, KeyboardInterrupt):
             # Ctrl-C: exit 130 with one line (the game is already saved, action by action)
-            raise Interrupted("interrupted" + (f"; resume with: cardrules resume {save}" if save is not None
-                                               else "")) from None
+            where = (f"; resume with: cardrules resume {save}" if save is not None else
+                     f"; the game so far is in {record}" if record else "")
+            raise Interrupted(f"interrupted{where}") from None
         if save is not None:
             echo(f"Game saved. Resume it with: cardrules resume {save}")
         else:
@@ -283,7 +284,8 @@ def resume(save: Path | None, record: Path | None, ignore_hash: bool, ascii_only
     """Continue a saved game exactly where it stopped: SAVE, or without it the latest
     game in `cardrules saves`."""
     if save is None:
-        waiting = [entry for entry in list_saves() if entry.problem is None or (ignore_hash and entry.ruleset_changed)]
+        waiting = [entry for entry in list_saves()
+                   if entry.problem is None or (ignore_hash and entry.ruleset_changed)]
         if not waiting:
             raise UsageProblem(f"no saved game to resume in {default_save_dir()} (`cardrules saves` lists them)")
         save = waiting[0].path
@@ -323,7 +325,7 @@ def resume(save: Path | None, record: Path | None, ignore_hash: bool, ascii_only
 @click.command(short_help="List the saved games waiting to be resumed.", epilog=examples(
     "cardrules saves", "cardrules saves --json", "cardrules resume"))
 @json_option("a list of objects: file, ruleset, seed, mode, seats, names, round, rounds, moves, saved, "
-             "resumable (and problem)")
+             "resumable, ruleset_changed (and problem)")
 def saves(as_json: bool) -> None:
     """List the games in the saves folder that are not finished, the latest first:
     ruleset, players, round, and when each was last saved. `cardrules resume` continues

@@ -291,3 +291,24 @@ def test_ctrl_c_in_a_real_process_with_workers_is_quiet():
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert err == "cardrules: interrupted\n" and out == ""
+
+
+def test_ctrl_c_while_bots_play_keeps_the_record(monkeypatch, tmp_path):
+    games = sys.modules["cardrules.cli.games"]
+    real = games.play_out
+
+    def play_out(state, policies, on_action, on_event):
+        def action(seat, move):
+            on_action(seat, move)
+            if len(state.events) > 20:
+                raise KeyboardInterrupt
+        real(state, policies, on_action=action, on_event=on_event)
+
+    monkeypatch.setattr(games, "play_out", play_out)
+    record = tmp_path / "game.jsonl"
+    result = CliRunner().invoke(main, ["play", "oh-shit", "--seats", "bot,bot,bot", "--seed", "1", "--record",
+                                       str(record)])
+    assert result.exit_code == 130
+    assert result.output.strip().splitlines()[-1] == f"cardrules: interrupted; the game so far is in {record}"
+    replayed = invoke("replay", str(record), "--json")
+    assert json.loads(replayed.output)["complete"] is False
