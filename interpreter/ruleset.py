@@ -62,6 +62,9 @@ def ruleset_schema() -> dict[str, Any]:
 
 
 EDITOR_SCHEMA_ID = "urn:cardrules:schema:ruleset-file"
+# Editors' YAML servers (yaml-language-server: VS Code, Neovim, ...) speak JSON Schema draft 7
+# and warn that 2020-12 is "not yet fully supported"; the editor schema uses nothing newer.
+EDITOR_DIALECT = "http://json-schema.org/draft-07/schema#"
 
 
 def editor_schema() -> dict[str, Any]:
@@ -77,7 +80,7 @@ def editor_schema() -> dict[str, Any]:
 
     >>> schema = editor_schema()
     >>> import jsonschema
-    >>> check = jsonschema.Draft202012Validator(schema)
+    >>> check = jsonschema.Draft7Validator(schema)
     >>> check.is_valid({"extends": "oh-hell", "bidding": {"restrictions": None}})
     True
     >>> check.is_valid({"extends": "oh-hell", "scoring": {"pionts": 1}})
@@ -86,14 +89,15 @@ def editor_schema() -> dict[str, Any]:
     False
     """
     full = ruleset_schema()
-    dialect, described = full.pop("$schema"), full.pop("description", "")
+    full.pop("$schema")
+    described = full.pop("description", "")
     full.pop("$id", None)
     title = full.pop("title", "cardrules ruleset")
     child = _as_child(copy.deepcopy(full), top=True)
     child["properties"]["extends"] = full["properties"]["extends"]  # `extends: null` names no parent
     # The child's keys at the top (what an editor completes); a file without `extends`
     # must also meet the full schema, which allows no null and requires the usual keys.
-    return {"$schema": dialect, "$id": EDITOR_SCHEMA_ID, "title": f"{title} file",
+    return {"$schema": EDITOR_DIALECT, "$id": EDITOR_SCHEMA_ID, "title": f"{title} file",
             "description": f"{described} One ruleset file as written: with 'extends', no key is required and "
                            "null deletes an inherited key (`cardrules validate` checks the merged result).",
             **child,
