@@ -42,6 +42,29 @@ def echo(message: Any = "", **kwargs: Any) -> None:
     click.echo(printable(str(message)), **kwargs)
 
 
+def examples(*lines: str) -> str:
+    """A command's epilog: its examples, kept line by line in ``--help``."""
+    return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def json_option(what: str) -> Any:
+    """``--json``: one spelling on every command that reports."""
+    return click.option("--json", "as_json", is_flag=True, help=f"Print {what} as JSON.")
+
+
+def _set_color(ctx: click.Context, param: Any, value: bool | None) -> None:
+    if value is not None:
+        ctx.color = value
+
+
+def color_option() -> Any:
+    """``--color/--no-color`` on a command that shows cards, as well as on the group
+    (``cardrules play oh-shit --no-color`` reads as naturally as ``cardrules --no-color play``)."""
+    return click.option("--color/--no-color", default=None, expose_value=False, callback=_set_color,
+                        help="Red hearts and diamonds even when not at a terminal, or never (default: at a "
+                             "terminal, unless NO_COLOR is set).")
+
+
 def prompt(text: str, **kwargs: Any) -> Any:
     return click.prompt(printable(text), **kwargs)
 
@@ -80,6 +103,10 @@ class Outcome(Exception):
 
 class InvalidInput(Outcome):
     """The user's input is wrong (a ruleset, record, save or file): exit 1."""
+
+
+class Interrupted(Outcome):
+    """Ctrl-C: exit 130, with at most one short line."""
 
 
 class UsageProblem(Outcome):

@@ -13,4 +13,4 @@ def run() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("cardrules: interrupted\n")
         sys.exit(130)
-    main()
+    main(prog_name="cardrules")

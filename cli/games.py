@@ -23,11 +23,12 @@ from ..interpreter.record import save_record
 from ..interpreter.rules import Ruleset
 from ..interpreter.simulate import run_games, statistics
 from ..interpreter.textio import parse_input
-from .common import InvalidInput, UsageProblem, Whole, echo, open_ruleset, prompt
+from .common import (Interrupted, InvalidInput, UsageProblem, Whole, color_option, echo, examples, json_option,
+                     open_ruleset, prompt)
 from .families import view_for
 from .render import Renderer
-from .session import (SaveError, SaveWriter, bot_policies, default_save_dir, new_header, read_save, repair,
-                      restore)
+from .session import (SaveError, SaveWriter, bot_policies, default_save_dir, list_saves, new_header, read_save,
+                      repair, restore, retire)
 
 
 SEED = Whole(-(1 << 62), 1 << 62)
@@ -178,10 +179,15 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
     hooks = TableHooks(kinds, renderer, writer, pause)
     try:
         play_out(state, policies, on_action=hooks.on_action, on_event=hooks.on_event)
-    except (Quit, click.Abort, EOFError, KeyboardInterrupt):
+    except (Quit, click.Abort, EOFError, KeyboardInterrupt) as exc:
         echo("")
         if record:
             _write_record(state, record)
+        if isinstance(exc, KeyboardInterrupt) or isinstance(exc.__context__, KeyboardInterrupt):
+            # Ctrl-C: exit 130 with one line (the game is already saved, action by action)
+            where = (f"; resume with: cardrules resume {save}" if save is not None else
+                     f"; the game so far is in {record}" if record else "")
+            raise Interrupted(f"interrupted{where}") from None
         if save is not None:
             echo(f"Game saved. Resume it with: cardrules resume {save}")
         else:
@@ -200,6 +206,8 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
             writer.close()
         if previous is not None:
             signal.signal(signal.SIGHUP, previous)
+    if save is not None and state.is_over:
+        retire(save)  # a finished game leaves the saves list
     if record:
         _write_record(state, record)
         if not renderer.quiet:
@@ -208,7 +216,9 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
         renderer.final(state.events[-1])
 
 
-@click.command()
+@click.command(short_help="Play a ruleset at the terminal.", epilog=examples(
+    "cardrules play oh-shit", "cardrules play shanghai-isra --seats human,human,bot --ascii",
+    "cardrules play oh-hell --seats bot,bot,bot,bot --seed 5 --record game.jsonl"))
 @click.argument("ruleset")
 @click.option("--seats", help="Comma-separated seat kinds (human, random, bot); their number is the "
               "player count. Default: you and bots.")
@@ -217,11 +227,12 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
               help="Write the game record (JSON Lines) to this file.")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
               help="Save the game after every action to this file (default for games with people: "
-                   "~/.local/share/cardrules/saves/RULESET-SEED.jsonl).")
+                   "RULESET-SEED.jsonl in the saves folder; see `cardrules saves`).")
 @click.option("--mode", help="Play one of the ruleset's modes (a subset of its rounds).")
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain letters for suits.")
 @click.option("--fast", is_flag=True, help="No pause after the bots' moves.")
 @click.option("--quiet", is_flag=True, help="Only the final result.")
+@color_option()
 def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None, save: Path | None,
          mode: str | None, ascii_only: bool, fast: bool, quiet: bool) -> None:
     """Play RULESET: people at the terminal against bots, or bots alone."""
@@ -259,14 +270,26 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
     play_session(state, kinds, policies, renderer, save, header, record, 0.0 if fast or not humans else 0.3)
 
 
-@click.command()
-@click.argument("save", type=click.Path(dir_okay=False, path_type=Path))
+@click.command(short_help="Continue a saved game.", epilog=examples(
+    "cardrules resume", "cardrules resume ~/games/friday.jsonl --fast", "cardrules resume --ignore-hash"))
+@click.argument("save", type=click.Path(dir_okay=False, path_type=Path), required=False)
 @click.option("--record", "record", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game record (JSON Lines) to this file.")
+@click.option("--ignore-hash", is_flag=True, help="Resume even if the ruleset changed since the game was saved "
+              "(the saved moves must still be legal under it).")
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain letters for suits.")
 @click.option("--fast", is_flag=True, help="No pause after the bots' moves.")
-def resume(save: Path, record: Path | None, ascii_only: bool, fast: bool) -> None:
-    """Continue a saved game exactly where it stopped."""
+@color_option()
+def resume(save: Path | None, record: Path | None, ignore_hash: bool, ascii_only: bool, fast: bool) -> None:
+    """Continue a saved game exactly where it stopped: SAVE, or without it the latest
+    game in `cardrules saves`."""
+    if save is None:
+        waiting = [entry for entry in list_saves()
+                   if entry.problem is None or (ignore_hash and entry.ruleset_changed)]
+        if not waiting:
+            raise UsageProblem(f"no saved game to resume in {default_save_dir()} (`cardrules saves` lists them)")
+        save = waiting[0].path
+        echo(f"(resuming {save})")
     if record is not None:
         if record.resolve() == save.resolve():
             raise UsageProblem("--record must be another file than the save")
@@ -276,15 +299,18 @@ def resume(save: Path, record: Path | None, ascii_only: bool, fast: bool) -> Non
             raise UsageProblem(str(exc)) from None
     try:
         saved = read_save(save)
-        state, rules, policies = restore(saved)
+        state, rules, policies = restore(saved, check_hash=not ignore_hash)
     except SaveError as exc:
         raise InvalidInput(str(exc)) from None
     kinds, names = saved.header["seats"], saved.header["names"]
     if saved.dropped_torn_line:
         echo("(the last action was being saved when the game stopped; it was not kept)")
+    if rules.sha256 != saved.header.get("ruleset_sha256"):
+        echo("(the ruleset has changed since this game was saved; playing on under the rules as they are now)")
     if state.is_over:
         echo("That game is over.")
         Renderer(names, rules, mode=state.mode, ascii_only=ascii_only).final(state.events[-1])
+        retire(save)
         return
     echo(f"{rules.title} ({rules.name}), seed {saved.header['seed']}: resuming at round {state.round} "
                f"after {len(saved.moves)} moves")
@@ -296,11 +322,51 @@ def resume(save: Path, record: Path | None, ascii_only: bool, fast: bool) -> Non
                  0.0 if fast or "human" not in kinds else 0.3)
 
 
-@click.command()
+@click.command(short_help="List the saved games waiting to be resumed.", epilog=examples(
+    "cardrules saves", "cardrules saves --json", "cardrules resume"))
+@json_option("a list of objects: file, ruleset, seed, mode, seats, names, round, rounds, moves, saved, "
+             "resumable, ruleset_changed (and problem)")
+def saves(as_json: bool) -> None:
+    """List the games in the saves folder that are not finished, the latest first:
+    ruleset, players, round, and when each was last saved. `cardrules resume` continues
+    the first. The folder is $CARDRULES_SAVES if set, else
+    $XDG_DATA_HOME/cardrules/saves (~/.local/share/cardrules/saves); a finished game's
+    save moves to its `finished` folder."""
+    entries = list_saves()
+    if as_json:
+        echo(json.dumps([entry.as_dict() for entry in entries], indent=2))
+        return
+    folder = default_save_dir()
+    if not entries:
+        echo(f"No saved games in {folder}.")
+        return
+    echo(f"Saved games in {folder}, the latest first:")
+    for entry in entries:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.modified))
+        header = entry.header
+        if header:
+            players = ", ".join(f"{name}" if kind == "human" or name.startswith(kind) else f"{name} ({kind})"
+                                for name, kind in zip(header["names"], header["seats"]))
+            mode = f" ({header['mode']})" if header.get("mode") else ""
+            where = f"round {entry.round} of {entry.rounds}" if entry.round is not None else "round unknown"
+            echo(f"  {entry.path.name}")
+            echo(f"    {header['ruleset']}{mode}, seed {header['seed']}; {players}; {where}; saved {when}")
+        else:
+            echo(f"  {entry.path.name}")
+            echo(f"    saved {when}")
+        if entry.ruleset_changed:
+            echo("    (its ruleset has changed since: `cardrules resume --ignore-hash` plays on under the new rules)")
+        elif entry.problem:
+            echo(f"    (cannot be resumed: {entry.problem})")
+
+
+@click.command(short_help="Re-execute a game record, check its totals.", epilog=examples(
+    "cardrules replay game.jsonl", "cardrules replay game.jsonl --json",
+    "cardrules replay game.jsonl --ruleset my-variant.yaml --ignore-hash"))
 @click.argument("record", type=click.Path(path_type=Path))
 @click.option("--ruleset", help="Replay under this ruleset instead of the one the record names.")
 @click.option("--ignore-hash", is_flag=True, help="Replay even if the ruleset changed since the game.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@json_option("the result: valid, complete, events, totals, winners (or valid, line, error)")
 @click.option("--any-deal", is_flag=True, help="Take the record's deals and draws as they are, instead of "
               "checking them against its seed (a record written by another program).")
 def replay(record: Path, ruleset: str | None, ignore_hash: bool, as_json: bool, any_deal: bool) -> None:
@@ -367,7 +433,9 @@ class Progress:
             self.bar.__exit__(None, None, None)
 
 
-@click.command()
+@click.command(short_help="Play many games with bots; statistics.", epilog=examples(
+    "cardrules simulate oh-shit --games 1000 --jobs 2",
+    "cardrules simulate shanghai-isra --seats bot,random,random,random --json"))
 @click.argument("ruleset")
 @click.option("--games", type=Whole(1, 1_000_000), default=100, show_default=True)
 @click.option("--seats", help="Comma-separated seat kinds (bot, random). Default: bots.")
@@ -375,7 +443,7 @@ class Progress:
 @click.option("--jobs", type=Whole(1, 64), default=1, show_default=True,
               help="Processes to spread the games over (results do not depend on it).")
 @click.option("--mode", help="Play one of the ruleset's modes.")
-@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@json_option("the statistics")
 @click.option("--record-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write every game's record into this folder.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
@@ -420,14 +488,16 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
     echo("  (win% counts a shared first place as a win for each tied seat)")
 
 
-@click.command(name="compare")
+@click.command(name="compare", short_help="Play the same deals under two rulesets.", epilog=examples(
+    "cardrules compare oh-hell oh-hell-penalty --games 500",
+    "cardrules compare oh-hell my-variant.yaml --seats bot,bot,random,random --json"))
 @click.argument("ruleset_a")
 @click.argument("ruleset_b")
 @click.option("--games", type=Whole(2, 1_000_000), default=200, show_default=True)
 @click.option("--seats", help="Comma-separated seat kinds (bot, random). Default: bots.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i under both rulesets.")
 @click.option("--jobs", type=Whole(1, 64), default=1, show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+@json_option("the comparison")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def compare_command(ruleset_a: str, ruleset_b: str, games: int, seats: str | None, seed: int, jobs: int,
                     as_json: bool, quiet: bool) -> None:
@@ -476,4 +546,4 @@ def compare_command(ruleset_a: str, ruleset_b: str, games: int, seats: str | Non
     echo("  (* the interval excludes 0: a difference these games show beyond chance)")
 
 
-COMMANDS = [play, resume, replay, simulate, compare_command]
+COMMANDS = [play, resume, saves, replay, simulate, compare_command]

@@ -10,6 +10,7 @@ produces a traceback.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -20,9 +21,9 @@ import yaml
 from ..interpreter.errors import CardrulesError, Problem, RulesetError
 from ..interpreter.files import is_file
 from ..interpreter.loader import bundled_names, display_name, load_document
-from ..interpreter.ruleset import build_ruleset, load_ruleset, ruleset_schema
+from ..interpreter.ruleset import build_ruleset, editor_schema, load_ruleset, ruleset_schema
 from . import games
-from .common import InvalidInput, Outcome, UsageProblem, Whole, echo, open_ruleset
+from .common import Interrupted, InvalidInput, Outcome, UsageProblem, Whole, echo, examples, json_option, open_ruleset
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 MAX_SHOWN = 100  # problems shown per file: the first hundred, then how many more
@@ -41,8 +42,14 @@ class _Group(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+        except (click.exceptions.Exit, click.ClickException, SystemExit):
             raise
+        except click.Abort as exc:
+            if isinstance(exc.__context__, KeyboardInterrupt):  # Ctrl-C at a click prompt
+                _exit("interrupted", EXIT_INTERRUPTED)
+            raise
+        except Interrupted as exc:
+            _exit(exc.message or "interrupted", EXIT_INTERRUPTED)
         except InvalidInput as exc:
             _exit(exc.message, EXIT_INVALID)
         except UsageProblem as exc:
@@ -59,23 +66,43 @@ class _Group(click.Group):
             _exit(f"internal error ({type(exc).__name__}: {exc}); please report it", EXIT_INTERNAL)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+def color_setting(flag: bool | None, environ: Any = None) -> bool | None:
+    """Colour: --color/--no-color if given, else off when NO_COLOR is set to anything
+    (https://no-color.org), else None (click's own choice: colour on a terminal)."""
+    if flag is not None:
+        return flag
+    return False if (environ if environ is not None else os.environ).get("NO_COLOR") else None
+
+
+@click.group(cls=_Group, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]},
+             epilog=examples("cardrules list", "cardrules play oh-shit", "cardrules validate my-variant.yaml",
+                             "cardrules saves", "cardrules COMMAND --help"))
 @click.version_option(package_name="cardrules")
-def main() -> None:
+@click.option("--color/--no-color", "color", default=None,
+              help="Colour (red hearts and diamonds) even when not at a terminal, or never. Default: on a "
+                   "terminal, unless NO_COLOR is set.")
+@click.pass_context
+def main(ctx: click.Context, color: bool | None) -> None:
     """Card game rules as data: validate, play and simulate house-rule variants.
 
     RULESET is everywhere a bundled ruleset name (see `cardrules list`) or a path.
     """
+    ctx.color = color_setting(color)
+    if ctx.invoked_subcommand is None:
+        echo(ctx.get_help())
 
 
-@main.command()
+@main.command(short_help="Check ruleset files, then play a few games.", epilog=examples(
+    "cardrules validate my-variant.yaml", "cardrules validate --no-play rulesets/*.yaml",
+    "cardrules validate --json my-variant.yaml oh-hell"))
 @click.argument("rulesets", nargs=-1, required=True, metavar="RULESET...")
+@json_option("one object listing every file and its problems")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="json: one object listing every file and its problems.")
+              help="--format json is --json.")
 @click.option("--games", type=Whole(1, 1000), default=2, show_default=True,
               help="Games to play at every player count and mode before saying ok.")
 @click.option("--no-play", is_flag=True, help="Only the static checks: play no games.")
-def validate(rulesets: tuple[str, ...], fmt: str, games: int, no_play: bool) -> None:
+def validate(rulesets: tuple[str, ...], as_json: bool, fmt: str, games: int, no_play: bool) -> None:
     """Check ruleset files: YAML syntax, schema, expressions and rules; then play a few
     quick games at every player count and mode, to find rules that cannot be played
     (no legal move or bid, an expression failing at run time, a game that never ends).
@@ -85,6 +112,7 @@ def validate(rulesets: tuple[str, ...], fmt: str, games: int, no_play: bool) -> 
     """
     from ..interpreter.playcheck import check_by_playing
 
+    fmt = "json" if as_json else fmt
     results: list[dict[str, Any]] = []
     for ref in rulesets:
         problems: list[Problem] = []
@@ -131,29 +159,56 @@ def validate(rulesets: tuple[str, ...], fmt: str, games: int, no_play: bool) -> 
         raise InvalidInput()
 
 
-@main.command()
-def schema() -> None:
-    """Print the ruleset JSON Schema (for editors: `# yaml-language-server: $schema=FILE`)."""
-    echo(json.dumps(ruleset_schema(), indent=2))
+@main.command(short_help="Print the JSON Schema of a ruleset file.", epilog=examples(
+    "cardrules schema > ruleset.schema.json", "cardrules schema --resolved"))
+@click.option("--resolved", is_flag=True,
+              help="The schema `validate` checks a ruleset against after `extends` is resolved, instead of "
+                   "the one for a file as written.")
+def schema(resolved: bool) -> None:
+    """Print the JSON Schema of a ruleset file, for editors.
+
+    Save it next to your rulesets and name it in the file's first line:
+    `# yaml-language-server: $schema=ruleset.schema.json`. It checks one file as
+    written: with `extends` no key is required and `null` deletes an inherited key.
+    `validate` checks the merged result against the --resolved schema.
+    """
+    echo(json.dumps(ruleset_schema() if resolved else editor_schema(), indent=2))
 
 
-@main.command(name="list")
-def list_() -> None:
-    """List the bundled rulesets, one line each."""
+@main.command(name="list", short_help="List the bundled rulesets.", epilog=examples(
+    "cardrules list", "cardrules list --json"))
+@json_option("a list of objects: name, title, family, players [min, max], description, valid")
+def list_(as_json: bool) -> None:
+    """List the bundled rulesets, one line each: name, family, player counts and
+    description."""
+    found: list[dict[str, Any]] = []
     for name in bundled_names():
         try:
             rules = load_ruleset(name)
-            echo(f"{name:24} {rules.family.name:14} {rules.min_players}-{rules.max_players}p  "
-                       f"{rules.description}")
         except RulesetError:
-            echo(f"{name:24} (invalid: run `cardrules validate {name}`)")
+            found.append({"name": name, "valid": False})
+            if not as_json:
+                echo(f"{name:24} (invalid: run `cardrules validate {name}`)")
+            continue
+        found.append({"name": name, "title": rules.title, "family": rules.family.name,
+                      "players": [rules.min_players, rules.max_players], "description": rules.description,
+                      "valid": True})
+        if not as_json:
+            echo(f"{name:24} {rules.family.name:14} {rules.min_players}-{rules.max_players}p  "
+                 f"{rules.description}")
+    if as_json:
+        echo(json.dumps(found, indent=2))
 
 
-@main.command()
+@main.command(short_help="Print a ruleset fully resolved.", epilog=examples(
+    "cardrules show oh-hell", "cardrules show my-variant.yaml --json"))
 @click.argument("ruleset")
-@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
-def show(ruleset: str, fmt: str) -> None:
+@json_option("the resolved ruleset")
+@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True,
+              help="--format json is --json.")
+def show(ruleset: str, as_json: bool, fmt: str) -> None:
     """Print RULESET fully resolved (after `extends`)."""
+    fmt = "json" if as_json else fmt
     rules = open_ruleset(ruleset)
     order = list(ruleset_schema()["properties"])
     data = {"name": rules.name, **rules.data}
@@ -166,13 +221,39 @@ def show(ruleset: str, fmt: str) -> None:
         echo(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100), nl=False)
 
 
-@main.command()
+@main.command(short_help="Print a ruleset's rules in words.", epilog=examples(
+    "cardrules explain oh-hell", "cardrules explain my-variant.yaml > rules.md",
+    "cardrules explain shanghai-isra --json"))
 @click.argument("ruleset")
-def explain(ruleset: str) -> None:
+@json_option("the name, title, family, players, sha256, the whole Markdown text and its sections")
+def explain(ruleset: str, as_json: bool) -> None:
     """Print RULESET's rules in words (Markdown), generated from the resolved ruleset."""
     from ..interpreter.explain import explain as explain_rules
 
-    echo(explain_rules(open_ruleset(ruleset)), nl=False)
+    rules = open_ruleset(ruleset)
+    text = explain_rules(rules)
+    if not as_json:
+        echo(text, nl=False)
+        return
+    echo(json.dumps({"name": rules.name, "title": rules.title, "family": rules.family.name,
+                     "players": [rules.min_players, rules.max_players], "sha256": rules.sha256,
+                     "markdown": text, "sections": markdown_sections(text)}, indent=2))
+
+
+def markdown_sections(text: str) -> list[dict[str, Any]]:
+    """``text`` cut at its headings: [{"heading", "level", "text"}], the part before
+    the first heading under the heading "" of level 0."""
+    sections: list[dict[str, Any]] = []
+    lines: list[str] = []
+    heading, level = "", 0
+    for line in text.splitlines() + ["# "]:
+        if line.startswith("#"):
+            if heading or any(part.strip() for part in lines):
+                sections.append({"heading": heading, "level": level, "text": "\n".join(lines).strip()})
+            heading, level, lines = line.lstrip("#").strip(), len(line) - len(line.lstrip("#")), []
+        else:
+            lines.append(line)
+    return sections
 
 
 for _command in games.COMMANDS:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any, Sequence
 
@@ -38,8 +39,102 @@ class SaveError(CardrulesError):
 
 
 def default_save_dir() -> Path:
+    """Where games are saved unless --save says otherwise, and where `cardrules saves`
+    looks: $CARDRULES_SAVES if set, else $XDG_DATA_HOME/cardrules/saves (by default
+    ~/.local/share/cardrules/saves)."""
+    if os.environ.get("CARDRULES_SAVES"):
+        return Path(os.environ["CARDRULES_SAVES"]).expanduser()
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "cardrules" / "saves"
+
+
+def finished_dir() -> Path:
+    """Where a finished game's save goes, out of the saves list (kept, never deleted)."""
+    return default_save_dir() / "finished"
+
+
+@dataclass
+class SaveEntry:
+    """One save file as `cardrules saves` shows it."""
+
+    path: Path
+    modified: float  # seconds since the epoch
+    header: dict[str, Any]
+    moves: int
+    round: int | None = None
+    rounds: int | None = None
+    is_over: bool = False
+    problem: str | None = None  # why it cannot be resumed as it is
+    ruleset_changed: bool = False  # ... only because its ruleset changed: `resume --ignore-hash` can
+
+
+    def as_dict(self) -> dict[str, Any]:
+        header = self.header
+        return {"file": str(self.path), "ruleset": header.get("ruleset"), "seed": header.get("seed"),
+                "mode": header.get("mode"), "seats": header.get("seats"), "names": header.get("names"),
+                "round": self.round, "rounds": self.rounds, "moves": self.moves,
+                "saved": datetime.fromtimestamp(self.modified, timezone.utc).isoformat(timespec="seconds"),
+                "resumable": self.problem is None, "ruleset_changed": self.ruleset_changed,
+                **({"problem": self.problem} if self.problem else {})}
+
+
+def list_saves(folder: Path | None = None) -> list[SaveEntry]:
+    """The games waiting in ``folder`` (the saves folder by default), the latest first:
+    each save is rebuilt to know its round; a finished game is left out; a save that
+    cannot be resumed is listed with the reason."""
+    folder = default_save_dir() if folder is None else folder
+    try:
+        paths = [p for p in folder.glob("*.jsonl") if p.is_file()]
+    except OSError:
+        return []
+    entries = []
+    for path in paths:
+        try:
+            modified = path.stat().st_mtime
+        except OSError:
+            continue
+        try:
+            saved = read_save(path)
+        except SaveError as exc:
+            entries.append(SaveEntry(path, modified, {}, 0, problem=str(exc)))
+            continue
+        entry = SaveEntry(path, modified, saved.header, len(saved.moves))
+        try:
+            state, _, _ = restore(saved)
+        except SaveError as exc:
+            entry.problem = str(exc)
+            try:  # is the changed ruleset the only problem?
+                state, _, _ = restore(saved, check_hash=False)
+            except SaveError:
+                pass
+            else:
+                entry.ruleset_changed = True
+                entry.round, entry.rounds, entry.is_over = state.round, state.rounds, state.is_over
+        else:
+            entry.round, entry.rounds, entry.is_over = state.round, state.rounds, state.is_over
+        if not entry.is_over:
+            entries.append(entry)
+    return sorted(entries, key=lambda e: (-e.modified, e.path.name))
+
+
+def retire(path: Path) -> Path | None:
+    """A finished game's save leaves the saves list: a save in the saves folder moves to
+    its ``finished`` folder (under a new name if that one is taken, never over a file);
+    a save the user placed elsewhere stays where it is.  Returns the new place."""
+    try:
+        if path.resolve().parent != default_save_dir().resolve():
+            return None
+        target_dir = finished_dir()
+        target_dir.mkdir(parents=True, exist_ok=True)
+        target, number = target_dir / path.name, 1
+        while target.exists():
+            number += 1
+            target = target_dir / f"{path.stem}-{number}{path.suffix}"
+        os.link(path, target)  # fails rather than replace a file that appeared meanwhile
+        path.unlink()
+        return target
+    except OSError:
+        return None  # the save stays listed; nothing is lost
 
 
 @dataclass
@@ -120,10 +215,12 @@ def read_save(path: Path) -> SavedGame:
     return SavedGame(header, moves, torn)
 
 
-def restore(saved: SavedGame) -> tuple[GameState, Ruleset, list[Any]]:
+def restore(saved: SavedGame, *, check_hash: bool = True) -> tuple[GameState, Ruleset, list[Any]]:
     """Rebuild the game from ``saved``: every saved move is played again through the
     driver loop, each bot re-making its move first so that its RNG ends where it was.
-    Returns the state, the rules and the seats' policies (None for people)."""
+    Returns the state, the rules and the seats' policies (None for people).  With
+    ``check_hash`` off, a ruleset changed since the game was saved is used as it is now
+    (the saved moves must still be legal under it)."""
     header = saved.header
     ref = header.get("ruleset_path") or header["ruleset"]
     try:
@@ -131,9 +228,9 @@ def restore(saved: SavedGame) -> tuple[GameState, Ruleset, list[Any]]:
         rules = load_ruleset(path)
     except (RulesetError, FileNotFoundError) as exc:
         raise SaveError(f"cannot load the ruleset '{ref}': {exc}") from None
-    if rules.sha256 != header.get("ruleset_sha256"):
+    if check_hash and rules.sha256 != header.get("ruleset_sha256"):
         raise SaveError(f"the ruleset '{ref}' has changed since this game was saved; it cannot be resumed "
-                        "exactly")
+                        "exactly (--ignore-hash resumes it under the rules as they are now)")
     seats, names = header["seats"], header["names"]
     if len(seats) != len(names) or not all(isinstance(s, str) for s in seats + names):
         raise SaveError("the save's seats and names do not match")

@@ -23,11 +23,11 @@ import jsonschema
 
 from . import families
 from .errors import RulesetError
-from .loader import Document, document_from_text, load_document, schema_problems
+from .loader import REPLACED_WHOLE, Document, document_from_text, load_document, schema_problems
 from .loader import core_schema as _core_schema
 from .rules import RulesBuilder, Ruleset
 
-__all__ = ["Ruleset", "build_ruleset", "load_ruleset", "ruleset_from_text", "ruleset_schema"]
+__all__ = ["Ruleset", "build_ruleset", "editor_schema", "load_ruleset", "ruleset_from_text", "ruleset_schema"]
 
 _cache: dict[str, Any] = {}
 
@@ -59,6 +59,87 @@ def ruleset_schema() -> dict[str, Any]:
             schema["allOf"] = conditions
         _cache["schema"] = schema
     return copy.deepcopy(schema)
+
+
+EDITOR_SCHEMA_ID = "urn:cardrules:schema:ruleset-file"
+# Editors' YAML servers (yaml-language-server: VS Code, Neovim, ...) speak JSON Schema draft 7
+# and warn that 2020-12 is "not yet fully supported"; the editor schema uses nothing newer.
+EDITOR_DIALECT = "http://json-schema.org/draft-07/schema#"
+
+
+def editor_schema() -> dict[str, Any]:
+    """The JSON Schema of one ruleset file as written, for editors (``cardrules schema``).
+
+    :func:`ruleset_schema` checks the document *after* `extends` is resolved; an editor
+    sees one file and cannot know its parent.  So a file without ``extends`` gets the
+    full schema, and a file with ``extends`` (a child) gets the same keys with no key
+    required (its parent gives them) and ``null`` allowed wherever the merge reads it as
+    "delete the inherited key": as the value of any key of a mapping that merges key by
+    key (not inside lists, nor inside a table that replaces whole like ``card_points``).
+    Unknown keys stay errors in both.  Every file ``validate`` accepts, this accepts.
+
+    >>> schema = editor_schema()
+    >>> import jsonschema
+    >>> check = jsonschema.Draft7Validator(schema)
+    >>> check.is_valid({"extends": "oh-hell", "bidding": {"restrictions": None}})
+    True
+    >>> check.is_valid({"extends": "oh-hell", "scoring": {"pionts": 1}})
+    False
+    >>> check.is_valid({"name": "no-parent"})
+    False
+    """
+    full = ruleset_schema()
+    full.pop("$schema")
+    described = full.pop("description", "")
+    full.pop("$id", None)
+    title = full.pop("title", "cardrules ruleset")
+    child = _as_child(copy.deepcopy(full), top=True)
+    child["properties"]["extends"] = full["properties"]["extends"]  # `extends: null` names no parent
+    # The child's keys at the top (what an editor completes); a file without `extends`
+    # must also meet the full schema, which allows no null and requires the usual keys.
+    return {"$schema": EDITOR_DIALECT, "$id": EDITOR_SCHEMA_ID, "title": f"{title} file",
+            "description": f"{described} One ruleset file as written: with 'extends', no key is required and "
+                           "null deletes an inherited key (`cardrules validate` checks the merged result).",
+            **child,
+            "if": {"not": {"required": ["extends"]}}, "then": {"$ref": "#/$defs/ruleset"},
+            "$defs": {"ruleset": full}}
+
+
+def _nullable(schema: Any) -> Any:
+    """``schema`` that also accepts null, written into its own keywords where it can (so
+    an editor still reports "unknown key 'pionts'" rather than "not valid under anyOf")."""
+    if not isinstance(schema, dict) or schema.keys() & {"oneOf", "allOf", "not", "$ref", "if"}:
+        return {"anyOf": [{"type": "null"}, schema]}
+    out = dict(schema)
+    if "type" in out:
+        types = out["type"] if isinstance(out["type"], list) else [out["type"]]
+        out["type"] = types + ["null"]
+    if "const" in out:
+        out["enum"] = [out.pop("const")]
+    if "enum" in out:
+        out["enum"] = list(out["enum"]) + [None]
+    if "anyOf" in out:
+        out["anyOf"] = [{"type": "null"}] + out["anyOf"]
+    return out
+
+
+def _as_child(schema: Any, top: bool = False) -> Any:
+    """``schema`` relaxed as a child file may write it: see :func:`editor_schema`."""
+    if not isinstance(schema, dict):
+        return schema
+    schema.pop("required", None)
+    if top:
+        schema.pop("allOf", None)  # each family's required keys: the parent gives them
+    for key, value in list(schema.get("properties", {}).items()):
+        schema["properties"][key] = _nullable(value if key in REPLACED_WHOLE else _as_child(value))
+    if isinstance(schema.get("additionalProperties"), dict):
+        schema["additionalProperties"] = _nullable(_as_child(schema["additionalProperties"]))
+    for key, value in list(schema.get("patternProperties", {}).items()):
+        schema["patternProperties"][key] = _nullable(_as_child(value))
+    for alternatives in ("anyOf", "oneOf"):
+        if alternatives in schema:
+            schema[alternatives] = [_as_child(branch) for branch in schema[alternatives]]
+    return schema
 
 
 # An integer is an int (not a bool, and not a float such as 1e300 that happens to be whole:

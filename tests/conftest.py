@@ -12,6 +12,8 @@ from cardrules.cli.main import main
 def _saves_in_tmp(tmp_path, monkeypatch):
     """Games with people save by default under XDG_DATA_HOME: keep that out of $HOME."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("CARDRULES_SAVES", raising=False)  # it would win over XDG_DATA_HOME
+    monkeypatch.delenv("NO_COLOR", raising=False)  # the colour tests set it themselves
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ class Terminal:
                                      stderr=slave, env=env, close_fds=True)
         os.close(slave)
         self.seen = ""
+        self.raw = ""  # what the terminal got, escape sequences and all
 
     def read_until(self, pattern, timeout=30.0):
         deadline = time.monotonic() + timeout
@@ -45,6 +46,7 @@ class Terminal:
                     chunk = ""
                 if not chunk and self.proc.poll() is not None:
                     raise AssertionError(f"program ended waiting for {pattern!r}:\n{self.seen[-2000:]}")
+                self.raw += chunk
                 self.seen += ANSI.sub("", chunk).replace("\r", "")
 
     def send(self, line):
@@ -116,7 +118,7 @@ def test_play_illegal_then_legal_quit_resume_and_finish(tmp_path, env):
     assert term.close() == 0
 
 
-def test_ctrl_c_saves_the_game(tmp_path, env):
+def test_ctrl_c_saves_the_game_and_exits_130_quietly(tmp_path, env):
     import signal
 
     save = tmp_path / "game.jsonl"
@@ -126,12 +128,13 @@ def test_ctrl_c_saves_the_game(tmp_path, env):
     time.sleep(0.3)  # let the prompt start reading: a signal in the instant before can be lost
     term.proc.send_signal(signal.SIGINT)
     try:
-        text = term.read_until(r"Resume it with[^\n]*\n", timeout=10)
+        text = term.read_until(r"cardrules: interrupted[^\n]*\n", timeout=10)
     except AssertionError:  # once more, as a person would press Ctrl-C again
         term.proc.send_signal(signal.SIGINT)
-        text = term.read_until(r"Resume it with[^\n]*\n")
-    assert "Game saved. Resume it with" in text
-    assert term.close() == 0
+        text = term.read_until(r"cardrules: interrupted[^\n]*\n")
+    assert f"cardrules: interrupted; resume with: cardrules resume {save}" in text
+    assert term.close() == 130
+    assert "Traceback" not in text + term.seen
     assert save.read_text().startswith('{"format": "cardrules-save"')
 
 
@@ -150,3 +153,18 @@ def test_enter_skips_the_bots_pauses(tmp_path, env):
     term.send("quit")
     term.read_until(r"Resume it with[^\n]*\n")
     assert term.close() == 0
+
+
+@pytest.mark.parametrize("no_color, options, coloured", [("", [], True), ("1", [], False), ("1", ["--color"], True),
+                                                         ("", ["--no-color"], False)])
+def test_colour_at_a_terminal(tmp_path, env, no_color, options, coloured):
+    """Red hearts and diamonds at a terminal, unless NO_COLOR or --no-color; --color wins."""
+    env = {**env, "NO_COLOR": no_color}
+    term = Terminal([*options, "play", "oh-shit", "--seats", "human,bot,bot", "--seed", "3", "--fast",
+                     "--save", str(tmp_path / "game.jsonl")], env)
+    term.read_until(r"your bid \([0-9, ]+\) > ")
+    term.send("quit")
+    term.read_until(r"Resume it with[^\n]*\n")
+    assert term.close() == 0
+    assert ("\x1b[31m" in term.raw) is coloured
+    assert ("\x1b" in term.raw) is coloured  # nothing else escaped either

@@ -126,8 +126,11 @@ def test_billion_laughs_is_refused(run_cli, tmp_path):
 def test_schema_command_prints_the_schema(run_cli):
     result = run_cli("schema")
     schema = json.loads(result.output)
-    assert schema["$schema"].endswith("2020-12/schema")
+    assert schema["$schema"] == "http://json-schema.org/draft-07/schema#"  # the editors' dialect
     assert schema["additionalProperties"] is False
+    resolved = json.loads(run_cli("schema", "--resolved").output)  # what validate checks
+    assert resolved["$schema"].endswith("2020-12/schema")
+    assert resolved["additionalProperties"] is False
 
 
 def test_list_shows_every_bundled_ruleset(run_cli):
