@@ -8,7 +8,7 @@ import pytest
 
 from cardrules.interpreter import IllegalActionError, RulesetError, load_ruleset
 from cardrules.interpreter.cards import JOKER, card
-from cardrules.interpreter.families.trick_taking.actions import Play
+from cardrules.interpreter.families.trick_taking.actions import Bid, Play
 from cardrules.interpreter.families.trick_taking.trickplay import trick_winner
 
 from helpers import DATA
@@ -180,3 +180,73 @@ def test_removing_a_card_of_a_missing_rank_is_a_setup_problem(tmp_path, run_cli)
     path.write_text("extends: oh-hell\nname: bad\ndeck: {ranks: [7, 8, 9, T, J, Q, K, A], remove: [2C]}\n")
     result = run_cli("validate", str(path))
     assert result.exit_code == 1 and "no 2C to remove" in result.output and "Traceback" not in result.output
+
+
+WIZARD = DATA / "good" / "wizard-jokers.yaml"
+
+
+def test_a_turned_joker_lets_the_dealer_name_trump_before_the_bidding():
+    from cardrules.interpreter.families.trick_taking.actions import ChooseTrump
+
+    state = stacked(WIZARD, ["4C 5C", "AH 5D", "KS 6D", "QH 7D"], "JK", dealer=2)
+    assert state.turn == 2 and {str(a) for a in state.legal_actions()} == \
+        {"trump S", "trump H", "trump D", "trump C", "trump none"}
+    with pytest.raises(IllegalActionError, match="seat 2 names the trump now"):
+        state.apply(Bid(1))
+    state.apply(ChooseTrump(1))
+    assert state.events[-1] == {"event": "trump", "round": 1, "suit": "H", "seat": 2}
+    assert state.turn == 3  # the bidding starts left of the dealer
+
+
+def test_the_named_trump_ranks_the_cards():
+    from cardrules.interpreter.families.trick_taking.actions import ChooseTrump
+
+    state = stacked(WIZARD, ["4C 5C", "AH 5D", "KS 6D", "QH 7D"], "JK", dealer=3)
+    state.apply(ChooseTrump(1))  # hearts
+    bid_all(state, [0, 1, 0, 0])
+    state.apply(Play(card("4C")))  # seat 0 leads clubs; seat 1 is void and trumps with the ace of hearts
+    assert play_trick(state, ["AH", "KS", "QH"])["winner"] == 1
+    # a card turned that is not a joker is trump as usual
+    state = stacked(WIZARD, ["4C 5C", "AH 5D", "KS 6D", "QH 7D"], "9S", dealer=3)
+    assert state.trump == 0 and state.turn == 0
+
+
+def test_the_chooser_is_an_expression(tmp_path):
+    path = tmp_path / "left.yaml"
+    path.write_text(f"extends: {WIZARD}\nname: left\ntrump: {{chooser: \"dealer + 1\"}}\n")
+    state = stacked(path, ["4C 5C", "AH 5D", "KS 6D", "QH 7D"], "JK", dealer=3)
+    assert state.turn == 0  # left of the dealer, modulo the table
+
+
+def test_a_chooser_that_never_chooses_is_a_warning(tmp_path, run_cli):
+    path = tmp_path / "never.yaml"
+    path.write_text("extends: oh-hell\nname: never\ntrump: {kind: upcard, chooser: dealer}\n")
+    result = run_cli("validate", "--no-play", str(path))
+    assert result.exit_code == 0 and "never gives `chosen`" in result.output
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_games_with_named_trumps_replay(tmp_path, seed):
+    from cardrules.interpreter.bots import make_policies
+    from cardrules.interpreter.driver import play_out
+    from cardrules.interpreter.game import new_game
+    from cardrules.interpreter.record import replay, save_record
+
+    rules = load_ruleset(WIZARD)
+    named = 0
+    for game in range(40):
+        state = new_game(rules, 6, seed * 100 + game, ruleset_ref=str(WIZARD))
+        play_out(state, make_policies(rules, ["bot", "random"] * 3, game))
+        chosen = [e for e in state.events if e["event"] == "trump" and "seat" in e]
+        if not chosen:
+            continue
+        named += 1
+        for e in chosen:  # the dealer named it, on a turned joker
+            deal = next(x for x in state.events if x["event"] == "deal" and x["round"] == e["round"])
+            assert deal["upcard"] == "JK" and e["seat"] == deal["dealer"]
+        path = tmp_path / f"g{game}.jsonl"
+        save_record(state, path)
+        assert replay(path).state.totals == state.totals
+        if named == 2:
+            break
+    assert named == 2

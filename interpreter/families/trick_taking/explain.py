@@ -22,6 +22,10 @@ def explain(rules: Ruleset) -> list[str]:
         out.append(f"Each round's trump is `{trump.suit.source}` (a suit, or `no_trump`)"
                    + (", where `upcard_suit` is the suit of the card turned up after the deal." if
                       "upcard_suit" in trump.suit.names else "."))
+        if "chosen" in trump.suit.names:
+            who = "the dealer" if trump.chooser is None else f"the player at seat `{trump.chooser.source}`"
+            out.append(f"When it gives `chosen`, {who} names the trump (a suit, or no trump) after looking at "
+                       "their hand, before the bidding.")
     elif trump.kind is TrumpKind.UPCARD:
         out.append("After the deal the next card is turned up; its suit is trump for the round."
                    + (" When no card is left to turn, the round has no trump." if trump.no_trump_without_upcard

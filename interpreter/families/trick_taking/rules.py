@@ -20,8 +20,12 @@ SCORE_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "tricks": Type.I
                                 "team": Type.INT, "team_bid": Type.INT, "team_tricks": Type.INT}
 # trump.suit: the round's names and the turned card
 TRUMP_NAMES: dict[str, Type] = {**ROUND_NAMES, "has_upcard": Type.BOOL, "upcard_suit": Type.INT,
-                                "upcard_rank": Type.INT, "upcard_is_joker": Type.BOOL}
-UPCARD_NAMES = frozenset(TRUMP_NAMES) - frozenset(ROUND_NAMES)  # the turned card's
+                                "upcard_rank": Type.INT, "upcard_is_joker": Type.BOOL, "dealer": Type.INT,
+                                "chosen": Type.INT}
+CHOSEN = 4  # trump.suit's `chosen`: trump.chooser names the trump before the bidding
+UPCARD_NAMES = frozenset(TRUMP_NAMES) - frozenset(ROUND_NAMES) - {"dealer", "chosen"}  # the turned card's
+# trump.chooser: who names the trump when trump.suit gives `chosen`
+CHOOSER_NAMES: dict[str, Type] = {k: v for k, v in TRUMP_NAMES.items() if k != "chosen"}
 # play.leader: who leads the first trick, once the bids are in
 LEADER_NAMES: dict[str, Type] = {**ROUND_NAMES, "dealer": Type.INT, "first": Type.INT, "bids": Type.LIST,
                                  "highest_bidder": Type.INT, "trump": Type.INT}
@@ -66,6 +70,7 @@ class TrumpRules:
     jokers: JokerRank | None = None  # trump.jokers: where a joker stands in a trick
     suit: Compiled | None = None  # trump.suit: the round's trump by expression (TRUMP_NAMES)
     high_cards: tuple[int, ...] = ()  # trump.high_cards: trumps above the ace, highest first
+    chooser: Compiled | None = None  # trump.chooser: the seat naming a `chosen` trump (CHOOSER_NAMES)
 
     @property
     def jokers_top(self) -> bool:
@@ -205,6 +210,9 @@ def build_section(builder: RulesBuilder) -> TrickRules:
     kind = TrumpKind(get(("trump", "kind"), "none" if has_suit else "upcard"))
     if has_suit and kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER:
         builder.fail(("trump", "suit"), "trump.suit chooses the trump; the highest bidder cannot also name it")
+    if get(("trump", "chooser")) is not None and not (isinstance(get(("trump", "suit")), str)
+                                                       and "chosen" in names_read(get(("trump", "suit")))):
+        builder.warn(("trump", "chooser"), "trump.suit never gives `chosen`, so no one is asked to name the trump")
     if kind is TrumpKind.ROTATION and not rotation:
         builder.fail(("trump", "kind"), "trump kind 'rotation' needs a 'rotation' list of suits")
     bowers = get(("trump", "bowers"), False)
@@ -259,6 +267,8 @@ def build_section(builder: RulesBuilder) -> TrickRules:
                          no_trump_without_upcard=get(("trump", "no_upcard"), "forbidden") == "no-trump",
                          jokers=JokerRank(get(("trump", "jokers"))) if get(("trump", "jokers")) else None,
                          high_cards=high_cards,
+                         chooser=builder.expr(("trump", "chooser"), CHOOSER_NAMES, Type.INT)
+                         if get(("trump", "chooser")) is not None else None,
                          suit=builder.expr(("trump", "suit"), TRUMP_NAMES, Type.INT) if has_suit else None),
         bidding=BiddingRules(order=BidOrder(get(("bidding", "order"), "clockwise")),
                              range=builder.expr(("bidding", "range"), ROUND_NAMES, Type.LIST, "0..hand_size"),

@@ -18,7 +18,7 @@ from ...errors import EvaluationError, IllegalActionError
 from ...game import CHANCE, OVER, GameState
 from . import auction, trickplay
 from .actions import BIDS, PLAYS, TRUMP_CHOICES, Bid, ChooseTrump, Play
-from .rules import BidOrder, TrickRules, TrumpKind
+from .rules import CHOSEN, BidOrder, TrickRules, TrumpKind
 from .trump import LEAD_PASSES, NO_SUIT, card_order, round_trump
 
 
@@ -404,7 +404,9 @@ class TrickTakingState(GameState):
                                                              self._candidates, action.bid))
         elif phase is _CHOOSE_TRUMP:
             if not isinstance(action, ChooseTrump) or action not in TRUMP_CHOICES:
-                raise IllegalActionError(f"the highest bidder names the trump suit now, not '{action}'")
+                who = "the highest bidder" if self._named_trump else f"seat {turn}"
+                raise IllegalActionError(f"{who} names the trump now (spades, hearts, diamonds, clubs or none), "
+                                         f"not '{action}'")
 
     # --- applying --------------------------------------------------------------------------
     def apply(self, action: Any) -> None:
@@ -478,7 +480,14 @@ class TrickTakingState(GameState):
             self._others_shown = tricks.others_hands is not None and \
                 bool(self._evaluated(tricks.others_hands, env, ("information", "others_hands")))
         if self.tricks.trump.suit is not None:
-            self._set_trump(self._rule_trump(), None)
+            suit = self._rule_trump()
+            if suit == CHOSEN:  # a seat names it, before the bidding
+                self.trump = None
+                self.suits, self.power = self._order(None)
+                self.phase = _CHOOSE_TRUMP
+                self.turn = self._chooser()
+                return
+            self._set_trump(suit, None)
         elif not self._named_trump:
             self._set_trump(round_trump(self.tricks.trump, self.rules_round, self.upcard), None)
         else:  # no trump until it is named: cards rank as in a no-trump round meanwhile
@@ -487,23 +496,38 @@ class TrickTakingState(GameState):
         self.phase = _BIDDING
         self.turn = self.bid_order[0]
 
-    def _rule_trump(self) -> int | None:
-        """This round's trump by trump.suit: a suit, or None for no trump."""
+    def _chooser(self) -> int:
+        """The seat that names a `chosen` trump: trump.chooser, or the dealer."""
+        rule = self.tricks.trump.chooser
+        if rule is None:
+            return self.dealer
+        env = self._trump_env()
+        return int(self._evaluated(rule, env, ("trump", "chooser"))) % self.players
+
+    def _trump_env(self) -> dict[str, Any]:
+        """The names of trump.suit and trump.chooser: the round's and the turned card's."""
         env = self.setup.round_env(self.round_index)
         up = self.upcard
+        env["dealer"] = self.dealer
+        env["chosen"] = CHOSEN
         env["has_upcard"] = up is not None
         env["upcard_is_joker"] = up == JOKER
         env["upcard_suit"] = -1 if up is None or up == JOKER else up // 13
         env["upcard_rank"] = 0 if up is None or up == JOKER else up % 13 + 2
+        return env
+
+    def _rule_trump(self) -> int | None:
+        """This round's trump by trump.suit: a suit, None for no trump, or CHOSEN."""
+        env = self._trump_env()
         rule = self.tricks.trump.suit
         assert rule is not None
         value = self._evaluated(rule, env, ("trump", "suit"))
         if value == -1:
             return None
-        if not 0 <= value <= 3:
+        if not 0 <= value <= CHOSEN:
             raise EvaluationError(f"trump.suit '{rule.source}' gave {value} in round "
-                                  f"{self.round}: a suit is spades, hearts, diamonds, clubs or no_trump",
-                                  ("trump", "suit"))
+                                  f"{self.round}: a suit is spades, hearts, diamonds, clubs, no_trump "
+                                  "or chosen", ("trump", "suit"))
         return int(value)
 
     def _order(self, suit: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -545,7 +569,11 @@ class TrickTakingState(GameState):
 
     def _choose_trump(self, suit: int | None) -> None:
         self._set_trump(suit, self.turn)
-        self._start_play()
+        if self._named_trump:  # the highest bidder, after the bidding
+            self._start_play()
+        else:  # trump.suit gave `chosen`: the bidding starts
+            self.phase = _BIDDING
+            self.turn = self.bid_order[0]
 
     def _start_play(self) -> None:
         self.phase = _PLAYING
