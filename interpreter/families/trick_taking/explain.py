@@ -38,17 +38,18 @@ def explain(rules: Ruleset) -> list[str]:
                    "as trump, or no trump.")
     else:
         out.append("There is no trump.")
+    turned = " A turned-up joker means no trump." if trump.suit is None and trump.kind is TrumpKind.UPCARD else ""
     if trump.jokers_top:
         out.append("\nJokers are trumps above every other card; in a no-trump round a joker wins the trick it "
-                   "is played to. Of two jokers the first played wins. A turned-up joker means no trump.")
+                   "is played to. Of two jokers the first played wins." + turned)
     elif trump.jokers is JokerRank.HIGHEST:
         out.append("\nA joker is the highest card in every round, above the trumps: it wins the trick it is "
                    "played to (of two jokers the first played). It has no suit: when a joker is led the others "
-                   "may play any card. A turned-up joker means no trump.")
+                   "may play any card." + turned)
     elif trump.jokers is JokerRank.LOWEST:
         out.append("\nA joker is the lowest card: it never wins a trick unless every card in it is a joker "
                    "(then the first played wins). It has no suit: when a joker is led, the next card played "
-                   "sets the suit to follow. A turned-up joker means no trump.")
+                   "sets the suit to follow." + turned)
     if trump.high_cards:
         high = ", ".join(pretty(c) for c in trump.high_cards)
         above = " and ".join(w for w, on in (("the bowers", trump.bowers), ("the jokers", trump.jokers_top)) if on)
