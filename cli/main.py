@@ -116,6 +116,7 @@ def validate(rulesets: tuple[str, ...], as_json: bool, fmt: str, games: int, no_
     results: list[dict[str, Any]] = []
     for ref in rulesets:
         problems: list[Problem] = []
+        play_warnings: list[Problem] = []
         info: dict[str, Any] = {}
         rules = None
         try:
@@ -125,13 +126,14 @@ def validate(rulesets: tuple[str, ...], as_json: bool, fmt: str, games: int, no_
             if not no_play:
                 report = check_by_playing(rules, games=games)
                 problems = report.problems
+                play_warnings = report.warnings
                 info["played"] = report.games
                 if report.skipped:
                     info["not_played"] = report.skipped
         except RulesetError as exc:
             problems = exc.problems
         shown = display_name(Path(ref)) if is_file(ref) else ref
-        warnings = list(rules.warnings) if not problems and rules is not None else []
+        warnings = list(rules.warnings) + play_warnings if not problems and rules is not None else []
         results.append({"file": shown, "valid": not problems, **info,
                         **({"warnings": [w.as_dict() for w in warnings[:MAX_SHOWN]]} if warnings else {}),
                         "problems": [p.as_dict() for p in problems[:MAX_SHOWN]],

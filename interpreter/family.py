@@ -74,6 +74,11 @@ class IndexPolicy(Policy, Protocol):
 PolicyFactory = Callable[["Ruleset", int], Policy]  # (rules, seed) -> a policy with its own RNG
 
 
+# A situation that leaves a player no legal move: (path in the ruleset, message), and
+# optionally False when it may never be reached (a warning).
+DeadEnd = tuple[tuple[str | int, ...], str] | tuple[tuple[str | int, ...], str, bool]
+
+
 class GameFamily(Protocol):
     """One family of games, as the core sees it."""
 
@@ -104,10 +109,11 @@ class GameFamily(Protocol):
     def names(self) -> Mapping[str, Type]:
         """Every name its expressions bind, with its type (for documentation)."""
 
-    def dead_ends(self, rules: Ruleset, setup: Setup, seconds: float,
-                  rng: Any) -> list[tuple[tuple[str | int, ...], str]]:
+    def dead_ends(self, rules: Ruleset, setup: Setup, seconds: float, rng: Any) -> list[DeadEnd]:
         """Situations in which the rules leave a player no legal move, found by a search
-        beyond what a few games show, as (path in the ruleset, message): for `validate`."""
+        beyond what a few games show, as (path in the ruleset, message): for `validate`.
+        A third item, False, marks one that needs values earlier rounds may or may not
+        leave (counters): `validate` shows it as a warning."""
 
     # --- play ---
     def new_state(self, rules: Ruleset, players: int, seed: int, names: Sequence[str] | None,

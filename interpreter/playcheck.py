@@ -34,6 +34,7 @@ class PlayReport:
     games: int = 0
     skipped: int = 0
     problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)  # dead ends that may not be reachable
 
 
 class _TooLong(Exception):
@@ -67,8 +68,13 @@ def check_by_playing(rules: Ruleset, *, games: int = 2, seconds: float = 6.0, se
                 continue
             budget = max(0.0, min(seconds / 4, seconds - (time.monotonic() - start)))
             try:
-                for path, message in rules.family.dead_ends(rules, setup, budget, random.Random(seed)):
-                    problem(path, _shape(message), message + where_mode)
+                for end in rules.family.dead_ends(rules, setup, budget, random.Random(seed)):
+                    path, message = end[0], end[1]
+                    if len(end) < 3 or end[2]:
+                        problem(path, _shape(message), message + where_mode)
+                    elif len(report.warnings) < 10 and (path, "possible dead end") not in seen:
+                        seen.add((path, "possible dead end"))  # once per rule
+                        report.warnings.append(rules.document.problem(path, message + where_mode, kind="play"))
             except EvaluationError as exc:
                 problem(exc.path, _shape(str(exc)), f"with {players} players{where_mode}: {exc}")
             for game in range(games):

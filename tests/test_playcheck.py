@@ -51,3 +51,21 @@ def test_the_example_house_rules_play_cleanly(run_cli, path):
 def test_no_play_skips_the_games(run_cli):
     result = run_cli("validate", "--no-play", str(DATA / "unplayable" / "scoring-divides-by-zero.yaml"))
     assert result.exit_code == 0 and "games played" not in result.output
+
+
+def test_a_bid_dead_end_that_needs_counter_values_is_a_warning(tmp_path, run_cli):
+    # blackout-zero without its waiver: a dealer who has never bid zero must bid zero in the
+    # last deal, but the hook forbids it when the others' bids total the one trick
+    path = tmp_path / "no-waiver.yaml"
+    path.write_text("extends: blackout-zero\nname: no-waiver\nplayers: {min: 3, max: 4}\nbidding:\n"
+                    "  restrictions:\n"
+                    "    - {rule: \"not (is_last and sum(bids) + bid == hand_size)\", message: hook}\n"
+                    "    - {rule: \"not (is_last_round and zero_bids == 0 and bid != 0)\", message: zero}\n")
+    result = run_cli("validate", str(path))
+    assert result.exit_code == 0, result.output
+    warning = next(line for line in result.output.splitlines() if "warning" in line)
+    assert "no-waiver.yaml:6:" in warning and "leave the dealer no legal bid" in warning
+    assert "`zero_bids` 0" in warning and "after the bids [1, 0]" in warning
+    assert result.output.count("warning:") == 1  # once per rule, not per player count
+    clean = run_cli("validate", "blackout-zero")
+    assert clean.exit_code == 0 and "warning" not in clean.output

@@ -10,6 +10,7 @@ from importlib import resources
 from typing import Any, Callable, Mapping, Sequence
 
 from ...expressions import Type
+from ...family import DeadEnd
 from ...game import GameState
 from ...rules import RulesBuilder, Ruleset, Setup
 from . import explain, rules, stats, textio
@@ -46,8 +47,7 @@ class ContractRummy:
     def names(self) -> Mapping[str, Type]:
         return {**rules.MELD_NAMES, **rules.BONUS_NAMES}
 
-    def dead_ends(self, ruleset: Ruleset, setup: Setup, seconds: float,
-                  rng: Any) -> list[tuple[tuple[str | int, ...], str]]:
+    def dead_ends(self, ruleset: Ruleset, setup: Setup, seconds: float, rng: Any) -> list[DeadEnd]:
         return []  # the engine's rules keep every turn able to end; games played test the rest
 
     def new_state(self, ruleset: Ruleset, players: int, seed: int, names: Sequence[str] | None,

@@ -4,11 +4,15 @@ talks to (see :mod:`cardrules.interpreter.family`)."""
 
 from __future__ import annotations
 
+import itertools
+import time
+
 import json
 from importlib import resources
 from typing import Any, Callable, Mapping, Sequence
 
 from ...expressions import Type
+from ...family import DeadEnd
 from ...game import GameState
 from ...rules import RulesBuilder, Ruleset, Setup
 from . import auction, explain, rules, stats, textio
@@ -48,14 +52,41 @@ class TrickTaking:
         return {**rules.BID_NAMES, **rules.SCORE_NAMES, **rules.PLAY_NAMES, **rules.TRUMP_NAMES, **rules.LEADER_NAMES,
                 **rules.COUNTER_NAMES}
 
-    def dead_ends(self, ruleset: Ruleset, setup: Setup, seconds: float,
-                  rng: Any) -> list[tuple[tuple[str | int, ...], str]]:
+    def dead_ends(self, ruleset: Ruleset, setup: Setup, seconds: float, rng: Any) -> list[DeadEnd]:
         section: rules.TrickRules = ruleset.section
-        counters = {c.name for c in section.counters}
-        if any(r.rule.names & counters for r in section.bidding.restrictions):
-            return []  # the bids depend on what earlier rounds left: the playouts try those
-        return auction.dead_ends(section.bidding, setup, section.bidding.order is rules.BidOrder.SIMULTANEOUS,
-                                 seconds, rng)
+        simultaneous = section.bidding.order is rules.BidOrder.SIMULTANEOUS
+        read = frozenset().union(*(r.rule.names for r in section.bidding.restrictions))
+        counters = [c for c in section.counters if c.name in read]
+        if not counters:
+            return list(auction.dead_ends(section.bidding, setup, simultaneous, seconds, rng))
+        # The bids depend on what earlier rounds left in the counters: try each counter at
+        # its starting values and at 0, 1 and 2, the last (or the first) bidder holding one
+        # combination and the others another. Such a dead end may need values the game
+        # never reaches, so it is a warning; the playouts find the ones that happen.
+        values: list[list[int]] = []
+        for counter in counters:
+            found = {0, 1, 2}
+            for seat in range(setup.players):
+                found.add(int(counter.initial({**setup.round_env(0), "seat": seat})))
+            values.append(sorted(found)[:5])
+        names = [c.name for c in counters]
+        combinations = [dict(zip(names, c)) for c in itertools.islice(itertools.product(*values), 6)]
+        tries = [(target, own, rest) for target in (setup.players - 1, 0)  # the last bidder, the first
+                 for own in combinations for rest in combinations]
+        seconds /= 4  # a quarter of the budget: the rest is for the playouts
+        deadline = time.monotonic() + seconds
+        for target, own, rest in tries:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            found_ends = auction.dead_ends(section.bidding, setup, simultaneous, min(left, seconds / 8), rng,
+                                           lambda position: own if position == target else rest)
+            for path, message in found_ends:
+                held = ", ".join(f"`{name}` {value}" for name, value in own.items())
+                others = ", ".join(f"`{name}` {value}" for name, value in rest.items())
+                return [(path, f"{message}, when that seat holds {held} and the others {others} (the game may "
+                         "never reach these values)", False)]
+        return []
 
     def new_state(self, ruleset: Ruleset, players: int, seed: int, names: Sequence[str] | None,
                   mode: str | None, ruleset_ref: str | None) -> GameState:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Mapping
 
 from ...errors import EvaluationError
 from ...expressions import DEFERRED, STATIC
@@ -116,11 +116,14 @@ def bid_refusal(bidding: BiddingRules, env: dict[str, Any], candidates: list[int
 
 
 def dead_ends(bidding: BiddingRules, setup: Any, simultaneous: bool, seconds: float,
-              rng: Any) -> list[tuple[tuple[str | int, ...], str]]:
+              rng: Any, counters: Callable[[int], Mapping[str, int]] | None = None
+              ) -> list[tuple[tuple[str | int, ...], str]]:
     """Bidding situations in which the restrictions leave a seat no legal bid: for every
     round of ``setup`` and every dealer, every sequence of legal bids before each seat
     (all of them where they are few; else the lowest, the highest and random ones),
-    within ``seconds``.  Returns (path, message) for the first dead end of each kind."""
+    within ``seconds``; ``counters(position)`` gives the counters' values of the seat at
+    each place in the bidding order.  Returns (path,
+    message) for the first dead end of each kind."""
     import time
 
     if not bidding.restrictions:
@@ -129,7 +132,9 @@ def dead_ends(bidding: BiddingRules, setup: Any, simultaneous: bool, seconds: fl
     deadline = time.monotonic() + seconds
     names = frozenset().union(*(r.rule.names for r in bidding.restrictions))
     dealers = range(players) if names & {"seat", "is_dealer"} else range(1)  # else the dealer does not matter
-    for index, size in enumerate(setup.hand_sizes):
+    # the smallest rounds first (cheap to walk whole), the later of two alike first
+    for index in sorted(range(len(setup.hand_sizes)), key=lambda i: (setup.hand_sizes[i], -i)):
+        size = setup.hand_sizes[index]
         base = setup.round_env(index)
         candidates = candidate_bids(bidding, base)
         for dealer in dealers:
@@ -137,6 +142,8 @@ def dead_ends(bidding: BiddingRules, setup: Any, simultaneous: bool, seconds: fl
 
             def legal(position: int, made: list[int]) -> list[int]:
                 env = dict(base)
+                if counters is not None:
+                    env.update(counters(position))
                 seat = order[position]
                 env.update(seat=seat, position=position, is_dealer=seat == dealer, bids=[] if simultaneous else made,
                            is_first=position == 0 and not simultaneous,

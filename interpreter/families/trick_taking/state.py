@@ -524,7 +524,9 @@ class TrickTakingState(GameState):
         value = self._evaluated(rule, env, ("trump", "suit"))
         if value == -1:
             return None
-        if not 0 <= value <= CHOSEN:
+        if value == CHOSEN and "chosen" in rule.names:
+            return CHOSEN
+        if not 0 <= value <= 3:
             raise EvaluationError(f"trump.suit '{rule.source}' gave {value} in round "
                                   f"{self.round}: a suit is spades, hearts, diamonds, clubs, no_trump "
                                   "or chosen", ("trump", "suit"))
