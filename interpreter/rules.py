@@ -497,11 +497,10 @@ def _removed(rules: Ruleset, ranks: tuple[str, ...], players: int, decks: int) -
             continue
         for c in cards:
             if RANKS[c % 13] not in ranks:
-                raise SetupError(("deck", "remove", i), f"with {players} players the deck has no {NAMES[c]} "
-                                 "to remove (deck.ranks)")
+                raise SetupError(("deck", "remove", i), f"the deck has no {NAMES[c]} to remove (deck.ranks)")
             out.add(c)
     if len(out) == 4 * len(ranks):
-        raise SetupError(("deck", "remove"), f"with {players} players deck.remove takes out every card")
+        raise SetupError(("deck", "remove"), "deck.remove takes out every card")
     return tuple(sorted(out))
 
 
