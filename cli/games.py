@@ -395,7 +395,7 @@ def replay(record: Path, ruleset: str | None, ignore_hash: bool, as_json: bool, 
         return
     totals = ", ".join(f"{n} {t}" for n, t in zip(names, state.totals))
     winners = ", ".join(names[s] for s in state.winners)
-    echo(f"{record}: ok, {result.lines} lines, {len(state.setup.hand_sizes)} rounds; "
+    echo(f"{record}: ok, {result.lines} lines, {state.round_index} rounds; "
                f"totals: {totals}; winner: {winners}")
 
 

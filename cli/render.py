@@ -80,7 +80,8 @@ class Renderer:
             return
         deal = self.round.get("deal", {})
         rounds = len(self.setup.hand_sizes)
-        head = (f"Round {event['round']} of {rounds}: {deal.get('hand_size')} cards, "
+        of = f"of at most {rounds}" if self.rules.end_when is not None else f"of {rounds}"
+        head = (f"Round {event['round']} {of}: {deal.get('hand_size')} cards, "
                 f"dealer {self.names[deal.get('dealer', 0)]}")
         echo(head + self.view.round_header())
         self.view.score_sheet(event)

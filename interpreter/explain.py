@@ -75,7 +75,10 @@ def explain(rules: Ruleset) -> str:
             f"- {'Seat 0' if rules.deal.first_dealer is not None else 'A seat drawn by lot'} deals first; the deal "
             f"passes {'to the left' if rules.deal.rotation == 'left' else 'to the right' if rules.deal.rotation == 'right' else 'never (one dealer)'}; "
             f"{SEAT_WORDS[rules.deal.first_to_act]} acts first.",
-            f"- The {'highest' if rules.winner == 'highest' else 'lowest'} total after the last round wins.", ""]
+            f"- The {'highest' if rules.winner == 'highest' else 'lowest'} total after the last round wins."
+            + (f" The game ends after the first round after which `{rules.end_when.source}` holds (`totals`: "
+               "each player's total, `team_totals`: each player's team's), or after the last round of the "
+               "schedule." if rules.end_when is not None else ""), ""]
     if rules.team is not None:
         seats = rules.setup(rules.min_players).teams
         out.insert(-1, f"- Partnerships: each seat's team is `{rules.team.source}` (with {rules.min_players} "

@@ -33,7 +33,7 @@ from typing import Any, Sequence
 
 from .cards import NAMES, make_deck
 from .deal import Deal, deal_cards, reshuffle_pile, verify_deal
-from .errors import IllegalActionError
+from .errors import EvaluationError, IllegalActionError
 from .rules import Rotation, Ruleset, SeatFromDealer, Setup
 from .scoring import winners
 
@@ -270,7 +270,7 @@ class GameState:
             totals[seat] += p
         self._log.append((_score_event, self.round_index + 1, points, totals[:]))
         self.round_index += 1
-        if self.round_index >= len(self.setup.hand_sizes):
+        if self.round_index >= len(self.setup.hand_sizes) or (self.rules.end_when is not None and self._ends_now()):
             self.turn = OVER
             end: Event = {"event": "end", "totals": list(totals), "winners": self.winners}
             if self.setup.teams:
@@ -279,6 +279,21 @@ class GameState:
             return
         self.dealer = (self.dealer + self._rotation_step) % self.players
         self.turn = CHANCE
+
+    def _ends_now(self) -> bool:
+        """rounds.end_when, after the round just scored: whether the game ends here."""
+        rule = self.rules.end_when
+        assert rule is not None
+        env = self.setup.round_env(self.round_index - 1)
+        totals = self.totals
+        teams = self.setup.teams
+        env["totals"] = totals[:]
+        env["team_totals"] = [sum(t for s, t in enumerate(totals) if teams[s] == teams[seat])
+                              for seat in range(self.players)] if teams else totals[:]
+        try:
+            return bool(rule(env))
+        except EvaluationError as exc:
+            raise EvaluationError(f"rounds.end_when '{rule.source}': {exc}", ("rounds", "end_when")) from None
 
     # --- the action API ------------------------------------------------------------------------
     def legal_actions(self) -> list[Any]:

@@ -70,6 +70,8 @@ GAME_NAMES: dict[str, Type] = {"players": Type.INT, "decks": Type.INT, "jokers":
 ROUND_NAMES: dict[str, Type] = {**GAME_NAMES, "round": Type.INT, "rounds": Type.INT, "hand_size": Type.INT,
                                 "is_last_round": Type.BOOL}
 TEAM_NAMES: dict[str, Type] = {**GAME_NAMES, "seat": Type.INT}
+# rounds.end_when: after a round is scored, the round's names and every total
+END_NAMES: dict[str, Type] = {**ROUND_NAMES, "totals": Type.LIST, "team_totals": Type.LIST}
 
 
 @dataclass(frozen=True)
@@ -182,6 +184,7 @@ class Ruleset:
     document: Document = field(repr=False, compare=False)
     # rules that can never apply as written (validate prints them; the ruleset still loads)
     warnings: tuple[Problem, ...] = field(default=(), repr=False, compare=False)
+    end_when: Compiled | None = None  # rounds.end_when: the game ends after a round for which it holds
     _setups: dict[tuple[int, str | None], Setup] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -382,6 +385,8 @@ class RulesBuilder:
             winner=Winner(d["winner"]),
             section=section,
             team=self.expr(("team",), TEAM_NAMES, Type.INT) if self.get(("team",)) is not None else None,
+            end_when=self.expr(("rounds", "end_when"), END_NAMES, Type.BOOL)
+            if self.get(("rounds", "end_when")) is not None else None,
             sha256=self.doc.sha256(),
             document=self.doc,
             warnings=tuple(self.warnings),

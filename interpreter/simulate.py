@@ -36,7 +36,7 @@ class GameSummary:
 
 def summarize(state: GameState) -> GameSummary:
     return GameSummary(state.seed, list(state.totals), state.winners, state.decisions,
-                       len(state.setup.hand_sizes), state.rules.family.summarize(state))
+                       state.round_index, state.rules.family.summarize(state))  # rounds played
 
 
 def _play_one(job: tuple[str, Sequence[str], int, str | None, str | None]) -> GameSummary:

@@ -62,7 +62,8 @@ ORACLES = {
 # other bundled trick-taking variant hooks the last bidder in every deal.
 NEVER = lambda hand_size, last: False  # noqa: E731  (bids made at once, or no hook in the rules)
 HOOKED_WHEN = {
-    "kachufool-fingers": NEVER, "spades": NEVER, "spades-jjdd": NEVER, "boerenbridge": NEVER,
+    "kachufool-fingers": NEVER, "spades": NEVER, "spades-jjdd": NEVER, "spades-500": NEVER,
+    "boerenbridge": NEVER,
     "oh-hell-mrpikes": NEVER,
     "boerenbridge-forehead": lambda hand_size, last: hand_size > 3,  # "only above 3 cards"
     # the last deal: blackout-zero waives the hook for a dealer who must still bid zero;
@@ -72,7 +73,7 @@ HOOKED_WHEN = {
 }
 # Scored by partnership, with nil bids and bags carried between rounds: no per-seat oracle
 # fits; tests/test_catalogue.py checks the source's scoring examples instead.
-SCORED_ELSEWHERE = {"spades", "spades-jjdd"}
+SCORED_ELSEWHERE = {"spades", "spades-jjdd", "spades-500"}
 
 
 def games(names):
@@ -158,12 +159,31 @@ def test_trick_taking_playouts_keep_every_rule(tmp_path_factory, game):
     if rules.team is not None:
         end["teams"] = list(state.setup.teams)
     assert state.events[-1] == end
-    assert len([e for e in state.events if e["event"] == "score"]) == len(state.setup.hand_sizes)
+    assert_ends_when_the_rules_say(rules, state)
     # the record replays to the same totals
     path = tmp_path_factory.mktemp("rec") / "game.jsonl"
     save_record(state, path)
     result = replay(path)
     assert result.complete and result.state.totals == state.totals
+
+
+def assert_ends_when_the_rules_say(rules, state):
+    """The game lasts its whole schedule, or (with rounds.end_when) up to the first round
+    after which a total meets the target."""
+    totals = [e["totals"] for e in state.events if e["event"] == "score"]
+    if rules.end_when is None:
+        assert len(totals) == len(state.setup.hand_sizes)
+        return
+    teams = state.setup.teams or tuple(range(state.players))
+    met = []
+    for index, after in enumerate(totals):
+        env = state.setup.round_env(index)
+        env["totals"] = after
+        env["team_totals"] = [sum(t for s, t in enumerate(after) if teams[s] == teams[seat])
+                              for seat in range(state.players)]
+        met.append(bool(rules.end_when(env)))
+    assert not any(met[:-1])
+    assert met[-1] or len(totals) == len(state.setup.hand_sizes)
 
 
 def _counts(name):
@@ -178,7 +198,8 @@ def test_every_trick_ruleset_plays_at_every_player_count(tmp_path, name, players
     play_out(state, make_policies(rules, ["bot" if s % 2 else "random" for s in range(players)], players))
     assert state.is_over
     deals = [e["hand_size"] for e in state.events if e["event"] == "deal"]
-    assert tuple(deals) == state.setup.hand_sizes
+    assert tuple(deals) == state.setup.hand_sizes[:len(deals)]
+    assert_ends_when_the_rules_say(rules, state)
     path = tmp_path / "g.jsonl"
     save_record(state, path)
     assert replay(path).state.totals == state.totals
