@@ -225,15 +225,19 @@ def show(ruleset: str, as_json: bool, fmt: str) -> None:
 
 @main.command(short_help="Print a ruleset's rules in words.", epilog=examples(
     "cardrules explain oh-hell", "cardrules explain my-variant.yaml > rules.md",
+    "cardrules explain --notes my-variant.yaml",
     "cardrules explain shanghai-isra --json"))
 @click.argument("ruleset")
 @json_option("the name, title, family, players, sha256, the whole Markdown text and its sections")
-def explain(ruleset: str, as_json: bool) -> None:
-    """Print RULESET's rules in words (Markdown), generated from the resolved ruleset."""
+@click.option("--notes", is_flag=True, help="Also the source in full, each rule's formula and the readings "
+              "chosen where the source is unclear (for authors).")
+def explain(ruleset: str, as_json: bool, notes: bool) -> None:
+    """Print RULESET's rules in words (Markdown), generated from the resolved ruleset:
+    rules for players; --notes adds what an author wants to check."""
     from ..interpreter.explain import explain as explain_rules
 
     rules = open_ruleset(ruleset)
-    text = explain_rules(rules)
+    text = explain_rules(rules, notes=notes)
     if not as_json:
         echo(text, nl=False)
         return

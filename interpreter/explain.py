@@ -11,6 +11,8 @@ True
 
 from __future__ import annotations
 
+import re
+
 from .cards import pretty
 from .rules import Ruleset
 
@@ -58,15 +60,19 @@ def _deck(rules: Ruleset) -> str:
                      for text, ns in groups.items())
 
 
-def explain(rules: Ruleset) -> str:
-    """The rules of ``rules`` as Markdown."""
+def explain(rules: Ruleset, notes: bool = False) -> str:
+    """The rules of ``rules`` as Markdown, for players; with ``notes`` also for authors:
+    the source in full, the rules' formulas and the readings chosen (each inherited note
+    replaced by a child's note with the same label)."""
     out: list[str] = [f"# {rules.title}", ""]
     if rules.description:
         out += [rules.description, ""]
     source = rules.source
-    if source:
+    if source and notes:
         where = ", ".join(f"{k}: {v}" for k, v in source.items())
         out += [f"*Ruleset `{rules.name}`; source: {where}.*", ""]
+    elif source.get("url"):
+        out += [f"*From {source['url']}.*", ""]
     out += ["## Players and cards", "",
             f"- {rules.min_players} to {rules.max_players} players." if rules.min_players != rules.max_players
             else f"- {rules.min_players} players.",
@@ -90,7 +96,31 @@ def explain(rules: Ruleset) -> str:
             marker = " (this ruleset plays it)" if name == rules.mode else ""
             out.append(f"- `{name}`: {description}{marker}")
         out.append("")
-    out += rules.family.explain(rules)
-    if rules.notes:
-        out += ["## Readings of the source", ""] + [f"- {note}" for note in rules.notes] + [""]
+    out += rules.family.explain(rules, notes)
+    if rules.notes and notes:
+        out += ["## Readings of the source", ""] + [f"- {note}" for note in latest_notes(rules.notes)] + [""]
     return "\n".join(out).rstrip() + "\n"
+
+
+_LABEL = re.compile(r"([A-Z][^:'\"]{0,40}):\s")
+
+
+def latest_notes(notes: tuple[str, ...]) -> list[str]:
+    """``notes`` (a parent's first, then its child's) with each labelled note ("Game end:
+    ...") replaced by a later note of the same label, in the place of the first.
+
+    >>> latest_notes(("Deal: 8 deals.", "Bids: clockwise.", "Deal: to 500."))
+    ['Deal: to 500.', 'Bids: clockwise.']
+    """
+    labels = [m.group(1).lower() if (m := _LABEL.match(note)) else None for note in notes]
+    last = {label: i for i, label in enumerate(labels) if label is not None}
+    out = []
+    placed: set[str] = set()
+    for i, note in enumerate(notes):
+        label = labels[i]
+        if label is None:
+            out.append(note)
+        elif label not in placed:
+            placed.add(label)
+            out.append(notes[last[label]])
+    return out

@@ -137,5 +137,5 @@ class GameFamily(Protocol):
     def metrics(self) -> Sequence[tuple[str, Callable[[dict[str, Any]], float | None]]]:
         """Figures `compare` reports for two rulesets of this family, from a summary."""
 
-    def explain(self, rules: Ruleset) -> list[str]:
+    def explain(self, rules: Ruleset, notes: bool = False) -> list[str]:
         """The family's sections of the rules in words (Markdown lines)."""

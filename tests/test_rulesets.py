@@ -124,11 +124,11 @@ def test_cycle_is_an_error():
 
 @pytest.mark.parametrize("name", bundled_names())
 def test_explain_docs_are_current(run_cli, name):
-    """docs/rulesets/NAME.md is `cardrules explain NAME`; regenerate with
-    `for n in $(cardrules list | cut -d' ' -f1); do cardrules explain $n > docs/rulesets/$n.md; done`."""
+    """docs/rulesets/NAME.md is `cardrules explain --notes NAME`; regenerate with
+    `for n in $(cardrules list | cut -d' ' -f1); do cardrules explain --notes $n > docs/rulesets/$n.md; done`."""
     from helpers import REPO
 
-    result = run_cli("explain", name)
+    result = run_cli("explain", "--notes", name)
     assert result.exit_code == 0
     assert result.output == (REPO / "docs" / "rulesets" / f"{name}.md").read_text()
 

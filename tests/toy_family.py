@@ -163,7 +163,7 @@ class HighCard:
     def metrics(self) -> list[Any]:
         return []
 
-    def explain(self, rules: Any) -> list[str]:
+    def explain(self, rules: Any, notes: bool = False) -> list[str]:
         return ["## Play", "", "Each player lays a card; the highest rank takes the trick, which scores "
                 f"`{rules.section.points.source}`.", ""]
 

@@ -71,7 +71,7 @@ class ContractRummy:
     def metrics(self) -> Sequence[tuple[str, Callable[[dict[str, Any]], float | None]]]:
         return stats.METRICS
 
-    def explain(self, ruleset: Ruleset) -> list[str]:
+    def explain(self, ruleset: Ruleset, notes: bool = False) -> list[str]:
         return explain.explain(ruleset)
 
 

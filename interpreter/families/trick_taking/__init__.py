@@ -108,8 +108,8 @@ class TrickTaking:
     def metrics(self) -> Sequence[tuple[str, Callable[[dict[str, Any]], float | None]]]:
         return stats.METRICS
 
-    def explain(self, ruleset: Ruleset) -> list[str]:
-        return explain.explain(ruleset)
+    def explain(self, ruleset: Ruleset, notes: bool = False) -> list[str]:
+        return explain.explain(ruleset, notes)
 
 
 FAMILY = TrickTaking()

@@ -8,10 +8,12 @@ from typing import Any
 from ...cards import SUIT_NAMES, SUITS, pretty
 from ...explain import SEAT_WORDS, schedule_table
 from ...rules import Ruleset
+from ...errors import EvaluationError
+from .auction import candidate_bids
 from .rules import BidOrder, JokerRank, TrickRules, TrumpKind
 
 
-def explain(rules: Ruleset) -> list[str]:
+def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     """The trick-taking sections of the rules in words (Markdown lines)."""
     tricks: TrickRules = rules.section
     out = ["## The deal", "", "Cards dealt to each player, round by round:", ""]
@@ -76,9 +78,16 @@ def explain(rules: Ruleset) -> list[str]:
              else f"Starting with {SEAT_WORDS[rules.deal.first_to_act]} and going clockwise, each player bids "
                   "once how many tricks they will take."),
             f"Bids allowed: `{bidding.range.source}` (with the round's `hand_size`).", ""]
-    for restriction in bidding.restrictions:
-        out.append(f"- A bid must satisfy `{restriction.rule.source}`; otherwise: "
-                   f"\"{restriction.message.text}\".")
+    for i, restriction in enumerate(bidding.restrictions):
+        example = refused_example(rules, i)
+        formula = f" (the rule: `{restriction.rule.source}`)" if notes or example is None else ""
+        if example is None:
+            out.append(f"- A bid is refused with \"{restriction.message.text}\"{formula}.")
+        else:
+            size, made, who, bid, message = example
+            after = f" after the bids {_listing(made)}" if made else ""
+            out.append(f"- For example, in a round of {size} card{'s' if size != 1 else ''}{after}, {who} is "
+                       f"told: \"{message}\"{formula}.")
     play = tricks.play
     first = (f"The player `{play.leader.source}` (a seat number, counted round the table) leads the first trick"
              if play.leader is not None else f"{SEAT_WORDS[rules.deal.first_to_act].capitalize()} leads the first "
@@ -96,7 +105,9 @@ def explain(rules: Ruleset) -> list[str]:
                    "meets is waived for that play:")
         out.append("")
         for restriction in play.restrictions:
-            out.append(f"- `{restriction.rule.source}`; otherwise: \"{restriction.message.text}\".")
+            formula = f" (the rule: `{restriction.rule.source}`)" if notes or restriction.message.text != \
+                restriction.message.text.replace("{", "") else ""
+            out.append(f"- {restriction.message.text[0].upper() + restriction.message.text[1:]}{formula}.")
         out.append("")
     out += ["The highest trump wins the trick; without trumps, the highest card of the suit led.", "",
             "## Scoring", ""]
@@ -129,3 +140,66 @@ def explain(rules: Ruleset) -> list[str]:
             env[counter.name] = counter.initial({**setup.round_env(0), "seat": 0})
         out.append(f"| bid {bid}, took {took} | {tricks.scoring.points(env)} |")
     return out + [""]
+
+
+def _listing(bids: list[int]) -> str:
+    return ", ".join(map(str, bids[:-1])) + " and " + str(bids[-1]) if len(bids) > 1 else str(bids[0])
+
+
+def refused_example(rules: Ruleset, which: int, budget: int = 3000
+                    ) -> tuple[int, list[int], str, int, str] | None:
+    """A bid that bidding restriction ``which`` (and no rule before it) refuses, for the
+    worked example of the rules in words: (hand size, bids made before, who bids, the bid,
+    the refusal in the rule's own words). Searched over the rounds of the smallest table,
+    the smaller hands first (but not a single card when a larger one shows it), within
+    ``budget`` situations; None when none is found."""
+    tricks: TrickRules = rules.section
+    bidding = tricks.bidding
+    players = max(rules.min_players, min(4, rules.max_players))
+    setup = rules.setup(players)
+    simultaneous = bidding.order is BidOrder.SIMULTANEOUS
+    order_of_rounds = sorted(range(len(setup.hand_sizes)), key=lambda i: (setup.hand_sizes[i] < 3,
+                                                                            setup.hand_sizes[i], i))
+    dealer = 0
+    order = [(dealer + 1 + k) % players for k in range(players)]
+    seen = 0
+    for index in order_of_rounds[:8]:
+        base = setup.round_env(index)
+        for counter in tricks.counters:
+            base[counter.name] = 0
+        try:
+            candidates = candidate_bids(bidding, base)
+        except EvaluationError:
+            continue
+        size = setup.hand_sizes[index]
+        typical = size / players
+        stack: list[list[int]] = [[]]
+        while stack and seen < budget:
+            made = stack.pop()
+            position = len(made)
+            if position == players:
+                continue
+            seat = order[position]
+            env = dict(base)
+            for counter in tricks.counters:
+                env[counter.name] = int(counter.initial({**setup.round_env(0), "seat": seat}))
+            env.update(seat=seat, position=position, is_dealer=seat == dealer, bids=[] if simultaneous else made,
+                       is_first=position == 0 and not simultaneous,
+                       is_last=position == players - 1 and not simultaneous)
+            allowed = []
+            for bid in candidates:
+                seen += 1
+                env["bid"] = bid
+                try:
+                    broken = next((j for j, r in enumerate(bidding.restrictions) if not r.rule(env)), None)
+                    if broken == which:
+                        who = "the dealer" if seat == dealer else (
+                            "the first bidder" if position == 0 else f"the bidder in place {position + 1}")
+                        return size, made, who, bid, bidding.restrictions[which].message.render(env)
+                except EvaluationError:
+                    broken = -1
+                if broken is None:
+                    allowed.append(bid)
+            # the likeliest bids last, so that they are tried first
+            stack.extend(made + [b] for b in sorted(allowed, key=lambda b: -abs(b - typical)))
+    return None
