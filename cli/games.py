@@ -433,6 +433,10 @@ class Progress:
             self.bar.__exit__(None, None, None)
 
 
+def _interval(bounds: Sequence[float], scale: float = 1, unit: str = "") -> str:
+    return f"[{scale * bounds[0]:.1f}{unit}, {scale * bounds[1]:.1f}{unit}]"
+
+
 @click.command(short_help="Play many games with bots; statistics.", epilog=examples(
     "cardrules simulate oh-shit --games 1000 --jobs 2",
     "cardrules simulate shanghai-isra --seats bot,random,random,random --json"))
@@ -474,18 +478,24 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
     echo(f"{rules.title}: {games} games, {len(kinds)} seats ({', '.join(kinds)}), seed {seed}; "
                f"{stats['decisions']} decisions in {elapsed:.1f}s")
     view = view_for(rules, Renderer(kinds, rules))
-    header = f"  {'seat':10} {'wins':>6} {'win%':>6} {'mean':>8} {'sd':>7} {'min':>6} {'max':>6}"
+    win_cells = [_interval(entry["win_rate_ci95"], 100, "%") for entry in stats["seats"]]
+    mean_cells = [_interval(entry["mean_total_ci95"]) for entry in stats["seats"]]
+    win_width = max(len(cell) for cell in win_cells + ["95% interval"])
+    mean_width = max(len(cell) for cell in mean_cells + ["95% interval"])
+    header = (f"  {'seat':10} {'wins':>6} {'win%':>6} {'95% interval':{win_width}} {'mean':>8} "
+              f"{'95% interval':{mean_width}} {'sd':>7} {'min':>6} {'max':>6}")
     echo(header + view.seat_columns())
-    for entry in stats["seats"]:
+    for entry, win_cell, mean_cell in zip(stats["seats"], win_cells, mean_cells):
         line = (f"  {entry['kind'] + '-' + str(entry['seat']):10} {entry['wins']:6d} "
-                f"{100 * entry['win_rate']:5.1f}% {entry['mean_total']:8.1f} {entry['sd_total']:7.1f} "
-                f"{entry['min_total']:6d} {entry['max_total']:6d}")
+                f"{100 * entry['win_rate']:5.1f}% {win_cell:{win_width}} {entry['mean_total']:8.1f} "
+                f"{mean_cell:{mean_width}} {entry['sd_total']:7.1f} {entry['min_total']:6d} {entry['max_total']:6d}")
         echo(line + view.seat_cells(entry))
     echo(f"  game length: {stats['mean_rounds_per_game']:.1f} rounds, "
                f"{stats['mean_decisions_per_game']:.0f} player decisions")
     for text in view.summary_lines(stats):
         echo(text)
-    echo("  (win% counts a shared first place as a win for each tied seat)")
+    echo("  (win% counts a shared first place as a win for each tied seat; 95% intervals: Wilson score for "
+         "win%, Student's t for the mean)")
 
 
 @click.command(name="compare", short_help="Play the same deals under two rulesets.", epilog=examples(
