@@ -25,6 +25,8 @@ from ..interpreter.simulate import run_games, statistics
 from ..interpreter.textio import parse_input
 from .common import (Interrupted, InvalidInput, UsageProblem, Whole, color_option, echo, examples, json_option,
                      open_ruleset, prompt)
+from .exports import (check_output, csv_bytes, need_matplotlib, plot_differences, plot_format, plot_totals,
+                      write_output)
 from .families import view_for
 from .render import Renderer
 from .session import (SaveError, SaveWriter, bot_policies, default_save_dir, list_saves, new_header, read_save,
@@ -433,6 +435,35 @@ class Progress:
             self.bar.__exit__(None, None, None)
 
 
+def output_options(what: str) -> Any:
+    """--csv, --plot and --force, as simulate and compare take them."""
+    def decorate(command: Any) -> Any:
+        for option in reversed([
+            click.option("--csv", "csv_file", type=click.Path(dir_okay=False, path_type=Path),
+                         help="Write one row per game and seat to this CSV file."),
+            click.option("--plot", "plot_file", type=click.Path(dir_okay=False, path_type=Path),
+                         help=f"Draw {what} to this file (.png or .svg; needs matplotlib: "
+                              "pip install 'cardrules[plot]')."),
+            click.option("--force", is_flag=True, help="Replace the --csv or --plot file if it exists."),
+        ]):
+            command = option(command)
+        return command
+    return decorate
+
+
+def check_outputs(csv_file: Path | None, plot_file: Path | None, force: bool) -> str | None:
+    """Check the output files before any game is played; the plot's format."""
+    fmt = plot_format(plot_file) if plot_file is not None else None
+    if csv_file is not None and plot_file is not None and csv_file.resolve() == plot_file.resolve():
+        raise UsageProblem("--csv and --plot must be two files")
+    if plot_file is not None:
+        need_matplotlib()
+    for path, option in ((csv_file, "--csv"), (plot_file, "--plot")):
+        if path is not None:
+            check_output(path, option, force)
+    return fmt
+
+
 def _interval(bounds: Sequence[float], scale: float = 1, unit: str = "") -> str:
     return f"[{scale * bounds[0]:.1f}{unit}, {scale * bounds[1]:.1f}{unit}]"
 
@@ -450,9 +481,11 @@ def _interval(bounds: Sequence[float], scale: float = 1, unit: str = "") -> str:
 @json_option("the statistics")
 @click.option("--record-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write every game's record into this folder.")
+@output_options("the distribution of each seat's total")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, mode: str | None,
-             as_json: bool, record_dir: Path | None, quiet: bool) -> None:
+             as_json: bool, record_dir: Path | None, csv_file: Path | None, plot_file: Path | None, force: bool,
+             quiet: bool) -> None:
     """Play many games of RULESET with bots and report what happens."""
     rules = open_ruleset(ruleset)
     kinds = parse_seats(seats, rules, default_human=False)
@@ -460,6 +493,7 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
         raise UsageProblem("simulate plays bots only (seat kinds: bot, random)")
     if mode is not None and mode not in rules.modes:
         raise UsageProblem(f"{rules.name} has no mode '{mode}'")
+    fmt = check_outputs(csv_file, plot_file, force)
     if record_dir is not None:
         prepare_record_dir(record_dir, seed, games)
     ref = ruleset if is_file(ruleset) else rules.name
@@ -472,6 +506,11 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
     elapsed = time.perf_counter() - start
     stats = statistics(results, kinds, rules)
     stats.update(ruleset=rules.name, seed=seed, seconds=round(elapsed, 3))
+    if csv_file is not None:
+        write_output(csv_file, "--csv", csv_bytes([(rules.name, results)], kinds), force)
+    if plot_file is not None and fmt is not None:
+        title = f"{rules.name}: totals over {games} games (seed {seed})"
+        write_output(plot_file, "--plot", plot_totals(results, kinds, title, fmt), force)
     if as_json:
         echo(json.dumps(stats, indent=2))
         return
@@ -508,15 +547,16 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i under both rulesets.")
 @click.option("--jobs", type=Whole(1, 64), default=1, show_default=True)
 @json_option("the comparison")
+@output_options("each seat's difference of totals B - A with its 95% interval")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def compare_command(ruleset_a: str, ruleset_b: str, games: int, seats: str | None, seed: int, jobs: int,
-                    as_json: bool, quiet: bool) -> None:
+                    as_json: bool, csv_file: Path | None, plot_file: Path | None, force: bool, quiet: bool) -> None:
     """What does a house rule do? Play the same deals under RULESET_A and RULESET_B.
 
     Reports each figure under both, the difference B - A, and its 95% confidence
     interval from the game-by-game (paired) differences.
     """
-    from ..interpreter.compare import compare
+    from ..interpreter.compare import compare, seat_differences
 
     rules_a, rules_b = open_ruleset(ruleset_a), open_ruleset(ruleset_b)
     kinds = parse_seats(seats, rules_a, default_human=False)
@@ -528,6 +568,7 @@ def compare_command(ruleset_a: str, ruleset_b: str, games: int, seats: str | Non
     for kind in kinds:
         if kind not in seat_kinds(rules_b):
             raise UsageProblem(f"{rules_b.name} has no seat kind '{kind}'")
+    fmt = check_outputs(csv_file, plot_file, force)
     refs = [r if is_file(r) else rules.name for r, rules in ((ruleset_a, rules_a), (ruleset_b, rules_b))]
     progress = Progress(2 * games, "comparing", quiet)
     try:
@@ -538,22 +579,37 @@ def compare_command(ruleset_a: str, ruleset_b: str, games: int, seats: str | Non
     same_deals = (rules_a.setup(len(kinds)).hand_sizes == rules_b.setup(len(kinds)).hand_sizes
                   and rules_a.setup(len(kinds)).deck_size == rules_b.setup(len(kinds)).deck_size)
     rows = compare(results_a, results_b, rules_a, rules_b)
+    seat_rows = seat_differences(results_a, results_b)
+    hidden = [row.metric for row in rows if row.constant]
+    if csv_file is not None:
+        names = [rules_a.name, rules_b.name] if rules_a.name != rules_b.name else ["A", "B"]
+        write_output(csv_file, "--csv", csv_bytes([(names[0], results_a), (names[1], results_b)], kinds), force)
+    if plot_file is not None and fmt is not None:
+        title = f"{rules_b.name} (B) against {rules_a.name} (A): {games} games, seed {seed}"
+        write_output(plot_file, "--plot", plot_differences(seat_rows, [f"{kind}-{seat}" for seat, kind in enumerate(kinds)],
+                                                              title, fmt), force)
     if as_json:
         echo(json.dumps({"a": rules_a.name, "b": rules_b.name, "games": games, "seats": kinds, "seed": seed,
-                               "same_deals": same_deals,
-                               "rows": [{**row.__dict__, "significant": row.significant} for row in rows]},
-                              indent=2))
+                         "same_deals": same_deals,
+                         "rows": [{**row.__dict__, "significant": row.significant} for row in rows],
+                         "hidden": hidden,
+                         "seat_totals": [{**row.__dict__, "significant": row.significant} for row in seat_rows]},
+                        indent=2))
         return
     echo(f"{rules_a.name} (A) against {rules_b.name} (B): {games} games each, seats {', '.join(kinds)}, "
                f"seed {seed}; " + ("the same deals under both" if same_deals else
                                    "different decks or schedules, so not the same deals"))
-    width = max(len(row.metric) for row in rows)
+    shown = [row for row in rows if not row.constant]
+    width = max([len(row.metric) for row in shown] or [0])
     echo(f"  {'':{width}} {'A':>10} {'B':>10} {'B - A':>10}   95% interval")
-    for row in rows:
+    for row in shown:
         mark = "  *" if row.significant else ""
         echo(f"  {row.metric:{width}} {row.a:10.3f} {row.b:10.3f} {row.difference:+10.3f}   "
                    f"[{row.low:+.3f}, {row.high:+.3f}]{mark}")
     echo("  (* the interval excludes 0: a difference these games show beyond chance)")
+    if hidden:
+        echo(f"  (left out: {', '.join(hidden)}: the same in every game under both rulesets, "
+             "fixed by the rules, so they cannot differ)")
 
 
 COMMANDS = [play, resume, saves, replay, simulate, compare_command]
