@@ -470,7 +470,8 @@ def _interval(bounds: Sequence[float], scale: float = 1, unit: str = "") -> str:
 
 @click.command(short_help="Play many games with bots; statistics.", epilog=examples(
     "cardrules simulate oh-shit --games 1000 --jobs 2",
-    "cardrules simulate shanghai-isra --seats bot,random,random,random --json"))
+    "cardrules simulate shanghai-isra --seats bot,random,random,random --json",
+    "cardrules simulate oh-hell --games 500 --csv games.csv --plot totals.png"))
 @click.argument("ruleset")
 @click.option("--games", type=Whole(1, 1_000_000), default=100, show_default=True)
 @click.option("--seats", help="Comma-separated seat kinds (bot, random). Default: bots.")
@@ -539,7 +540,8 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
 
 @click.command(name="compare", short_help="Play the same deals under two rulesets.", epilog=examples(
     "cardrules compare oh-hell oh-hell-penalty --games 500",
-    "cardrules compare oh-hell my-variant.yaml --seats bot,bot,random,random --json"))
+    "cardrules compare oh-hell my-variant.yaml --seats bot,bot,random,random --json",
+    "cardrules compare oh-hell oh-hell-penalty --csv games.csv --plot differences.svg"))
 @click.argument("ruleset_a")
 @click.argument("ruleset_b")
 @click.option("--games", type=Whole(2, 1_000_000), default=200, show_default=True)
