@@ -29,7 +29,9 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     denominator = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denominator
     half = z / denominator * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)  # exact at the edges, where rounding
+    high = 1.0 if successes == n else min(1.0, centre + half)  # would leave 0.9999999999999999
+    return low, high
 
 
 def _t_two_sided(t: float, df: int) -> float:
