@@ -26,6 +26,13 @@ COMMON: list[tuple[str, Metric]] = [
     ("player decisions", lambda r: r.decisions),
     ("rounds", lambda r: r.rounds),
 ]
+
+# Figures of a game's length, which the rules alone may fix: with a fixed schedule of
+# rounds, every hand played out and one bid a seat a round, each game of a trick-taking
+# ruleset has the same rounds and decisions whatever the cards.
+LENGTH = {"player decisions", "rounds"}
+
+
 @dataclass
 class Row:
     metric: str
@@ -35,6 +42,7 @@ class Row:
     low: float
     high: float
     pairs: int
+    constant: bool = False  # one and the same value in every game under both: it cannot differ
 
     @property
     def significant(self) -> bool:
@@ -57,13 +65,32 @@ def compare(a: Sequence[GameSummary], b: Sequence[GameSummary], rules_a: Ruleset
         metrics += [(name, _family_metric(get)) for name, get in rules_a.family.metrics()]
     rows = []
     for name, get in metrics:
-        pairs = [(x, y) for x, y in ((get(ra), get(rb)) for ra, rb in zip(a, b)) if x is not None and y is not None]
-        if not pairs:
-            continue
-        diffs = [y - x for x, y in pairs]
-        mean = _mean(diffs)
-        sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)) if len(diffs) > 1 else 0.0
-        half = z * sd / math.sqrt(len(diffs))
-        rows.append(Row(name, _mean([x for x, _ in pairs]), _mean([y for _, y in pairs]), mean, mean - half,
-                        mean + half, len(pairs)))
+        row = _row(name, get, a, b, z)
+        if row is not None:
+            row.constant = name in LENGTH and row.constant
+            rows.append(row)
     return rows
+
+
+def seat_differences(a: Sequence[GameSummary], b: Sequence[GameSummary], z: float = 1.96) -> list[Row]:
+    """Each seat's total under both rulesets, B - A and its 95% interval (paired)."""
+    players = len(a[0].totals) if a else 0
+    rows = [_row(f"seat {seat} total", _seat_total(seat), a, b, z) for seat in range(players)]
+    return [row for row in rows if row is not None]
+
+
+def _seat_total(seat: int) -> Metric:
+    return lambda r: r.totals[seat]
+
+
+def _row(name: str, get: Metric, a: Sequence[GameSummary], b: Sequence[GameSummary], z: float) -> Row | None:
+    pairs = [(x, y) for x, y in ((get(ra), get(rb)) for ra, rb in zip(a, b)) if x is not None and y is not None]
+    if not pairs:
+        return None
+    diffs = [y - x for x, y in pairs]
+    mean = _mean(diffs)
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)) if len(diffs) > 1 else 0.0
+    half = z * sd / math.sqrt(len(diffs))
+    constant = len({value for pair in pairs for value in pair}) == 1
+    return Row(name, _mean([x for x, _ in pairs]), _mean([y for _, y in pairs]), mean, mean - half,
+               mean + half, len(pairs), constant)

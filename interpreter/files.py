@@ -13,6 +13,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import IO, Any
 
 
 def is_file(path: Path | str) -> bool:
@@ -68,7 +69,7 @@ def read_bounded(path: Path, limit: int, what: str) -> bytes:
         os.close(fd)
 
 
-def write_atomic(path: Path, text: str, *, replace: bool = False) -> None:
+def write_atomic(path: Path, text: str | bytes, *, replace: bool = False) -> None:
     """Write ``text`` to ``path`` so that no reader ever sees half of it: into a new
     temporary file beside it (a unique name: a user's own ``path.tmp`` is never touched),
     flushed to disk, then moved into place.  Unless ``replace``, an existing ``path`` is
@@ -76,7 +77,8 @@ def write_atomic(path: Path, text: str, *, replace: bool = False) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         os.chmod(tmp, 0o666 & ~_umask())  # the permissions any new file gets (mkstemp's are private)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out: IO[Any] = os.fdopen(fd, "wb") if isinstance(text, bytes) else os.fdopen(fd, "w", encoding="utf-8")
+        with out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())

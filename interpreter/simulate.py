@@ -16,6 +16,7 @@ from typing import Any, Sequence
 from .driver import play_bots
 from .files import is_file
 from .game import GameState
+from .intervals import mean_interval, wilson
 from .record import save_record
 from .rules import Ruleset
 from .ruleset import load_ruleset
@@ -109,6 +110,9 @@ def statistics(results: Sequence[GameSummary], seats: Sequence[str], rules: Rule
             "seat": seat, "kind": seats[seat], "wins": wins, "win_rate": wins / n,
             "win_share": shared / n, "mean_total": mean, "sd_total": sd,
             "min_total": min(totals), "max_total": max(totals),
+            # 95% intervals: Wilson for the win rate (a shared first place is a win for
+            # each tied seat), Student's t for the mean total
+            "win_rate_ci95": list(wilson(wins, n)), "mean_total_ci95": list(mean_interval(totals)),
         }
         out["seats"].append(entry)
     per_seat, overall = rules.family.aggregate([r.extra for r in results], players)
