@@ -284,10 +284,13 @@ def test_explain_puts_every_new_rule_in_words(run_cli, tmp_path):
                     "buying:\n  may: {rule: \"not is_down\", message: \"down: no buys\"}\n"
                     "lay_off:\n  may: {rule: \"not went_down_this_turn\", message: \"next turn\"}\n"
                     "joker_swap:\n  may: {rule: \"others_down == 0\", message: \"too late\"}\n")
-    text = run_cli("explain", str(path)).output
-    for words in ('may buy only when `not is_down`; otherwise: "down: no buys"',
-                  "may take the discard in their turn only when `not is_down`",
-                  "may lay off only when `not went_down_this_turn`", "may swap a joker only when `others_down == 0`"):
+    text = run_cli("explain", str(path)).output  # for players: the rules' own words
+    for words in ("Buying: down: no buys.", "Taking the discard: you are down.", "Laying off: next turn.",
+                  "Swapping a joker: too late."):
+        assert words in text
+    text = run_cli("explain", "--notes", str(path)).output  # for the author: the formulas too
+    for words in ("Buying: down: no buys (allowed when `not is_down`).", "(allowed when `not went_down_this_turn`)",
+                  "Swapping a joker: too late (allowed when `others_down == 0`)."):
         assert words in text
 
 

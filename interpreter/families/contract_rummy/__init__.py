@@ -72,7 +72,7 @@ class ContractRummy:
         return stats.METRICS
 
     def explain(self, ruleset: Ruleset, notes: bool = False) -> list[str]:
-        return explain.explain(ruleset)
+        return explain.explain(ruleset, notes)
 
 
 FAMILY = ContractRummy()

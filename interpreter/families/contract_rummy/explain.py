@@ -59,7 +59,7 @@ def _cards_in_words(cards: set[int] | frozenset[int]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _going_down_words(rummy: RummyRules) -> str:
+def _going_down_words(rummy: RummyRules, notes: bool) -> str:
     going_down = rummy.going_down
     words = ("Going down means putting down at least the round's contract: further sets and runs may go down "
              "with it" if going_down.extra_melds else
@@ -69,12 +69,13 @@ def _going_down_words(rummy: RummyRules) -> str:
     if any(m.kind is EITHER for c in rummy.contracts for m in c.melds):
         words += " A contract's 'meld' may be a set or a run."
     if going_down.may is not None:
-        words += " " + _seat_rule_words("go down", going_down.may)
+        words += " " + _seat_rule_words("go down", going_down.may, notes)
     return words
 
 
-def explain(rules: Ruleset) -> list[str]:
-    """The contract-rummy sections of the rules in words (Markdown lines)."""
+def explain(rules: Ruleset, notes: bool = False) -> list[str]:
+    """The contract-rummy sections of the rules in words (Markdown lines); ``notes`` adds
+    each seat rule's formula."""
     rummy: RummyRules = rules.section
     setup = rules.setup(rules.min_players)
     sizes = sorted(set(setup.hand_sizes))
@@ -83,7 +84,7 @@ def explain(rules: Ruleset) -> list[str]:
            + ("the next card is turned face up to start the discard pile (the flip card)." if rules.deal.upcard
               else "no card is turned."), "",
            "## Contracts", "",
-           _going_down_words(rummy), "",
+           _going_down_words(rummy, notes), "",
            "| round | contract | going out |", "|---|---|---|"]
     numbers = setup.round_numbers
     for i, number in enumerate(numbers, 1):
@@ -100,7 +101,7 @@ def explain(rules: Ruleset) -> list[str]:
             + (", no two natural cards of one suit." if melds.set_distinct_suits else "."),
             f"- A run is {melds.run_min} or more cards in sequence in one suit; aces {ace}"
             + ("; runs may turn the corner (K-A-2)." if melds.wrap else "; a run never turns the corner."),
-            f"- Jokers are wild. Most jokers in one meld: `{melds.jokers_per_meld.source}` (by its `size`)"
+            f"- Jokers are wild. Most jokers in one meld: {_jokers_words(melds.jokers_per_meld)}"
             + ("" if melds.jokers_adjacent else "; two jokers may never stand side by side in a run") + "."]
     if melds.wild is not None:
         out.append(_wild_words(rules, setup))
@@ -116,11 +117,10 @@ def explain(rules: Ruleset) -> list[str]:
         order = ("clockwise from the player in turn" if buying.priority is BuyPriority.FROM_PLAYER_IN_TURN
                  else "from the player closest to the dealer's left")
         out.append(f"If they draw from the stock, the others may buy the discard, in priority {order}: one buy "
-                   f"per discard, taking `{buying.penalty_cards.source}` penalty card(s) from the stock too; "
-                   f"each player may buy `{buying.limit.source}` time(s) a round.")
+                   f"per discard, taking {_count(buying.penalty_cards, 'penalty card')} from the stock too; "
+                   f"each player may buy {_count(buying.limit, 'time')} a round.")
         if buying.may is not None and buying.may_message is not None:
-            out.append(f"A player may buy only when `{buying.may.source}`; otherwise: "
-                       f"\"{buying.may_message.text}\".")
+            out.append(_rule_words("Buying", buying.may.source, buying.may_message.text, notes))
         if buying.veto is not BuyVeto.NONE:
             out.append(VETO_WORDS[buying.veto] + " A refused buy does not count toward the buyer's limit, and no "
                        "one else is asked for that discard.")
@@ -139,10 +139,10 @@ def explain(rules: Ruleset) -> list[str]:
             out.append(f"Any player, down or not, may lay off cards on {where}"
                        + ("." if lay.same_turn_as_going_down else ", but not in the turn they go down."))
     if lay.allowed and lay.may is not None:
-        out.append(_seat_rule_words("lay off", lay.may))
+        out.append(_seat_rule_words("lay off", lay.may, notes))
     swap = rummy.joker_swap
     if swap.allowed and swap.may is not None:
-        out.append(_seat_rule_words("swap a joker", swap.may))
+        out.append(_seat_rule_words("swap a joker", swap.may, notes))
     if swap.allowed:
         out.append(("A player who is down" if swap.requires_down else "Any player, down or not,")
                    + " may replace a joker" + (" or other wild card" if melds.wild is not None else "") + " in a " + ("run" if swap.melds is SwapFrom.RUNS else "meld")
@@ -150,7 +150,7 @@ def explain(rules: Ruleset) -> list[str]:
                    + ("goes to their hand." if swap.freed_joker is FreedJoker.TO_HAND
                       else "must be laid off again that same turn."))
     if rummy.take_discard is not None:
-        out.append(_seat_rule_words("take the discard in their turn", rummy.take_discard))
+        out.append(_seat_rule_words("take the discard in their turn", rummy.take_discard, notes))
     out.append("The turn ends with a discard, or by going out.")
     stock = rummy.stock
     out += ["", "## Going out and the end of a round", "",
@@ -181,6 +181,35 @@ def explain(rules: Ruleset) -> list[str]:
     return out
 
 
-def _seat_rule_words(what: str, rule: Any) -> str:
-    """A seat rule (``KEY.may``) in words: who may, and what a refusal says."""
-    return f"A player may {what} only when `{rule.rule.source}`; otherwise: \"{rule.message.text}\"."
+_LABELS = {"go down": "Going down", "lay off": "Laying off", "swap a joker": "Swapping a joker",
+           "take the discard in their turn": "Taking the discard"}
+
+
+def _seat_rule_words(what: str, rule: Any, notes: bool) -> str:
+    """A seat rule (``KEY.may``) in words: what a refused player is told (and, for the
+    author or where the words have placeholders, the formula)."""
+    return _rule_words(_LABELS.get(what, what.capitalize()), rule.rule.source, rule.message.text, notes)
+
+
+def _rule_words(label: str, formula: str, message: str, notes: bool) -> str:
+    shown = notes or "{" in message
+    return f"{label}: {message}" + (f" (allowed when `{formula}`)" if shown else "") + "."
+
+
+def _count(compiled: Any, unit: str) -> str:
+    """An int expression as a count of ``unit``: the number when it is one, else the formula."""
+    if not compiled.names:
+        try:
+            n = int(compiled({}))
+        except Exception:  # noqa: BLE001 - shown as the formula instead
+            return f"`{compiled.source}` {unit}s"
+        return f"{n} {unit}{'' if n == 1 else 's'}"
+    return f"`{compiled.source}` {unit}s (by the round)"
+
+
+def _jokers_words(compiled: Any) -> str:
+    if compiled.source.strip() == "size":
+        return "any number"
+    if not compiled.names:
+        return _count(compiled, "joker")
+    return f"`{compiled.source}` (by the meld's `size`)"
