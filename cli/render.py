@@ -36,6 +36,7 @@ class Renderer:
         self.last_human: int | None = None
         self.width = max(8, max(len(n) for n in names))
         self.round: dict[str, Any] = {}  # what the round's events said so far
+        self.header_due = False  # a round began whose header has not been shown yet
         self.view = view_for(rules, self)
 
     # --- the event stream ---------------------------------------------------------------
@@ -48,11 +49,14 @@ class Renderer:
                 self.event(event)
         finally:
             self.quiet, self.narrate = quiet, narrate
+        # a game resumed in the middle of a round shows that round's header again
+        self.header_due = "deal" in self.round and bool(events) and events[-1]["event"] not in ("score", "end")
 
     def event(self, event: dict[str, Any]) -> None:
         kind = event["event"]
         if kind == "deal":
             self.round = {"deal": event, "upcard": event.get("upcard")}
+            self.header_due = True
         if kind == "score":
             self.on_score(event)
         elif kind == "end":
@@ -63,6 +67,7 @@ class Renderer:
 
     def say(self, text: str) -> None:
         if self.narrate:
+            self.show_round_header()
             if text.startswith("you "):  # "you bids 3" -> "you bid 3"
                 verb, _, rest = text[4:].partition(" ")
                 verb = {"goes": "go", "does": "do"}.get(verb, verb[:-1] if verb.endswith("s") else verb)
@@ -78,13 +83,29 @@ class Renderer:
     def on_score(self, event: dict[str, Any]) -> None:
         if self.quiet:
             return
+        self.header_due = False
+        echo(self.round_title(event["round"]))
+        self.view.score_sheet(event)
+
+    def round_title(self, number: int) -> str:
+        """"Round 3 of 19: 8 cards, dealer bot-2", and what the family adds (the trump
+        and the turned card, the contract)."""
         deal = self.round.get("deal", {})
         rounds = len(self.setup.hand_sizes)
         of = f"of at most {rounds}" if self.rules.end_when is not None else f"of {rounds}"
-        head = (f"Round {event['round']} {of}: {deal.get('hand_size')} cards, "
+        head = (f"Round {number} {of}: {deal.get('hand_size')} cards, "
                 f"dealer {self.names[deal.get('dealer', 0)]}")
-        echo(head + self.view.round_header())
-        self.view.score_sheet(event)
+        return head + self.view.round_header()
+
+    def show_round_header(self) -> None:
+        """The header of the round just dealt, once, before anything else of the round
+        is shown: the first move narrated or a person's table, whichever comes first."""
+        if not self.header_due or not self.narrate:
+            return
+        self.header_due = False
+        deal = self.round.get("deal", {})
+        echo("")
+        echo(f"== {self.round_title(deal.get('round', 0))} ==")
 
     def final(self, end: dict[str, Any]) -> None:
         """The final standings, from the game's ``end`` event."""
@@ -100,6 +121,7 @@ class Renderer:
 
     # --- what a person at a seat sees -------------------------------------------------------
     def show_table(self, obs: Any) -> None:
+        self.show_round_header()
         echo("")
         echo(f"Round {obs.round} of {obs.rounds}, {obs.hand_size} cards; dealer {self.names[obs.dealer]}")
         self.view.show_table(obs)

@@ -93,19 +93,21 @@ class RummyView:
 
     # --- the round's summary ---
     def round_header(self) -> str:
-        return ""
+        deal = self.r.round.get("deal")
+        if not deal:
+            return ""
+        contract = self.section.contracts[self.r.setup.round_numbers[deal["round"] - 1] - 1]
+        return f", contract {contract.name} ({', '.join(str(m) for m in contract.melds)})"
 
     def score_sheet(self, event: dict[str, Any]) -> None:
         round_ = self.r.round
-        number = self.r.setup.round_numbers[event["round"] - 1]
-        contract = self.section.contracts[number - 1].name
         if "out" in round_:
             how = f"{self._name(round_['out'])} went out"
         else:
             how = "no one went out (" + ("the stock ran out" if round_.get("exhausted") == "stock"
                                         else "the turn limit was reached") + ")"
         extra = "; ".join(round_.get("bonuses", []))
-        echo(f"  contract {contract}: {how}" + (f"; {extra}" if extra else ""))
+        echo(f"  {how}" + (f"; {extra}" if extra else ""))  # the contract is in the round's title
         buys = round_.get("buys", [0] * len(self.r.names))
         w = self.r.width
         echo(f"  {'':{w}} {'buys':>5} {'points':>7} {'total':>6}")

@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 
 from ...interpreter.cards import NAMES, SUIT_NAMES, SUITS
-from ...interpreter.families.trick_taking.rules import BidOrder, TrickRules
+from ...interpreter.families.trick_taking.rules import BidOrder, TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
 from ...interpreter.rules import Ruleset
 from ..common import echo
@@ -25,10 +25,15 @@ class TrickView:
             handler(event)
 
     def on_deal(self, event: dict[str, Any]) -> None:
-        self.r.round.update(bids={}, taken=[0] * len(self.r.names), trump=None)
+        self.r.round.update(bids={}, taken=[0] * len(self.r.names))
 
     def on_trump(self, event: dict[str, Any]) -> None:
+        if "seat" not in event and self.section.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER:
+            return  # the bidding is played without trump; the highest bidder names it after
         self.r.round["trump"] = event["suit"]
+        if "seat" in event:  # named by a player (not turned up): say what was named
+            named = "no trump" if event["suit"] is None else SUIT_NAMES[event["suit"]]
+            self.r.say(f"{self.r.names[event['seat']]} names {named}")
 
     def on_bid(self, event: dict[str, Any]) -> None:
         self.r.round["bids"][event["seat"]] = event["bid"]
@@ -54,7 +59,7 @@ class TrickView:
     def round_header(self) -> str:
         round_ = self.r.round
         if "trump" not in round_:
-            return ""
+            return ", trump not named yet" if "deal" in round_ else ""
         suit = round_["trump"]
         head = ", " + ("no trump" if suit is None else f"trump {SUIT_NAMES[suit]}")
         if round_.get("upcard"):
@@ -74,7 +79,9 @@ class TrickView:
     def show_table(self, obs: TrickObservation) -> None:
         names = self.r.names
         trump = obs.trump
+        named_later = self.section.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER and obs.phase == Phase.BIDDING
         line = "Trump: " + ("none yet" if obs.phase == Phase.CHOOSE_TRUMP else
+                            "named by the highest bidder after the bidding" if named_later else
                             "no trump" if trump is None else SUIT_NAMES[SUITS[trump]])
         if obs.upcard is not None:
             line += f" (turned {self.r.card(NAMES[obs.upcard])})"
