@@ -69,14 +69,21 @@ class HumanSeat:
     kind = "human"
     needs_observation = True
 
-    def __init__(self, rules: Ruleset, renderer: Renderer, hot_seat: bool):
+    def __init__(self, rules: Ruleset, renderer: Renderer, hot_seat: bool, autoplay: bool = True):
         self.rules = rules
         self.renderer = renderer
         self.hot_seat = hot_seat  # several people share the screen
+        self.autoplay = autoplay  # a move that is the only one possible is made for the person
         self._asking_again = False
 
     def act(self, obs: Any, legal: Any) -> Any:
         seat = obs.seat
+        if self.autoplay and not self._asking_again:
+            forced = self.renderer.view.forced(obs, legal)
+            if forced is not None:
+                self.renderer.show_round_header()
+                echo(f"  (only {forced} can be played: played for {self.renderer.names[seat]})")
+                return legal[0]
         if not self._asking_again:
             if self.hot_seat and self.renderer.last_human != seat:
                 click.clear()
@@ -169,11 +176,12 @@ class TableHooks:
 
 
 def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], renderer: Renderer,
-                 save: Path | None, header: dict[str, Any] | None, record: Path | None, pause: float) -> None:
+                 save: Path | None, header: dict[str, Any] | None, record: Path | None, pause: float,
+                 autoplay: bool = True) -> None:
     humans = kinds.count("human")
     for i, kind in enumerate(kinds):
         if kind == "human":
-            policies[i] = HumanSeat(state.rules, renderer, hot_seat=humans > 1)
+            policies[i] = HumanSeat(state.rules, renderer, hot_seat=humans > 1, autoplay=autoplay)
     writer = SaveWriter(save, header) if save is not None else None
     if save is not None and humans:
         echo(f"(saving as you play to {save})")
@@ -233,10 +241,12 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
 @click.option("--mode", help="Play one of the ruleset's modes (a subset of its rounds).")
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain letters for suits.")
 @click.option("--fast", is_flag=True, help="No pause after the bots' moves.")
+@click.option("--no-autoplay", is_flag=True, help="Ask even when only one card can be played (by default "
+              "it is played for you, with a line saying so).")
 @click.option("--quiet", is_flag=True, help="Only the final result.")
 @color_option()
 def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None, save: Path | None,
-         mode: str | None, ascii_only: bool, fast: bool, quiet: bool) -> None:
+         mode: str | None, ascii_only: bool, fast: bool, no_autoplay: bool, quiet: bool) -> None:
     """Play RULESET: people at the terminal against bots, or bots alone."""
     rules = open_ruleset(ruleset)
     if mode is not None and mode not in rules.modes:
@@ -269,7 +279,8 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
     if not quiet:
         echo(f"{rules.title} ({rules.name}), {len(kinds)} players, seed {seed}")
     header = new_header(rules, ref, seed, mode, kinds, names)
-    play_session(state, kinds, policies, renderer, save, header, record, 0.0 if fast or not humans else 0.3)
+    play_session(state, kinds, policies, renderer, save, header, record, 0.0 if fast or not humans else 0.3,
+                 autoplay=not no_autoplay)
 
 
 @click.command(short_help="Continue a saved game.", epilog=examples(
@@ -281,8 +292,11 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
               "(the saved moves must still be legal under it).")
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain letters for suits.")
 @click.option("--fast", is_flag=True, help="No pause after the bots' moves.")
+@click.option("--no-autoplay", is_flag=True, help="Ask even when only one card can be played (by default "
+              "it is played for you, with a line saying so).")
 @color_option()
-def resume(save: Path | None, record: Path | None, ignore_hash: bool, ascii_only: bool, fast: bool) -> None:
+def resume(save: Path | None, record: Path | None, ignore_hash: bool, ascii_only: bool, fast: bool,
+           no_autoplay: bool) -> None:
     """Continue a saved game exactly where it stopped: SAVE, or without it the latest
     game in `cardrules saves`."""
     if save is None:
@@ -321,7 +335,7 @@ def resume(save: Path | None, record: Path | None, ignore_hash: bool, ascii_only
     if saved.dropped_torn_line:  # rewrite the file without the torn line
         repair(save, saved)
     play_session(state, kinds, policies, renderer, save, None, record,
-                 0.0 if fast or "human" not in kinds else 0.3)
+                 0.0 if fast or "human" not in kinds else 0.3, autoplay=not no_autoplay)
 
 
 @click.command(short_help="List the saved games waiting to be resumed.", epilog=examples(

@@ -57,3 +57,48 @@ def test_the_rummy_header_names_the_contract(run_cli):
     header = "== Round 1 of 7: 11 cards, dealer bot-0, contract SET SET (set of 3, set of 3) =="
     assert header in result.output
     assert result.output.index(header) < result.output.index("bot-1 takes")
+
+
+def _cycle():
+    from cardrules.interpreter.cards import NAMES
+
+    return [str(b) for b in range(11)] + list(NAMES[:52])
+
+
+def test_the_card_prompt_lists_the_playable_cards(run_cli):
+    # seat 3 follows clubs after A♣ and J♣: only its clubs are listed
+    result = run_cli("play", "oh-shit", "--seats", "bot,bot,bot,human", "--seed", "3", "--fast", "--ascii",
+                     input="1\nquit\n")
+    assert "Your hand: 4S 7S   9H 10H   3D   4C 5C 6C 7C 10C" in result.output
+    assert "you, your card (4C 5C 6C 7C 10C) > " in result.output
+
+
+def test_a_single_legal_card_is_played_for_you_unless_no_autoplay(run_cli, tmp_path):
+    record = tmp_path / "auto.jsonl"
+    auto = run_cli("play", "oh-hell", "--seats", "human,bot,bot", "--seed", "8", "--fast", "--ascii",
+                   "--record", str(record), input="\n".join(_cycle() * 130) + "\n")
+    assert auto.exit_code == 0 and "Game over." in auto.output
+    forced = re.findall(r"\(only (\S+) can be played: played for you\)\n  you play (\S+)", auto.output)
+    assert len(forced) >= 19  # at least the last trick of every round
+    assert all(shown == played for shown, played in forced)
+    # every prompt the person answered offered more than one card
+    assert not re.search(r"your card \(\S+\) > ", auto.output)
+    asked = run_cli("play", "oh-hell", "--seats", "human,bot,bot", "--seed", "8", "--fast", "--ascii", "--no-autoplay",
+                    input="\n".join(_cycle() * 130) + "\n")
+    assert asked.exit_code == 0 and "Game over." in asked.output
+    assert "can be played: played for" not in asked.output
+    assert re.search(r"your card \(\S+\) > ", asked.output)
+
+
+def test_an_autoplayed_card_is_saved_and_resumed(run_cli, tmp_path):
+    save = tmp_path / "game.jsonl"
+    # a 1-card round: after the bid the only card is played for you
+    path = tmp_path / "one.yaml"
+    path.write_text("extends: oh-hell\nname: one\ndeal: {hand_size: \"1..2\"}\n")
+    result = run_cli("play", str(path), "--seats", "human,bot,bot", "--seed", "1", "--fast", "--ascii",
+                     "--save", str(save), input="0\nquit\n")
+    assert "can be played: played for you" in result.output
+    moves = save.read_text().splitlines()[1:]
+    assert any(m.startswith('"play ') for m in moves)
+    resumed = run_cli("resume", str(save), "--fast", "--ascii", "--no-autoplay", input="quit\n")
+    assert resumed.exit_code == 0 and "resuming at round" in resumed.output

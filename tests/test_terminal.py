@@ -72,7 +72,7 @@ def answer_until_over(term, limit=400):
     """Play the human seat: a legal bid from the prompt's list, then the hand's cards
     in order until one is accepted."""
     for _ in range(limit):
-        text = term.read_until(r"(your bid \(([0-9, ]+)\) > |your card > |Game over\.[^\n]*\n)")
+        text = term.read_until(r"(your bid \(([0-9, ]+)\) > |your card \([^)]*\) > |Game over\.[^\n]*\n)")
         if "Game over." in text:
             return text
         bids = re.search(r"your bid \(([0-9, ]+)\) > $", text)
@@ -82,7 +82,7 @@ def answer_until_over(term, limit=400):
         hand = re.findall(r"Your hand: ([^\n]*)\n", text)[-1].split()
         for card in hand:
             term.send(card)
-            reply = term.read_until(r"(your card > |your bid \([0-9, ]+\) > |Your hand: [^\n]*\n|Game over\.[^\n]*\n)")
+            reply = term.read_until(r"(your card \([^)]*\) > |your bid \([0-9, ]+\) > |Your hand: [^\n]*\n|Game over\.[^\n]*\n)")
             if "you must follow" in reply or "you do not hold" in reply:
                 continue
             term.seen = reply + term.seen  # not a refusal: let the outer loop read it again
@@ -104,7 +104,7 @@ def test_play_illegal_then_legal_quit_resume_and_finish(tmp_path, env):
     term.read_until(r"Also: hand, score, rules, help, quit\.")
     legal = re.search(r"your bid \(([0-9, ]+)\) > ", term.read_until(r"your bid \([0-9, ]+\) > ")).group(1)
     term.send(legal.split(",")[0])
-    term.read_until(r"your card > ")
+    term.read_until(r"your card \([^)]*\) > ")
     term.send("ZZ")
     term.read_until(r"is not a card")
     term.send("quit")
@@ -148,7 +148,7 @@ def test_enter_skips_the_bots_pauses(tmp_path, env):
     start = time.monotonic()
     term.send(legal.split(",")[0])
     term.send("")  # Enter while the bots play
-    term.read_until(r"your card > ", timeout=30)
+    term.read_until(r"your card \([^)]*\) > ", timeout=30)
     assert time.monotonic() - start < 1.2  # four bots would have paused 4 x 0.3 s at least
     term.send("quit")
     term.read_until(r"Resume it with[^\n]*\n")

@@ -5,7 +5,8 @@ ruleset's ``family:`` value.  A family without a view of its own gets
 A view is made for one game's renderer (``view_for(rules, renderer)``) and answers:
 ``event(event)`` (narrate a family event), ``round_header()`` and
 ``score_sheet(event)`` (the round's summary), ``show_table(obs)``, ``hand_text(obs)``,
-``prompt(obs, legal)``, ``help_text()``; and, for `simulate`, ``seat_columns()``,
+``prompt(obs, legal)``, ``forced(obs, legal)`` (the move, named for people, when
+there is only one and it is played for the person; else None), ``help_text()``; and, for `simulate`, ``seat_columns()``,
 ``seat_cells(entry)`` and ``summary_lines(stats)``.
 """
 
@@ -50,6 +51,9 @@ class GenericView:
 
     def prompt(self, obs: Any, legal: Sequence[Any]) -> str:
         return f"your move ({' / '.join(str(a) for a in legal[:12])}{' ...' if len(legal) > 12 else ''})"
+
+    def forced(self, obs: Any, legal: Sequence[Any]) -> str | None:
+        return None  # every choice here is the player's own
 
     def help_text(self) -> str:
         return "  Type a move as it is listed at the prompt."

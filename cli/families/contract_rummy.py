@@ -149,6 +149,9 @@ class RummyView:
             return f"{self.r.card(NAMES[obs.top_discard])} is on offer ({options})"
         return "meld / layoff / swap / discard"
 
+    def forced(self, obs: Any, legal: Sequence[Any]) -> str | None:
+        return None  # every choice here is the player's own
+
     def help_text(self) -> str:
         return ("  take | draw | buy | pass | claim N | allow | refuse   (allow or refuse a buy in your turn)\n"
                 "  meld 8h 8s jk | 5d 6d jk 8d   (go down: melds split by '|', runs low to high)\n"

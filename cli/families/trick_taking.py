@@ -114,7 +114,19 @@ class TrickView:
             return f"your bid ({', '.join(str(a.bid) for a in legal)})"
         if obs.phase == Phase.CHOOSE_TRUMP:
             return "name the trump (spades, hearts, diamonds, clubs, none)"
-        return "your card"
+        return f"your card ({self.r.cards([NAMES[a.card] for a in self._in_hand_order(obs, legal)])})"
+
+    def _in_hand_order(self, obs: TrickObservation, legal: Sequence[Any]) -> list[Any]:
+        suits, power = obs.suits, obs.power
+        if not suits:
+            return sorted(legal, key=lambda a: (a.card // 13, a.card % 13))
+        return sorted(legal, key=lambda a: (suits[a.card], power[a.card]))
+
+    def forced(self, obs: TrickObservation, legal: Sequence[Any]) -> str | None:
+        """The card, when it is the only one this seat may play (then it is played for them)."""
+        if obs.phase == Phase.PLAYING and len(legal) == 1:
+            return self.r.card(NAMES[legal[0].card])
+        return None
 
     def help_text(self) -> str:
         return "  Type a bid ('3' or 'bid 3'), a card ('QS', '10h', 'q♠', 'play QS') or 'trump hearts'."
