@@ -78,7 +78,7 @@ def test_a_single_legal_card_is_played_for_you_unless_no_autoplay(run_cli, tmp_p
     auto = run_cli("play", "oh-hell", "--seats", "human,bot,bot", "--seed", "8", "--fast", "--ascii",
                    "--record", str(record), input="\n".join(_cycle() * 130) + "\n")
     assert auto.exit_code == 0 and "Game over." in auto.output
-    forced = re.findall(r"\(only (\S+) can be played: played for you\)\n  you play (\S+)", auto.output)
+    forced = re.findall(r"\(only (\S+) can be played: played for you\)\n  you play (\w+)", auto.output)
     assert len(forced) >= 19  # at least the last trick of every round
     assert all(shown == played for shown, played in forced)
     # every prompt the person answered offered more than one card
@@ -102,3 +102,27 @@ def test_an_autoplayed_card_is_saved_and_resumed(run_cli, tmp_path):
     assert any(m.startswith('"play ') for m in moves)
     resumed = run_cli("resume", str(save), "--fast", "--ascii", "--no-autoplay", input="quit\n")
     assert resumed.exit_code == 0 and "resuming at round" in resumed.output
+
+
+def test_who_is_winning_the_trick_and_the_bids_against_the_tricks(run_cli):
+    result = run_cli("play", "oh-shit", "--seats", "bot,bot,bot,human", "--seed", "3", "--fast", "--ascii",
+                     input="1\n4c\nquit\n")
+    out = result.output
+    # bot-0 bids 4 last: 2 + 4 + 1 + 4 = 11 bid for 10 tricks
+    assert "  bot-0 bids 4\n  bids total 11 for 10 tricks: 1 over\n" in out
+    assert "Bids: bot-0 4, bot-1 2, bot-2 4, you 1 (bids total 11 for 10 tricks: 1 over)" in out
+    # spades are trump with bowers: J♣, the left bower, beats the A♣ led
+    assert "  bot-1 plays AC\n  bot-2 plays JC; bot-2 is winning with JC\n" in out
+    assert "Trick 1: bot-1 AC  bot-2 JC   (bot-2 is winning with JC)" in out
+    assert "  you play 4C; bot-2 is winning with JC\n  bot-0 plays 2C\n  bot-2 wins trick 1 with JC\n" in out
+
+
+def test_under_and_even_bids(run_cli):
+    from cardrules.cli.render import Renderer
+    from cardrules.interpreter.loader import locate
+    from cardrules.interpreter.ruleset import load_ruleset
+
+    renderer = Renderer(["a", "b", "c"], load_ruleset(locate("oh-hell")))
+    renderer.round = {"deal": {"hand_size": 8}}
+    assert renderer.view._bids_against_tricks([3, 2, 2]) == "bids total 7 for 8 tricks: 1 under"
+    assert renderer.view._bids_against_tricks([3, 3, 2]) == "bids total 8 for 8 tricks: even"

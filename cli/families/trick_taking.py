@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 
-from ...interpreter.cards import NAMES, SUIT_NAMES, SUITS
+from ...interpreter.cards import NAMES, SUIT_NAMES, SUITS, card
+from ...interpreter.families.trick_taking.trickplay import trick_winner
+from ...interpreter.families.trick_taking.trump import card_order
 from ...interpreter.families.trick_taking.rules import BidOrder, TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
 from ...interpreter.rules import Ruleset
@@ -47,13 +49,44 @@ class TrickView:
                     self.r.say(held)
             return
         self.r.say(line)
+        if len(self.r.round["bids"]) == len(self.r.names):
+            self.r.say(self._bids_against_tricks(list(self.r.round["bids"].values())))
+
+    def _bids_against_tricks(self, bids: Sequence[int]) -> str:
+        """"bids total 7 for 8 tricks: 1 under" (the bidding is over)."""
+        total, tricks = sum(bids), self.r.round.get("deal", {}).get("hand_size", 0)
+        off = ("even" if total == tricks else f"{tricks - total} under" if total < tricks
+               else f"{total - tricks} over")
+        return f"bids total {total} for {tricks} tricks: {off}"
+
+    def _winning(self, plays: Sequence[tuple[int, int]], suits: Sequence[int], power: Sequence[int],
+                 trump: int | None) -> str:
+        """"bot-2 is winning with Q♠": who takes the trick in progress if no one beats it."""
+        seat = trick_winner(plays, suits, power, trump)
+        name = self.r.names[seat]
+        best = next(c for s, c in plays if s == seat)
+        return f"{name} {'are' if name == 'you' else 'is'} winning with {self.r.card(NAMES[best])}"
 
     def on_play(self, event: dict[str, Any]) -> None:
-        self.r.say(f"{self.r.names[event['seat']]} plays {self.r.card(event['card'])}")
+        plays = self.r.round.setdefault("trick_plays", [])
+        if plays and plays[0][0] != event["trick"]:
+            plays.clear()
+        plays.append((event["trick"], event["seat"], card(event["card"])))
+        line = f"{self.r.names[event['seat']]} plays {self.r.card(event['card'])}"
+        if 1 < len(plays) < len(self.r.names):  # the trick goes on: who is winning it so far
+            letter = self.r.round.get("trump")
+            trump = None if letter is None else SUITS.index(letter)
+            suits, power = card_order(self.section.trump, trump, self.rules.deck.ace != "low")
+            line += f"; {self._winning([(s, c) for _, s, c in plays], suits, power, trump)}"
+        self.r.say(line)
 
     def on_trick(self, event: dict[str, Any]) -> None:
         self.r.round["taken"][event["winner"]] += 1
-        self.r.say(f"{self.r.names[event['winner']]} wins trick {event['trick']}")
+        plays = self.r.round.get("trick_plays", [])
+        won = next((c for _, s, c in plays if s == event["winner"]), None)
+        self.r.round["last_trick"] = (event["trick"], [(s, c) for _, s, c in plays], event["winner"])
+        self.r.say(f"{self.r.names[event['winner']]} wins trick {event['trick']}"
+                   + (f" with {self.r.card(NAMES[won])}" if won is not None else ""))
 
     # --- the round's summary ---
     def round_header(self) -> str:
@@ -87,7 +120,9 @@ class TrickView:
             line += f" (turned {self.r.card(NAMES[obs.upcard])})"
         echo(line)
         bids = ", ".join(f"{names[s]} {b}" for s, b in enumerate(obs.bids) if b is not None)
-        echo(f"Bids: {bids or '-'}")
+        made = [b for b in obs.bids if b is not None]
+        over = f" ({self._bids_against_tricks(made)})" if obs.phase == Phase.PLAYING and len(made) == len(names) else ""
+        echo(f"Bids: {bids or '-'}{over}")
         for other, hand in enumerate(obs.others):  # a round whose rules show the other hands
             if hand:
                 echo(f"{names[other]} holds: " + self.r.hand_text([NAMES[c] for c in hand]))
@@ -99,7 +134,8 @@ class TrickView:
             took = ", ".join(f"{names[s]} {t}" for s, t in enumerate(obs.taken))
             echo(f"Tricks taken: {took}")
             trick = "  ".join(f"{names[s]} {self.r.card(NAMES[c])}" for s, c in obs.trick)
-            echo(f"Trick {obs.trick_number}: {trick or '(you lead)'}")
+            winning = f"   ({self._winning(obs.trick, obs.suits, obs.power, obs.trump)})" if obs.trick else ""
+            echo(f"Trick {obs.trick_number}: {trick or '(you lead)'}{winning}")
 
     def hand_text(self, obs: TrickObservation) -> str:
         suits, power = obs.suits, obs.power
