@@ -104,6 +104,9 @@ class HumanSeat:
             if word in ("hand", "table", "look"):
                 self.renderer.show_table(obs)
                 continue
+            if word in ("last", "last trick", "last turn"):
+                self.renderer.show_last()
+                continue
             if word in ("score", "scores"):
                 self.renderer.show_scores(obs)
                 continue

@@ -37,6 +37,7 @@ class Renderer:
         self.width = max(8, max(len(n) for n in names))
         self.round: dict[str, Any] = {}  # what the round's events said so far
         self.header_due = False  # a round began whose header has not been shown yet
+        self.heard: list[str] = []  # what was said since the view last marked the end of a turn
         self.view = view_for(rules, self)
 
     # --- the event stream ---------------------------------------------------------------
@@ -57,6 +58,7 @@ class Renderer:
         if kind == "deal":
             self.round = {"deal": event, "upcard": event.get("upcard")}
             self.header_due = True
+            self.heard = []
         if kind == "score":
             self.on_score(event)
         elif kind == "end":
@@ -66,13 +68,19 @@ class Renderer:
             self.view.event(event)
 
     def say(self, text: str) -> None:
+        if text.startswith("you "):  # "you bids 3" -> "you bid 3"
+            verb, _, rest = text[4:].partition(" ")
+            verb = {"goes": "go", "does": "do"}.get(verb, verb[:-1] if verb.endswith("s") else verb)
+            text = f"you {verb} {rest}".rstrip()
+        self.heard.append(text)  # kept (resumed games too) for `last`
         if self.narrate:
             self.show_round_header()
-            if text.startswith("you "):  # "you bids 3" -> "you bid 3"
-                verb, _, rest = text[4:].partition(" ")
-                verb = {"goes": "go", "does": "do"}.get(verb, verb[:-1] if verb.endswith("s") else verb)
-                text = f"you {verb} {rest}".rstrip()
             echo(f"  {text}")
+
+    def end_turn(self) -> None:
+        """A turn is over (the view knows when): what was said in it is what `last` shows."""
+        self.round["last_turn"] = self.heard
+        self.heard = []
 
     def card(self, name: str) -> str:
         return show_card(name, self.ascii)
@@ -138,14 +146,34 @@ class Renderer:
         return f"{self.names[obs.seat]}, {self.view.prompt(obs, legal)}"
 
     def show_help(self) -> None:
-        echo(self.view.help_text() + "\n  Also: hand, score, rules, help, quit.")
+        echo(self.view.help_text())
+        echo("  Commands at any prompt:")
+        for command, meaning in (("hand", "show the table and your hand again"),
+                                 ("last", self.view.last_help),
+                                 ("score", "the running totals"),
+                                 ("rules", "the rules of this game"),
+                                 ("help", "this list"),
+                                 ("quit", "stop; the game is saved, `cardrules resume` continues it")):
+            echo(f"    {command:6} {meaning}")
+
+    def last_turn_lines(self) -> list[str]:
+        """What the last finished turn did (as narrated), and what happened since."""
+        done, since = self.round.get("last_turn"), self.heard
+        if not done and not since:
+            return ["nothing has been played yet this round"]
+        return ((["last turn:"] + [f"  {line}" for line in done] if done else []) +
+                (["since then:"] + [f"  {line}" for line in since] if since else []))
+
+    def show_last(self) -> None:
+        for line in self.view.last_lines():
+            echo(f"  {line}")
 
     def show_scores(self, obs: Any) -> None:
         for name, total in zip(self.names, obs.totals):
             echo(f"  {name:{self.width}} {total:>6}")
 
     def show_rules(self) -> None:
-        rules = self.rules
-        echo(f"  {rules.title}: {rules.description}")
-        for note in rules.notes:
-            echo(f"  - {note}")
+        """The rules as `cardrules explain` prints them for players (no author's notes)."""
+        from ..interpreter.explain import explain
+
+        echo(explain(self.rules, notes=False).rstrip())

@@ -126,3 +126,35 @@ def test_under_and_even_bids(run_cli):
     renderer.round = {"deal": {"hand_size": 8}}
     assert renderer.view._bids_against_tricks([3, 2, 2]) == "bids total 7 for 8 tricks: 1 under"
     assert renderer.view._bids_against_tricks([3, 3, 2]) == "bids total 8 for 8 tricks: even"
+
+
+def test_last_shows_the_last_trick(run_cli):
+    result = run_cli("play", "oh-shit", "--seats", "bot,bot,bot,human", "--seed", "3", "--fast", "--ascii",
+                     input="last\n1\n4c\nlast\nquit\n")
+    out = result.output
+    assert "  no trick has been played yet this round\n" in out
+    assert "  trick 1: bot-1 AC  bot-2 JC  you 4C  bot-0 2C; bot-2 wins with JC\n" in out
+
+
+def test_last_shows_the_last_rummy_turn_and_what_came_since(run_cli):
+    result = run_cli("play", "shanghai-isra", "--seats", "bot,bot,bot,human", "--seed", "3", "--fast", "--ascii",
+                     input="last\ndraw\nlast\nquit\n")
+    out = result.output
+    assert "  last turn:\n    bot-2 takes JS\n    bot-2 discards 10C\n" in out
+    assert "  last turn:\n    bot-2 takes JS\n    bot-2 discards 10C\n  since then:\n    you draw from the stock\n" in out
+
+
+def test_rules_prints_the_players_explain_and_help_lists_every_command(run_cli):
+    from cardrules.interpreter.explain import explain
+    from cardrules.interpreter.loader import locate
+    from cardrules.interpreter.ruleset import load_ruleset
+
+    result = run_cli("play", "oh-shit", "--seats", "human,bot,bot", "--seed", "3", "--fast", "--ascii",
+                     input="rules\nhelp\nquit\n")
+    assert explain(load_ruleset(locate("oh-shit")), notes=False).rstrip() in result.output
+    for command in ("hand", "last", "score", "rules", "help", "quit"):
+        assert re.search(rf"^    {command} +\S", result.output, re.M), command
+    assert "last   the last trick" in result.output
+    rummy = run_cli("play", "shanghai-isra", "--seats", "human,bot,bot,bot", "--seed", "3", "--fast",
+                    input="help\nquit\n")
+    assert "last   the last turn" in rummy.output and "meld 8h 8s jk" in rummy.output

@@ -101,7 +101,7 @@ def test_play_illegal_then_legal_quit_resume_and_finish(tmp_path, env):
     term.send("banana")
     assert "'banana' is not a bid" in term.read_until(r"is not a bid[^\n]*\n")
     term.send("help")
-    term.read_until(r"Also: hand, score, rules, help, quit\.")
+    term.read_until(r"quit   stop; the game is saved[^\n]*\n")
     legal = re.search(r"your bid \(([0-9, ]+)\) > ", term.read_until(r"your bid \([0-9, ]+\) > ")).group(1)
     term.send(legal.split(",")[0])
     term.read_until(r"your card \([^)]*\) > ")

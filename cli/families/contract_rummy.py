@@ -62,6 +62,7 @@ class RummyView:
     def on_discard(self, event: dict[str, Any]) -> None:
         call = " and calls it" if event.get(self.call) else ""
         self.r.say(f"{self._name(event['seat'])} discards {self.r.card(event['card'])}{call}")
+        self.r.end_turn()
 
     def on_call(self, event: dict[str, Any]) -> None:
         self.r.say(f"{self._name(event['seat'])} calls {self.r.card(event['card'])} onto "
@@ -74,6 +75,7 @@ class RummyView:
     def on_out(self, event: dict[str, Any]) -> None:
         self.r.round["out"] = event["seat"]
         self.r.say(f"{self._name(event['seat'])} goes out")
+        self.r.end_turn()
 
     def on_exhausted(self, event: dict[str, Any]) -> None:
         self.r.round["exhausted"] = event["reason"]
@@ -90,6 +92,11 @@ class RummyView:
     def on_refuse(self, event: dict[str, Any]) -> None:
         self.r.say(f"{self._name(event['seat'])} refuses {self._name(event['buyer'])}'s buy of "
                    f"{self.r.card(event['card'])}")
+
+    last_help = "the last turn"
+
+    def last_lines(self) -> list[str]:
+        return self.r.last_turn_lines()
 
     # --- the round's summary ---
     def round_header(self) -> str:

@@ -88,6 +88,18 @@ class TrickView:
         self.r.say(f"{self.r.names[event['winner']]} wins trick {event['trick']}"
                    + (f" with {self.r.card(NAMES[won])}" if won is not None else ""))
 
+    last_help = "the last trick"
+
+    def last_lines(self) -> list[str]:
+        last = self.r.round.get("last_trick")
+        if last is None:
+            return ["no trick has been played yet this round"]
+        number, plays, winner = last
+        cards = "  ".join(f"{self.r.names[s]} {self.r.card(NAMES[c])}" for s, c in plays)
+        won = next(c for s, c in plays if s == winner)
+        name = self.r.names[winner]
+        return [f"trick {number}: {cards}; {name} {'win' if name == 'you' else 'wins'} with {self.r.card(NAMES[won])}"]
+
     # --- the round's summary ---
     def round_header(self) -> str:
         round_ = self.r.round
