@@ -62,6 +62,23 @@ def seat_names(seats: Sequence[str]) -> list[str]:
     return names
 
 
+def parse_names(text: str, seats: Sequence[str]) -> list[str]:
+    """--names: one name a seat, in seat order, for people and bots alike."""
+    names = [n.strip() for n in text.split(",")]
+    if len(names) != len(seats):
+        raise UsageProblem(f"--names gives {len(names)} name{'s' if len(names) != 1 else ''} for {len(seats)} "
+                           "seats; give one name a seat, in seat order (e.g. --names " +
+                           ",".join(["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"][:len(seats)]) + ")")
+    for name in names:
+        if not name:
+            raise UsageProblem("--names has an empty name")
+        if len(name) > 20 or not name.isprintable():
+            raise UsageProblem(f"--names: '{name[:40]}' is not a usable name (up to 20 printable characters)")
+    if len({n.lower() for n in names}) != len(names):
+        raise UsageProblem("--names gives the same name twice; each seat needs its own")
+    return names
+
+
 class HumanSeat:
     """A person at the terminal: a plain prompt that shows the table, explains refusals
     and asks again.  It sees what the seat may see: its observation and the legal moves."""
@@ -231,7 +248,8 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
 
 @click.command(short_help="Play a ruleset at the terminal.", epilog=examples(
     "cardrules play oh-shit", "cardrules play shanghai-isra --seats human,human,bot --ascii",
-    "cardrules play oh-hell --seats bot,bot,bot,bot --seed 5 --record game.jsonl"))
+    "cardrules play oh-hell --seats bot,bot,bot,bot --seed 5 --record game.jsonl",
+    "cardrules play oh-shit --seats human,human,bot --names Ann,Bob,Robot"))
 @click.argument("ruleset")
 @click.option("--seats", help="Comma-separated seat kinds (human, random, bot); their number is the "
               "player count. Default: you and bots.")
@@ -241,6 +259,8 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
               help="Save the game after every action to this file (default for games with people: "
                    "RULESET-SEED.jsonl in the saves folder; see `cardrules saves`).")
+@click.option("--names", "names_text", help="Comma-separated names for the seats, in seat order, one a seat "
+              "(default: you, bot-1, ...; player-0, ... when several people play).")
 @click.option("--mode", help="Play one of the ruleset's modes (a subset of its rounds).")
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain letters for suits.")
 @click.option("--fast", is_flag=True, help="No pause after the bots' moves.")
@@ -249,7 +269,7 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
 @click.option("--quiet", is_flag=True, help="Only the final result.")
 @color_option()
 def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None, save: Path | None,
-         mode: str | None, ascii_only: bool, fast: bool, no_autoplay: bool, quiet: bool) -> None:
+         names_text: str | None, mode: str | None, ascii_only: bool, fast: bool, no_autoplay: bool, quiet: bool) -> None:
     """Play RULESET: people at the terminal against bots, or bots alone."""
     rules = open_ruleset(ruleset)
     if mode is not None and mode not in rules.modes:
@@ -258,7 +278,7 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
     kinds = parse_seats(seats, rules, default_human=True)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big") % 1_000_000
-    names = seat_names(kinds)
+    names = seat_names(kinds) if names_text is None else parse_names(names_text, kinds)
     ref = ruleset if is_file(ruleset) else None
     state = new_game(rules, len(kinds), seed, names, mode, ref)
     humans = "human" in kinds

@@ -158,3 +158,31 @@ def test_rules_prints_the_players_explain_and_help_lists_every_command(run_cli):
     rummy = run_cli("play", "shanghai-isra", "--seats", "human,bot,bot,bot", "--seed", "3", "--fast",
                     input="help\nquit\n")
     assert "last   the last turn" in rummy.output and "meld 8h 8s jk" in rummy.output
+
+
+def test_names_name_the_seats_in_hot_seat_play_and_on_resume(run_cli, tmp_path):
+    save = tmp_path / "game.jsonl"
+    result = run_cli("play", "oh-shit", "--seats", "bot,human,human", "--names", "Robo,Ann,Bob", "--seed", "3",
+                     "--fast", "--ascii", "--save", str(save), input="\n1\n\nquit\n")
+    out = result.output
+    assert result.exit_code == 0
+    assert "dealer Robo" in out and "Pass the screen to Ann and press Enter" in out
+    assert "Ann, your bid (" in out and "  Ann bids 1\n" in out and "Pass the screen to Bob" in out
+    resumed = run_cli("resume", str(save), "--fast", "--ascii", input="\nquit\n")
+    assert "Bob, your bid (" in resumed.output
+
+
+def test_names_with_bots_only(run_cli):
+    result = run_cli("play", "oh-shit", "--seats", "bot,bot,bot", "--names", "North,East,South", "--seed", "3",
+                     "--fast", "--ascii")
+    assert result.exit_code == 0 and "dealer North" in result.output and "Winner" in result.output
+
+
+def test_a_wrong_names_count_is_a_usage_error(run_cli):
+    result = run_cli("play", "oh-shit", "--seats", "human,bot,bot", "--names", "Ann,Bob")
+    assert result.exit_code == 2
+    assert "--names gives 2 names for 3 seats; give one name a seat, in seat order" in result.output
+    for bad, message in (("Ann,,Cy", "empty name"), ("Ann,ann,Cy", "the same name twice"),
+                         ("Ann,Bob," + "x" * 30, "not a usable name")):
+        result = run_cli("play", "oh-shit", "--seats", "human,bot,bot", "--names", bad)
+        assert result.exit_code == 2 and message in result.output, bad
