@@ -133,11 +133,11 @@ class HumanSeat:
             try:
                 return parse_input(self.rules, obs, line)
             except IllegalActionError as exc:
-                echo(f"  {exc}")
+                echo(f"  {self.renderer.refusal(str(exc))}")
 
     def refused(self, action: Any, error: IllegalActionError) -> None:
         """The engine refused ``action``: say why; the driver asks again."""
-        echo(f"  {error}")
+        echo(f"  {self.renderer.refusal(str(error))}")
         self._asking_again = True
 
 

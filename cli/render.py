@@ -5,6 +5,7 @@ What a family's table looks like comes from its view in ``cli/families``."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, Sequence
 
 import click
@@ -22,6 +23,12 @@ def show_card(name: str, ascii_only: bool) -> str:
     if not ascii_only and name[-1] in "HD":
         return click.style(text, fg="red")
     return text
+
+
+# A card as the engine names it in a refusal ("QS", "TS", "JK"), standing alone; and a
+# quoted span (what the player typed, or a move as typed), left as it is.
+_CARD_NAME = re.compile(r"(?<![\w'\"])(?:[2-9TJQKA][SHDC]|JK)(?![\w'\"])")
+_QUOTED = re.compile(r"(?<!\w)'[^'\n]*'(?!\w)|\"[^\"\n]*\"")
 
 
 class Renderer:
@@ -84,6 +91,17 @@ class Renderer:
 
     def card(self, name: str) -> str:
         return show_card(name, self.ascii)
+
+    def refusal(self, text: str) -> str:
+        """An engine's refusal as the table shows it: the cards it names (``QS``) shown as
+        the table shows cards (``Q♠``); quoted text, what the player typed, is kept."""
+        parts, last = [], 0
+        for quoted in _QUOTED.finditer(text):
+            parts.append(_CARD_NAME.sub(lambda m: self.card(m.group()), text[last:quoted.start()]))
+            parts.append(quoted.group())
+            last = quoted.end()
+        parts.append(_CARD_NAME.sub(lambda m: self.card(m.group()), text[last:]))
+        return "".join(parts)
 
     def cards(self, names: Sequence[str]) -> str:
         return " ".join(show_card(n, self.ascii) for n in names)

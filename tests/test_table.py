@@ -186,3 +186,63 @@ def test_a_wrong_names_count_is_a_usage_error(run_cli):
                          ("Ann,Bob," + "x" * 30, "not a usable name")):
         result = run_cli("play", "oh-shit", "--seats", "human,bot,bot", "--names", bad)
         assert result.exit_code == 2 and message in result.output, bad
+
+
+def test_refusals_show_cards_with_suit_symbols(run_cli):
+    # not --ascii: the table's cards are Q♠, and so are the cards a refusal names
+    result = run_cli("play", "oh-shit", "--seats", "bot,bot,bot,human", "--seed", "3", "--fast", "--no-color",
+                     input="1\n2s\n4c\nkd\n9h\nquit\n")
+    out = result.output
+    assert "  you do not hold 2♠\n" in out and "  you do not hold K♦\n" in out
+    assert "  you must follow spades\n" in out
+    assert "2S" not in out and "KD" not in out.replace("'kd'", "")
+
+
+def test_a_refusal_keeps_what_the_player_typed():
+    from cardrules.cli.render import Renderer
+    from cardrules.interpreter.loader import locate
+    from cardrules.interpreter.ruleset import load_ruleset
+
+    renderer = Renderer(["you", "b", "c"], load_ruleset(locate("oh-hell")))
+    assert renderer.refusal("it is time to bid, not 'play QS'") == "it is time to bid, not 'play QS'"
+    assert renderer.refusal("you do not hold TS (JS counts as a spade)") == "you do not hold 10♠ (J♠ counts as a spade)"
+    assert renderer.refusal("you hold 2 JK; this needs 3") == "you hold 2 Jkr; this needs 3"
+    assert renderer.refusal("the dealer's bid ASKS nothing") == "the dealer's bid ASKS nothing"
+
+
+def test_your_set_not_you_s_set(capsys):
+    from cardrules.cli.render import Renderer
+    from cardrules.interpreter.loader import locate
+    from cardrules.interpreter.ruleset import load_ruleset
+
+    renderer = Renderer(["you", "bot-1", "bot-2", "bot-3"], load_ruleset(locate("shanghai-isra")), narrate=True,
+                        ascii_only=True)
+    renderer.event({"event": "refuse", "round": 1, "seat": 1, "buyer": 0, "card": "7H"})
+    renderer.event({"event": "refuse", "round": 1, "seat": 0, "buyer": 2, "card": "7H"})
+    out = capsys.readouterr().out
+    assert "  bot-1 refuses your buy of 7H\n" in out and "  you refuse bot-2's buy of 7H\n" in out
+    assert "you's" not in out
+
+
+def test_the_rummy_table_says_your_set(capsys):
+    from cardrules.cli.render import Renderer
+    from cardrules.interpreter.bots import make_policies
+    from cardrules.interpreter.driver import Stop, play_out
+    from cardrules.interpreter.game import new_game
+    from cardrules.interpreter.loader import locate
+    from cardrules.interpreter.ruleset import load_ruleset
+
+    rules = load_ruleset(locate("shanghai-isra"))
+    names = ["you", "bot-1", "bot-2", "bot-3"]
+    state = new_game(rules, 4, 3, names)
+
+    def stop_when_seat_0_melds(event):
+        if event["event"] == "meld" and event["seat"] == 0:
+            raise Stop
+
+    play_out(state, make_policies(rules, ["bot"] * 4, 3), on_event=stop_when_seat_0_melds)
+    renderer = Renderer(names, rules, ascii_only=True)
+    renderer.view.show_table(state.observation(0))
+    out = capsys.readouterr().out
+    assert re.search(r"\] your (set|run): ", out), out
+    assert "you's" not in out

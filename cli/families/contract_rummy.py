@@ -12,7 +12,7 @@ from ...interpreter.cards import NAMES
 from ...interpreter.families.contract_rummy.rules import GoingOut, RummyRules
 from ...interpreter.families.contract_rummy.state import Phase, RummyObservation
 from ...interpreter.rules import Ruleset
-from ..common import echo
+from ..common import echo, possessive
 
 GOING_OUT_WORDS = {GoingOut.NO_DISCARD: "go out with every card on the table",
                    GoingOut.DISCARD_OPTIONAL: "go out with or without a last discard",
@@ -90,7 +90,7 @@ class RummyView:
                    f"(+{len(event['penalty'])} from the stock)")
 
     def on_refuse(self, event: dict[str, Any]) -> None:
-        self.r.say(f"{self._name(event['seat'])} refuses {self._name(event['buyer'])}'s buy of "
+        self.r.say(f"{self._name(event['seat'])} refuses {possessive(self._name(event['buyer']))} buy of "
                    f"{self.r.card(event['card'])}")
 
     last_help = "the last turn"
@@ -135,7 +135,7 @@ class RummyView:
         if obs.table.melds:
             echo("Table:")
             for m in obs.table.melds:
-                echo(f"  [{m.id}] {self._name(m.owner)}'s {m.meld.kind.value}: {self.r.cards(m.meld.names())}")
+                echo(f"  [{m.id}] {possessive(self._name(m.owner))} {m.meld.kind.value}: {self.r.cards(m.meld.names())}")
         down = [self._name(s) for s, d in enumerate(obs.down) if d]
         echo(f"Down: {', '.join(down) if down else 'no one yet'}. Cards held: "
                    + ", ".join(f"{self._name(s)} {n}" for s, n in enumerate(obs.hand_counts)))
