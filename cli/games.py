@@ -121,6 +121,9 @@ class HumanSeat:
             if word in ("hand", "table", "look"):
                 self.renderer.show_table(obs)
                 continue
+            if word == "hint":
+                self.renderer.show_hint(obs, legal)
+                continue
             if word in ("last", "last trick", "last turn"):
                 self.renderer.show_last()
                 continue

@@ -168,6 +168,7 @@ class Renderer:
         echo("  Commands at any prompt:")
         for command, meaning in (("hand", "show the table and your hand again"),
                                  ("last", self.view.last_help),
+                                 ("hint", "what the bot would do here, and why"),
                                  ("score", "the running totals"),
                                  ("rules", "the rules of this game"),
                                  ("help", "this list"),
@@ -181,6 +182,21 @@ class Renderer:
             return ["nothing has been played yet this round"]
         return ((["last turn:"] + [f"  {line}" for line in done] if done else []) +
                 (["since then:"] + [f"  {line}" for line in since] if since else []))
+
+    def show_hint(self, obs: Any, legal: Sequence[Any]) -> None:
+        """What the heuristic bot would do in this seat, and why in a few words (the
+        family's view says why where it can).  The bot asked is a fresh one: asking
+        changes nothing in the game, the bots at the table included."""
+        from ..interpreter.bots import make_policy, seat_kinds
+
+        kind = "bot" if "bot" in seat_kinds(self.rules) else None
+        if kind is None:
+            echo("  no bot plays this game: there is no hint to give")
+            return
+        bot = make_policy(self.rules, kind, 0, obs.seat)
+        action = bot.act(obs if bot.needs_observation else None, legal)
+        why = self.view.hint_reason(obs, action)
+        echo(f"  the bot would {self.refusal(str(action))}" + (f": {why}" if why else ""))
 
     def show_last(self) -> None:
         for line in self.view.last_lines():

@@ -246,3 +246,28 @@ def test_the_rummy_table_says_your_set(capsys):
     out = capsys.readouterr().out
     assert re.search(r"\] your (set|run): ", out), out
     assert "you's" not in out
+
+
+def test_hint_says_what_the_bot_would_do_and_why(run_cli, tmp_path):
+    record = tmp_path / "hinted.jsonl"
+    result = run_cli("play", "oh-shit", "--seats", "bot,bot,bot,human", "--seed", "3", "--fast", "--ascii",
+                     "--record", str(record), input="hint\n1\nhint\n4c\nhint\nquit\n")
+    out = result.output
+    assert "  the bot would bid 1: your hand looks worth about 0.9 tricks\n" in out
+    # bot-2's J♣ (the left bower) holds the trick, and no club beats it
+    assert ("  the bot would play 4C: you need 1 more trick, but nothing you hold takes this trick: "
+            "keep your good cards\n") in out
+    assert "    hint   what the bot would do here, and why" in run_cli(
+        "play", "oh-shit", "--seats", "human,bot,bot", "--seed", "3", "--fast", input="help\nquit\n").output
+    # asking changes nothing: the same game without hints gives the same record
+    plain = tmp_path / "plain.jsonl"
+    run_cli("play", "oh-shit", "--seats", "bot,bot,bot,human", "--seed", "3", "--fast", "--ascii",
+            "--record", str(plain), input="1\n4c\nquit\n")
+    assert record.read_text() == plain.read_text()
+
+
+def test_hint_in_rummy_names_the_bots_move(run_cli):
+    result = run_cli("play", "shanghai-isra", "--seats", "bot,bot,bot,human", "--seed", "3", "--fast", "--ascii",
+                     input="hint\ndraw\nhint\nquit\n")
+    assert "  the bot would draw\n" in result.output
+    assert "  the bot would meld 3S 3H 3C | 6D 6D Jkr\n" in result.output

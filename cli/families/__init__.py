@@ -6,7 +6,8 @@ A view is made for one game's renderer (``view_for(rules, renderer)``) and answe
 ``event(event)`` (narrate a family event), ``round_header()`` and
 ``score_sheet(event)`` (the round's summary), ``show_table(obs)``, ``hand_text(obs)``,
 ``prompt(obs, legal)``, ``last_lines()`` (what `last` shows; ``last_help`` says
-what that is), ``forced(obs, legal)`` (the move, named for people, when
+what that is), ``hint_reason(obs, action)`` (why the bot would make that move, in a few words,
+or None), ``forced(obs, legal)`` (the move, named for people, when
 there is only one and it is played for the person; else None), ``help_text()``; and, for `simulate`, ``seat_columns()``,
 ``seat_cells(entry)`` and ``summary_lines(stats)``.
 """
@@ -58,6 +59,9 @@ class GenericView:
 
     def prompt(self, obs: Any, legal: Sequence[Any]) -> str:
         return f"your move ({' / '.join(str(a) for a in legal[:12])}{' ...' if len(legal) > 12 else ''})"
+
+    def hint_reason(self, obs: Any, action: Any) -> str | None:
+        return None  # the bot's move is shown without a reason
 
     def forced(self, obs: Any, legal: Sequence[Any]) -> str | None:
         return None  # every choice here is the player's own

@@ -156,6 +156,9 @@ class RummyView:
             return f"{self.r.card(NAMES[obs.top_discard])} is on offer ({options})"
         return "meld / layoff / swap / discard"
 
+    def hint_reason(self, obs: Any, action: Any) -> str | None:
+        return None  # the bot's move is shown without a reason
+
     def forced(self, obs: Any, legal: Sequence[Any]) -> str | None:
         return None  # every choice here is the player's own
 

@@ -8,6 +8,8 @@ from typing import Any, Sequence
 from ...interpreter.cards import NAMES, SUIT_NAMES, SUITS, card
 from ...interpreter.families.trick_taking.trickplay import trick_winner
 from ...interpreter.families.trick_taking.trump import card_order
+from ...interpreter.families.trick_taking.actions import Bid, Play
+from ...interpreter.families.trick_taking.bot import estimate_tricks
 from ...interpreter.families.trick_taking.rules import BidOrder, TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
 from ...interpreter.rules import Ruleset
@@ -169,6 +171,29 @@ class TrickView:
         if not suits:
             return sorted(legal, key=lambda a: (a.card // 13, a.card % 13))
         return sorted(legal, key=lambda a: (suits[a.card], power[a.card]))
+
+    def hint_reason(self, obs: TrickObservation, action: Any) -> str | None:
+        """Why the trick-taking bot makes ``action``, in the terms it decides by."""
+        if isinstance(action, Bid):
+            if obs.hand_hidden:
+                return "your share of the tricks, less for the strong cards you see"
+            worth = estimate_tricks(obs.hand, obs.suits, obs.power, obs.trump, obs.players)
+            return f"your hand looks worth about {worth:.1f} tricks"
+        if isinstance(action, Play):
+            need = (obs.bids[obs.seat] or 0) - obs.taken[obs.seat]
+            wins = not obs.trick or trick_winner(list(obs.trick) + [(obs.seat, action.card)], obs.suits,
+                                                 obs.power, obs.trump) == obs.seat
+            if need > 0:
+                tricks = f"you need {need} more trick{'s' if need > 1 else ''}"
+                if not obs.trick:
+                    return f"{tricks}: lead your strongest card"
+                return f"{tricks}: it takes the trick so far" if wins else f"{tricks}, but nothing you hold " \
+                    "takes this trick: keep your good cards"
+            if not obs.trick:
+                return "you have your bid: lead low and stay out of the tricks"
+            return ("you have your bid: the highest card that does not take the trick" if not wins
+                    else "you have your bid, but every card you may play takes this trick")
+        return "your longest suit"
 
     def forced(self, obs: TrickObservation, legal: Sequence[Any]) -> str | None:
         """The card, when it is the only one this seat may play (then it is played for them)."""
