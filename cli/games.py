@@ -29,8 +29,8 @@ from .exports import (check_output, csv_bytes, need_matplotlib, plot_differences
                       write_output)
 from .families import view_for
 from .render import Renderer
-from .session import (SaveError, SaveWriter, bot_policies, default_save_dir, list_saves, new_header, read_save,
-                      repair, restore, retire)
+from .session import (SavedGame, SaveError, SaveWriter, bot_policies, default_save_dir, list_saves, new_header,
+                      read_save, repair, restore, retire)
 
 
 SEED = Whole(-(1 << 62), 1 << 62)
@@ -92,10 +92,12 @@ class HumanSeat:
         self.hot_seat = hot_seat  # several people share the screen
         self.autoplay = autoplay  # a move that is the only one possible is made for the person
         self._asking_again = False
+        self.undone = False  # a move was just taken back
 
     def act(self, obs: Any, legal: Any) -> Any:
         seat = obs.seat
-        if self.autoplay and not self._asking_again:
+        undone, self.undone = self.undone, False
+        if self.autoplay and not self._asking_again and not undone:
             forced = self.renderer.view.forced(obs, legal)
             if forced is not None:
                 self.renderer.show_round_header()
@@ -121,6 +123,8 @@ class HumanSeat:
             if word in ("hand", "table", "look"):
                 self.renderer.show_table(obs)
                 continue
+            if word in ("undo", "take back"):
+                raise TakeBack()
             if word == "hint":
                 self.renderer.show_hint(obs, legal)
                 continue
@@ -142,6 +146,10 @@ class HumanSeat:
         """The engine refused ``action``: say why; the driver asks again."""
         echo(f"  {self.renderer.refusal(str(error))}")
         self._asking_again = True
+
+
+class TakeBack(Exception):
+    """The person asked to take back their last action (`undo`)."""
 
 
 class Quit(Exception):
@@ -185,8 +193,10 @@ class TableHooks:
         self.writer = writer
         self.pause = pause
         self.skip_pauses = False  # Enter during the bots' moves skips their pauses until your turn
+        self.moves: list[tuple[int, str]] = []  # (seat, move) of every seat action so far, for `undo`
 
     def on_action(self, seat: int, action: Any) -> None:
+        self.moves.append((seat, str(action)))
         if self.writer is not None:
             self.writer.action(str(action))
         if self.kinds[seat] == "human":
@@ -198,9 +208,48 @@ class TableHooks:
         self.renderer.event(event)
 
 
+def take_back(state: GameState, policies: list[Any], hooks: TableHooks, game: dict[str, Any]) -> \
+        tuple[GameState, list[Any]]:
+    """`undo`: take back the person's last action and the bots' replies after it.  Only
+    for one person against bots (with several people, one would take back another's
+    move).  The save records the undo; the game is rebuilt from the seed and the moves
+    left, so the bots' random state, the record and replay stay exact."""
+    humans = [seat for seat, kind in enumerate(hooks.kinds) if kind == "human"]
+    mine = [i for i, (seat, _) in enumerate(hooks.moves) if seat in humans]
+    if len(humans) != 1:
+        echo("  undo is for one person playing against bots")
+        return state, policies
+    if not mine:
+        echo("  you have made no move to take back")
+        return state, policies
+    count = len(hooks.moves) - mine[-1]
+    kept = hooks.moves[:mine[-1]]
+    try:
+        rebuilt, _, bots = restore(SavedGame(game, [move for _, move in kept]), check_hash=False)
+    except SaveError as exc:  # the ruleset file changed under the game
+        echo(f"  cannot take back: {exc}")
+        return state, policies
+    if hooks.writer is not None:
+        hooks.writer.undo(count)
+    hooks.moves = kept
+    others = count - 1
+    echo("  taken back: your last move" + (f" and the {others} move{'s' if others > 1 else ''} after it"
+                                           if others else ""))
+    renderer = hooks.renderer
+    renderer.round, renderer.heard = {}, []
+    renderer.catch_up(rebuilt.events)  # the table as it was before your move
+    for seat in humans:
+        bots[seat] = policies[seat]
+        policies[seat].undone = True  # ask next time, even for a forced card: it may be undone further
+    return rebuilt, bots
+
+
 def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], renderer: Renderer,
                  save: Path | None, header: dict[str, Any] | None, record: Path | None, pause: float,
-                 autoplay: bool = True) -> None:
+                 autoplay: bool = True, game: dict[str, Any] | None = None, moves: Sequence[tuple[int, str]] = ()
+                 ) -> None:
+    """Play on at the table.  ``game`` is the save's header (for a resumed game: its
+    file's) and ``moves`` the (seat, move) pairs made so far: `undo` rebuilds from them."""
     humans = kinds.count("human")
     for i, kind in enumerate(kinds):
         if kind == "human":
@@ -210,8 +259,18 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
         echo(f"(saving as you play to {save})")
     previous = signal.signal(signal.SIGHUP, _hang_up) if hasattr(signal, "SIGHUP") else None
     hooks = TableHooks(kinds, renderer, writer, pause)
+    hooks.moves = list(moves)
+    game = game if game is not None else header
     try:
-        play_out(state, policies, on_action=hooks.on_action, on_event=hooks.on_event)
+        while True:
+            try:
+                play_out(state, policies, on_action=hooks.on_action, on_event=hooks.on_event)
+                break
+            except TakeBack:
+                if game is None:
+                    echo("  undo needs the game's save")
+                else:
+                    state, policies = take_back(state, policies, hooks, game)
     except (Quit, click.Abort, EOFError, KeyboardInterrupt) as exc:
         echo("")
         if record:
@@ -341,7 +400,8 @@ def resume(save: Path | None, record: Path | None, ignore_hash: bool, ascii_only
             raise UsageProblem(str(exc)) from None
     try:
         saved = read_save(save)
-        state, rules, policies = restore(saved, check_hash=not ignore_hash)
+        seats: list[int] = []
+        state, rules, policies = restore(saved, check_hash=not ignore_hash, move_seats=seats)
     except SaveError as exc:
         raise InvalidInput(str(exc)) from None
     kinds, names = saved.header["seats"], saved.header["names"]
@@ -361,7 +421,8 @@ def resume(save: Path | None, record: Path | None, ignore_hash: bool, ascii_only
     if saved.dropped_torn_line:  # rewrite the file without the torn line
         repair(save, saved)
     play_session(state, kinds, policies, renderer, save, None, record,
-                 0.0 if fast or "human" not in kinds else 0.3, autoplay=not no_autoplay)
+                 0.0 if fast or "human" not in kinds else 0.3, autoplay=not no_autoplay, game=saved.header,
+                 moves=list(zip(seats, saved.moves)))
 
 
 @click.command(short_help="List the saved games waiting to be resumed.", epilog=examples(

@@ -169,6 +169,7 @@ class Renderer:
         for command, meaning in (("hand", "show the table and your hand again"),
                                  ("last", self.view.last_help),
                                  ("hint", "what the bot would do here, and why"),
+                                 ("undo", "take back your last move and the bots' replies (against bots)"),
                                  ("score", "the running totals"),
                                  ("rules", "the rules of this game"),
                                  ("help", "this list"),

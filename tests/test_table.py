@@ -271,3 +271,45 @@ def test_hint_in_rummy_names_the_bots_move(run_cli):
                      input="hint\ndraw\nhint\nquit\n")
     assert "  the bot would draw\n" in result.output
     assert "  the bot would meld 3S 3H 3C | 6D 6D Jkr\n" in result.output
+
+
+def test_undo_takes_back_your_move_and_the_bots_replies_and_replay_stays_exact(run_cli, tmp_path):
+    save, record = tmp_path / "undo.jsonl", tmp_path / "undo-record.jsonl"
+    result = run_cli("play", "oh-shit", "--seats", "bot,bot,bot,human", "--seed", "3", "--fast", "--ascii",
+                     "--save", str(save), "--record", str(record), input="undo\n1\n4c\nundo\n5c\nquit\n")
+    out = result.output
+    assert "  you have made no move to take back\n" in out
+    assert "  taken back: your last move and the 2 moves after it\n" in out
+    assert out.count("  bot-0 plays 2C\n") == 2  # the bots' replies, played again after the undo
+    lines = save.read_text().splitlines()
+    assert '{"undo": 3}' in lines and lines[-3:] == ['"play 5C"', '"play 2C"', '"play KS"']
+    # the record is the game as played after the undo: the same as never playing 4C
+    straight = tmp_path / "straight.jsonl"
+    run_cli("play", "oh-shit", "--seats", "bot,bot,bot,human", "--seed", "3", "--fast", "--ascii",
+            "--record", str(straight), input="1\n5c\nquit\n")
+    assert record.read_text() == straight.read_text()
+    assert run_cli("replay", str(record)).exit_code == 0
+    # the save with its undo resumes where the game stopped
+    resumed = run_cli("resume", str(save), "--fast", "--ascii", input="quit\n")
+    assert "resuming at round 1 after 9 moves" in resumed.output  # the 3 moves taken back are gone
+    assert "Your hand: 4S 7S   9H 10H   3D   4C 6C 7C 10C" in resumed.output
+    # and a move made before the game was resumed can be taken back too
+    again = run_cli("resume", str(save), "--fast", "--ascii", input="undo\nquit\n")
+    assert "  taken back: your last move and the 2 moves after it\n" in again.output
+    assert save.read_text().splitlines()[-1] == '{"undo": 3}'
+
+
+def test_undo_is_for_one_person_against_bots(run_cli):
+    result = run_cli("play", "oh-shit", "--seats", "human,human,bot", "--seed", "3", "--fast", "--ascii",
+                     input="\n1\n\nundo\nquit\n")
+    assert "  undo is for one person playing against bots\n" in result.output
+
+
+def test_a_damaged_undo_line_is_refused(run_cli, tmp_path):
+    save = tmp_path / "game.jsonl"
+    run_cli("play", "oh-shit", "--seats", "human,bot,bot", "--seed", "3", "--fast", "--save", str(save),
+            input="1\nquit\n")
+    with save.open("a") as out:
+        out.write('{"undo": 99}\n')
+    result = run_cli("resume", str(save))
+    assert result.exit_code == 1 and "damaged line (an undo of 99 actions)" in result.output
