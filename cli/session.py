@@ -203,7 +203,7 @@ def read_save(path: Path) -> SavedGame:
                          if isinstance(header, dict) and header.get("event") == "game" else ""))
     if header.get("version") != SAVE_VERSION:
         raise SaveError(f"{path} is a save of version {header.get('version')!r}; this cardrules reads {SAVE_VERSION}")
-    moves = []
+    moves: list[str] = []
     for number, line in enumerate(lines[1:], start=2):
         try:
             move = load_json(line)
