@@ -168,3 +168,30 @@ def test_colour_at_a_terminal(tmp_path, env, no_color, options, coloured):
     assert term.close() == 0
     assert ("\x1b[31m" in term.raw) is coloured
     assert ("\x1b" in term.raw) is coloured  # nothing else escaped either
+
+
+def test_the_table_at_a_terminal(tmp_path, env):
+    """Round two of the table, at a real terminal: the round header before the bots'
+    first bids, named seats, the bids against the tricks, the playable cards at the
+    prompt, who is winning the trick, then last, hint, undo and a symbol in a refusal."""
+    term = Terminal(["play", "oh-shit", "--seats", "bot,bot,bot,human", "--names", "Ann,Bob,Cy,Dee", "--seed", "3",
+                     "--fast", "--no-color", "--save", str(tmp_path / "game.jsonl")], env)
+    text = term.read_until(r"Dee, your bid \([0-9, ]+\) > ")
+    assert text.index("== Round 1 of 19: 10 cards, dealer Ann, trump spades (2♠ turned) ==") < text.index("Bob bids")
+    term.send("1")
+    text = term.read_until(r"Dee, your card \(4♣ 5♣ 6♣ 7♣ 10♣\) > ")
+    assert "bids total 11 for 10 tricks: 1 over" in text and "Cy plays J♣; Cy is winning with J♣" in text
+    term.send("hint")
+    term.read_until(r"the bot would play 4♣: [^\n]*\n")
+    term.send("2s")
+    term.read_until(r"you do not hold 2♠\n")
+    term.send("4c")
+    term.read_until(r"Dee, your card \(4♠ 7♠\) > ")
+    term.send("last")
+    term.read_until(r"trick 1: Bob A♣  Cy J♣  Dee 4♣  Ann 2♣; Cy wins with J♣\n")
+    term.send("undo")
+    term.read_until(r"taken back: your last move and the 2 moves after it\n")
+    term.read_until(r"Dee, your card \(4♣ 5♣ 6♣ 7♣ 10♣\) > ")
+    term.send("quit")
+    term.read_until(r"Resume it with[^\n]*\n")
+    assert term.close() == 0
