@@ -1,5 +1,8 @@
 """What a person at the table sees, played as a user plays (scripted input through
-click's CliRunner): the round header before the round's first move, ..."""
+click's CliRunner): the round header before the round's first move, the playable cards
+at the prompt and the card played for you, who is winning the trick and the bids
+against the tricks, the commands last / rules / help / hint / undo, --names, "your
+set", and suit symbols in refusals.  The same at a real terminal: test_terminal.py."""
 
 from __future__ import annotations
 
