@@ -129,3 +129,8 @@ def open_ruleset(ref: str) -> Ruleset:
     except RulesetError as exc:
         report_problems(exc.problems)
         raise InvalidInput() from None
+
+
+def possessive(name: str) -> str:
+    """"your" for the person called "you", else "Ann's", "bot-2's"."""
+    return "your" if name == "you" else f"{name}'s"

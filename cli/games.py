@@ -29,8 +29,8 @@ from .exports import (check_output, csv_bytes, need_matplotlib, plot_differences
                       write_output)
 from .families import view_for
 from .render import Renderer
-from .session import (SaveError, SaveWriter, bot_policies, default_save_dir, list_saves, new_header, read_save,
-                      repair, restore, retire)
+from .session import (SavedGame, SaveError, SaveWriter, bot_policies, default_save_dir, list_saves, new_header,
+                      read_save, repair, restore, retire)
 
 
 SEED = Whole(-(1 << 62), 1 << 62)
@@ -62,6 +62,23 @@ def seat_names(seats: Sequence[str]) -> list[str]:
     return names
 
 
+def parse_names(text: str, seats: Sequence[str]) -> list[str]:
+    """--names: one name a seat, in seat order, for people and bots alike."""
+    names = [n.strip() for n in text.split(",")]
+    if len(names) != len(seats):
+        raise UsageProblem(f"--names gives {len(names)} name{'s' if len(names) != 1 else ''} for {len(seats)} "
+                           "seats; give one name a seat, in seat order (e.g. --names " +
+                           ",".join(["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"][:len(seats)]) + ")")
+    for name in names:
+        if not name:
+            raise UsageProblem("--names has an empty name")
+        if len(name) > 20 or not name.isprintable():
+            raise UsageProblem(f"--names: '{name[:40]}' is not a usable name (up to 20 printable characters)")
+    if len({n.lower() for n in names}) != len(names):
+        raise UsageProblem("--names gives the same name twice; each seat needs its own")
+    return names
+
+
 class HumanSeat:
     """A person at the terminal: a plain prompt that shows the table, explains refusals
     and asks again.  It sees what the seat may see: its observation and the legal moves."""
@@ -69,14 +86,23 @@ class HumanSeat:
     kind = "human"
     needs_observation = True
 
-    def __init__(self, rules: Ruleset, renderer: Renderer, hot_seat: bool):
+    def __init__(self, rules: Ruleset, renderer: Renderer, hot_seat: bool, autoplay: bool = True):
         self.rules = rules
         self.renderer = renderer
         self.hot_seat = hot_seat  # several people share the screen
+        self.autoplay = autoplay  # a move that is the only one possible is made for the person
         self._asking_again = False
+        self.undone = False  # a move was just taken back
 
     def act(self, obs: Any, legal: Any) -> Any:
         seat = obs.seat
+        undone, self.undone = self.undone, False
+        if self.autoplay and not self._asking_again and not undone:
+            forced = self.renderer.view.forced(obs, legal)
+            if forced is not None:
+                self.renderer.show_round_header()
+                echo(f"  (only {forced} can be played: played for {self.renderer.names[seat]})")
+                return legal[0]
         if not self._asking_again:
             if self.hot_seat and self.renderer.last_human != seat:
                 click.clear()
@@ -97,6 +123,14 @@ class HumanSeat:
             if word in ("hand", "table", "look"):
                 self.renderer.show_table(obs)
                 continue
+            if word in ("undo", "take back"):
+                raise TakeBack()
+            if word == "hint":
+                self.renderer.show_hint(obs, legal)
+                continue
+            if word in ("last", "last trick", "last turn"):
+                self.renderer.show_last()
+                continue
             if word in ("score", "scores"):
                 self.renderer.show_scores(obs)
                 continue
@@ -106,12 +140,16 @@ class HumanSeat:
             try:
                 return parse_input(self.rules, obs, line)
             except IllegalActionError as exc:
-                echo(f"  {exc}")
+                echo(f"  {self.renderer.refusal(str(exc))}")
 
     def refused(self, action: Any, error: IllegalActionError) -> None:
         """The engine refused ``action``: say why; the driver asks again."""
-        echo(f"  {error}")
+        echo(f"  {self.renderer.refusal(str(error))}")
         self._asking_again = True
+
+
+class TakeBack(Exception):
+    """The person asked to take back their last action (`undo`)."""
 
 
 class Quit(Exception):
@@ -155,8 +193,10 @@ class TableHooks:
         self.writer = writer
         self.pause = pause
         self.skip_pauses = False  # Enter during the bots' moves skips their pauses until your turn
+        self.moves: list[tuple[int, str]] = []  # (seat, move) of every seat action so far, for `undo`
 
     def on_action(self, seat: int, action: Any) -> None:
+        self.moves.append((seat, str(action)))
         if self.writer is not None:
             self.writer.action(str(action))
         if self.kinds[seat] == "human":
@@ -168,19 +208,69 @@ class TableHooks:
         self.renderer.event(event)
 
 
+def take_back(state: GameState, policies: list[Any], hooks: TableHooks, game: dict[str, Any]) -> \
+        tuple[GameState, list[Any]]:
+    """`undo`: take back the person's last action and the bots' replies after it.  Only
+    for one person against bots (with several people, one would take back another's
+    move).  The save records the undo; the game is rebuilt from the seed and the moves
+    left, so the bots' random state, the record and replay stay exact."""
+    humans = [seat for seat, kind in enumerate(hooks.kinds) if kind == "human"]
+    mine = [i for i, (seat, _) in enumerate(hooks.moves) if seat in humans]
+    if len(humans) != 1:
+        echo("  undo is for one person playing against bots")
+        return state, policies
+    if not mine:
+        echo("  you have made no move to take back")
+        return state, policies
+    count = len(hooks.moves) - mine[-1]
+    kept = hooks.moves[:mine[-1]]
+    try:
+        rebuilt, _, bots = restore(SavedGame(game, [move for _, move in kept]), check_hash=False)
+    except SaveError as exc:  # the ruleset file changed under the game
+        echo(f"  cannot take back: {exc}")
+        return state, policies
+    if hooks.writer is not None:
+        hooks.writer.undo(count)
+    hooks.moves = kept
+    others = count - 1
+    echo("  taken back: your last move" + (f" and the {others} move{'s' if others > 1 else ''} after it"
+                                           if others else ""))
+    renderer = hooks.renderer
+    renderer.round, renderer.heard = {}, []
+    renderer.catch_up(rebuilt.events)  # the table as it was before your move
+    for seat in humans:
+        bots[seat] = policies[seat]
+        policies[seat].undone = True  # ask next time, even for a forced card: it may be undone further
+    return rebuilt, bots
+
+
 def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], renderer: Renderer,
-                 save: Path | None, header: dict[str, Any] | None, record: Path | None, pause: float) -> None:
+                 save: Path | None, header: dict[str, Any] | None, record: Path | None, pause: float,
+                 autoplay: bool = True, game: dict[str, Any] | None = None, moves: Sequence[tuple[int, str]] = ()
+                 ) -> None:
+    """Play on at the table.  ``game`` is the save's header (for a resumed game: its
+    file's) and ``moves`` the (seat, move) pairs made so far: `undo` rebuilds from them."""
     humans = kinds.count("human")
     for i, kind in enumerate(kinds):
         if kind == "human":
-            policies[i] = HumanSeat(state.rules, renderer, hot_seat=humans > 1)
+            policies[i] = HumanSeat(state.rules, renderer, hot_seat=humans > 1, autoplay=autoplay)
     writer = SaveWriter(save, header) if save is not None else None
     if save is not None and humans:
         echo(f"(saving as you play to {save})")
     previous = signal.signal(signal.SIGHUP, _hang_up) if hasattr(signal, "SIGHUP") else None
     hooks = TableHooks(kinds, renderer, writer, pause)
+    hooks.moves = list(moves)
+    game = game if game is not None else header
     try:
-        play_out(state, policies, on_action=hooks.on_action, on_event=hooks.on_event)
+        while True:
+            try:
+                play_out(state, policies, on_action=hooks.on_action, on_event=hooks.on_event)
+                break
+            except TakeBack:
+                if game is None:
+                    echo("  undo needs the game's save")
+                else:
+                    state, policies = take_back(state, policies, hooks, game)
     except (Quit, click.Abort, EOFError, KeyboardInterrupt) as exc:
         echo("")
         if record:
@@ -220,7 +310,8 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
 
 @click.command(short_help="Play a ruleset at the terminal.", epilog=examples(
     "cardrules play oh-shit", "cardrules play shanghai-isra --seats human,human,bot --ascii",
-    "cardrules play oh-hell --seats bot,bot,bot,bot --seed 5 --record game.jsonl"))
+    "cardrules play oh-hell --seats bot,bot,bot,bot --seed 5 --record game.jsonl",
+    "cardrules play oh-shit --seats human,human,bot --names Ann,Bob,Robot"))
 @click.argument("ruleset")
 @click.option("--seats", help="Comma-separated seat kinds (human, random, bot); their number is the "
               "player count. Default: you and bots.")
@@ -230,13 +321,17 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
               help="Save the game after every action to this file (default for games with people: "
                    "RULESET-SEED.jsonl in the saves folder; see `cardrules saves`).")
+@click.option("--names", "names_text", help="Comma-separated names for the seats, in seat order, one a seat "
+              "(default: you, bot-1, ...; player-0, ... when several people play).")
 @click.option("--mode", help="Play one of the ruleset's modes (a subset of its rounds).")
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain letters for suits.")
 @click.option("--fast", is_flag=True, help="No pause after the bots' moves.")
+@click.option("--no-autoplay", is_flag=True, help="Ask even when only one card can be played (by default "
+              "it is played for you, with a line saying so).")
 @click.option("--quiet", is_flag=True, help="Only the final result.")
 @color_option()
 def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None, save: Path | None,
-         mode: str | None, ascii_only: bool, fast: bool, quiet: bool) -> None:
+         names_text: str | None, mode: str | None, ascii_only: bool, fast: bool, no_autoplay: bool, quiet: bool) -> None:
     """Play RULESET: people at the terminal against bots, or bots alone."""
     rules = open_ruleset(ruleset)
     if mode is not None and mode not in rules.modes:
@@ -245,7 +340,7 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
     kinds = parse_seats(seats, rules, default_human=True)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big") % 1_000_000
-    names = seat_names(kinds)
+    names = seat_names(kinds) if names_text is None else parse_names(names_text, kinds)
     ref = ruleset if is_file(ruleset) else None
     state = new_game(rules, len(kinds), seed, names, mode, ref)
     humans = "human" in kinds
@@ -269,7 +364,8 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
     if not quiet:
         echo(f"{rules.title} ({rules.name}), {len(kinds)} players, seed {seed}")
     header = new_header(rules, ref, seed, mode, kinds, names)
-    play_session(state, kinds, policies, renderer, save, header, record, 0.0 if fast or not humans else 0.3)
+    play_session(state, kinds, policies, renderer, save, header, record, 0.0 if fast or not humans else 0.3,
+                 autoplay=not no_autoplay)
 
 
 @click.command(short_help="Continue a saved game.", epilog=examples(
@@ -281,8 +377,11 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
               "(the saved moves must still be legal under it).")
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain letters for suits.")
 @click.option("--fast", is_flag=True, help="No pause after the bots' moves.")
+@click.option("--no-autoplay", is_flag=True, help="Ask even when only one card can be played (by default "
+              "it is played for you, with a line saying so).")
 @color_option()
-def resume(save: Path | None, record: Path | None, ignore_hash: bool, ascii_only: bool, fast: bool) -> None:
+def resume(save: Path | None, record: Path | None, ignore_hash: bool, ascii_only: bool, fast: bool,
+           no_autoplay: bool) -> None:
     """Continue a saved game exactly where it stopped: SAVE, or without it the latest
     game in `cardrules saves`."""
     if save is None:
@@ -301,7 +400,8 @@ def resume(save: Path | None, record: Path | None, ignore_hash: bool, ascii_only
             raise UsageProblem(str(exc)) from None
     try:
         saved = read_save(save)
-        state, rules, policies = restore(saved, check_hash=not ignore_hash)
+        seats: list[int] = []
+        state, rules, policies = restore(saved, check_hash=not ignore_hash, move_seats=seats)
     except SaveError as exc:
         raise InvalidInput(str(exc)) from None
     kinds, names = saved.header["seats"], saved.header["names"]
@@ -321,7 +421,8 @@ def resume(save: Path | None, record: Path | None, ignore_hash: bool, ascii_only
     if saved.dropped_torn_line:  # rewrite the file without the torn line
         repair(save, saved)
     play_session(state, kinds, policies, renderer, save, None, record,
-                 0.0 if fast or "human" not in kinds else 0.3)
+                 0.0 if fast or "human" not in kinds else 0.3, autoplay=not no_autoplay, game=saved.header,
+                 moves=list(zip(seats, saved.moves)))
 
 
 @click.command(short_help="List the saved games waiting to be resumed.", epilog=examples(

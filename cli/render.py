@@ -5,6 +5,7 @@ What a family's table looks like comes from its view in ``cli/families``."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, Sequence
 
 import click
@@ -24,6 +25,12 @@ def show_card(name: str, ascii_only: bool) -> str:
     return text
 
 
+# A card as the engine names it in a refusal ("QS", "TS", "JK"), standing alone; and a
+# quoted span (what the player typed, or a move as typed), left as it is.
+_CARD_NAME = re.compile(r"(?<![\w'\"])(?:[2-9TJQKA][SHDC]|JK)(?![\w'\"])")
+_QUOTED = re.compile(r"(?<!\w)'[^'\n]*'(?!\w)|\"[^\"\n]*\"")
+
+
 class Renderer:
     def __init__(self, names: Sequence[str], rules: Ruleset, *, mode: str | None = None, ascii_only: bool = False,
                  quiet: bool = False, narrate: bool = False):
@@ -36,6 +43,8 @@ class Renderer:
         self.last_human: int | None = None
         self.width = max(8, max(len(n) for n in names))
         self.round: dict[str, Any] = {}  # what the round's events said so far
+        self.header_due = False  # a round began whose header has not been shown yet
+        self.heard: list[str] = []  # what was said since the view last marked the end of a turn
         self.view = view_for(rules, self)
 
     # --- the event stream ---------------------------------------------------------------
@@ -48,11 +57,15 @@ class Renderer:
                 self.event(event)
         finally:
             self.quiet, self.narrate = quiet, narrate
+        # a game resumed in the middle of a round shows that round's header again
+        self.header_due = "deal" in self.round and bool(events) and events[-1]["event"] not in ("score", "end")
 
     def event(self, event: dict[str, Any]) -> None:
         kind = event["event"]
         if kind == "deal":
             self.round = {"deal": event, "upcard": event.get("upcard")}
+            self.header_due = True
+            self.heard = []
         if kind == "score":
             self.on_score(event)
         elif kind == "end":
@@ -62,15 +75,33 @@ class Renderer:
             self.view.event(event)
 
     def say(self, text: str) -> None:
+        if text.startswith("you "):  # "you bids 3" -> "you bid 3"
+            verb, _, rest = text[4:].partition(" ")
+            verb = {"goes": "go", "does": "do"}.get(verb, verb[:-1] if verb.endswith("s") else verb)
+            text = f"you {verb} {rest}".rstrip()
+        self.heard.append(text)  # kept (resumed games too) for `last`
         if self.narrate:
-            if text.startswith("you "):  # "you bids 3" -> "you bid 3"
-                verb, _, rest = text[4:].partition(" ")
-                verb = {"goes": "go", "does": "do"}.get(verb, verb[:-1] if verb.endswith("s") else verb)
-                text = f"you {verb} {rest}".rstrip()
+            self.show_round_header()
             echo(f"  {text}")
+
+    def end_turn(self) -> None:
+        """A turn is over (the view knows when): what was said in it is what `last` shows."""
+        self.round["last_turn"] = self.heard
+        self.heard = []
 
     def card(self, name: str) -> str:
         return show_card(name, self.ascii)
+
+    def refusal(self, text: str) -> str:
+        """An engine's refusal as the table shows it: the cards it names (``QS``) shown as
+        the table shows cards (``Q♠``); quoted text, what the player typed, is kept."""
+        parts, last = [], 0
+        for quoted in _QUOTED.finditer(text):
+            parts.append(_CARD_NAME.sub(lambda m: self.card(m.group()), text[last:quoted.start()]))
+            parts.append(quoted.group())
+            last = quoted.end()
+        parts.append(_CARD_NAME.sub(lambda m: self.card(m.group()), text[last:]))
+        return "".join(parts)
 
     def cards(self, names: Sequence[str]) -> str:
         return " ".join(show_card(n, self.ascii) for n in names)
@@ -78,13 +109,29 @@ class Renderer:
     def on_score(self, event: dict[str, Any]) -> None:
         if self.quiet:
             return
+        self.header_due = False
+        echo(self.round_title(event["round"]))
+        self.view.score_sheet(event)
+
+    def round_title(self, number: int) -> str:
+        """"Round 3 of 19: 8 cards, dealer bot-2", and what the family adds (the trump
+        and the turned card, the contract)."""
         deal = self.round.get("deal", {})
         rounds = len(self.setup.hand_sizes)
         of = f"of at most {rounds}" if self.rules.end_when is not None else f"of {rounds}"
-        head = (f"Round {event['round']} {of}: {deal.get('hand_size')} cards, "
+        head = (f"Round {number} {of}: {deal.get('hand_size')} cards, "
                 f"dealer {self.names[deal.get('dealer', 0)]}")
-        echo(head + self.view.round_header())
-        self.view.score_sheet(event)
+        return head + self.view.round_header()
+
+    def show_round_header(self) -> None:
+        """The header of the round just dealt, once, before anything else of the round
+        is shown: the first move narrated or a person's table, whichever comes first."""
+        if not self.header_due or not self.narrate:
+            return
+        self.header_due = False
+        deal = self.round.get("deal", {})
+        echo("")
+        echo(f"== {self.round_title(deal.get('round', 0))} ==")
 
     def final(self, end: dict[str, Any]) -> None:
         """The final standings, from the game's ``end`` event."""
@@ -100,6 +147,7 @@ class Renderer:
 
     # --- what a person at a seat sees -------------------------------------------------------
     def show_table(self, obs: Any) -> None:
+        self.show_round_header()
         echo("")
         echo(f"Round {obs.round} of {obs.rounds}, {obs.hand_size} cards; dealer {self.names[obs.dealer]}")
         self.view.show_table(obs)
@@ -116,14 +164,51 @@ class Renderer:
         return f"{self.names[obs.seat]}, {self.view.prompt(obs, legal)}"
 
     def show_help(self) -> None:
-        echo(self.view.help_text() + "\n  Also: hand, score, rules, help, quit.")
+        echo(self.view.help_text())
+        echo("  Commands at any prompt:")
+        for command, meaning in (("hand", "show the table and your hand again"),
+                                 ("last", self.view.last_help),
+                                 ("hint", "what the bot would do here, and why"),
+                                 ("undo", "take back your last move and the bots' replies (against bots)"),
+                                 ("score", "the running totals"),
+                                 ("rules", "the rules of this game"),
+                                 ("help", "this list"),
+                                 ("quit", "stop; the game is saved, `cardrules resume` continues it")):
+            echo(f"    {command:6} {meaning}")
+
+    def last_turn_lines(self) -> list[str]:
+        """What the last finished turn did (as narrated), and what happened since."""
+        done, since = self.round.get("last_turn"), self.heard
+        if not done and not since:
+            return ["nothing has been played yet this round"]
+        return ((["last turn:"] + [f"  {line}" for line in done] if done else []) +
+                (["since then:"] + [f"  {line}" for line in since] if since else []))
+
+    def show_hint(self, obs: Any, legal: Sequence[Any]) -> None:
+        """What the heuristic bot would do in this seat, and why in a few words (the
+        family's view says why where it can).  The bot asked is a fresh one: asking
+        changes nothing in the game, the bots at the table included."""
+        from ..interpreter.bots import make_policy, seat_kinds
+
+        kind = "bot" if "bot" in seat_kinds(self.rules) else None
+        if kind is None:
+            echo("  no bot plays this game: there is no hint to give")
+            return
+        bot = make_policy(self.rules, kind, 0, obs.seat)
+        action = bot.act(obs if bot.needs_observation else None, legal)
+        why = self.view.hint_reason(obs, action)
+        echo(f"  the bot would {self.refusal(str(action))}" + (f": {why}" if why else ""))
+
+    def show_last(self) -> None:
+        for line in self.view.last_lines():
+            echo(f"  {line}")
 
     def show_scores(self, obs: Any) -> None:
         for name, total in zip(self.names, obs.totals):
             echo(f"  {name:{self.width}} {total:>6}")
 
     def show_rules(self) -> None:
-        rules = self.rules
-        echo(f"  {rules.title}: {rules.description}")
-        for note in rules.notes:
-            echo(f"  - {note}")
+        """The rules as `cardrules explain` prints them for players (no author's notes)."""
+        from ..interpreter.explain import explain
+
+        echo(explain(self.rules, notes=False).rstrip())

@@ -2,9 +2,10 @@
 
 A save file is JSON Lines: a header (ruleset, its hash, seed, mode, seat kinds and
 names), then one line per seat action, written as a player would type it ("bid 3",
-"play QS", "layoff 2 9D", ...).  Each line is appended and flushed to disk as the
-action is taken, so a process killed at any moment loses at most the action in
-flight; a torn last line is dropped when the file is read.  Chance (the deal, stock
+"play QS", "layoff 2 9D", ...), and ``{"undo": N}`` where a person took back the
+last N actions (dropped when the file is read).  Each line is appended and flushed to
+disk as the action is taken, so a process killed at any moment loses at most the
+action in flight; a torn last line is dropped when the file is read.  Chance (the deal, stock
 cards) is not saved: it comes from the seed.  Resuming replays every saved action
 through the rules (which also checks the file) and lets each bot re-make its moves
 so that its random state is exactly where it was.
@@ -155,7 +156,14 @@ class SaveWriter:
         self.out: IO[str] = path.open("a", encoding="utf-8")
 
     def action(self, move: str) -> None:
-        self.out.write(json.dumps(move) + "\n")
+        self._line(json.dumps(move))
+
+    def undo(self, count: int) -> None:
+        """The last ``count`` actions were taken back (`undo` at the table)."""
+        self._line(json.dumps({"undo": count}))
+
+    def _line(self, text: str) -> None:
+        self.out.write(text + "\n")
         self.out.flush()
         os.fsync(self.out.fileno())
 
@@ -195,12 +203,18 @@ def read_save(path: Path) -> SavedGame:
                          if isinstance(header, dict) and header.get("event") == "game" else ""))
     if header.get("version") != SAVE_VERSION:
         raise SaveError(f"{path} is a save of version {header.get('version')!r}; this cardrules reads {SAVE_VERSION}")
-    moves = []
+    moves: list[str] = []
     for number, line in enumerate(lines[1:], start=2):
         try:
             move = load_json(line)
         except ValueError:
             raise SaveError(f"{path}:{number}: damaged line (not JSON)") from None
+        if isinstance(move, dict) and set(move) == {"undo"}:  # actions taken back at the table
+            count = move["undo"]
+            if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= len(moves):
+                raise SaveError(f"{path}:{number}: damaged line (an undo of {str(count)[:20]} actions)")
+            del moves[-count:]
+            continue
         if not isinstance(move, str) or len(move) > 500:
             raise SaveError(f"{path}:{number}: damaged line (not a move)")
         moves.append(move)
@@ -215,12 +229,14 @@ def read_save(path: Path) -> SavedGame:
     return SavedGame(header, moves, torn)
 
 
-def restore(saved: SavedGame, *, check_hash: bool = True) -> tuple[GameState, Ruleset, list[Any]]:
+def restore(saved: SavedGame, *, check_hash: bool = True,
+            move_seats: list[int] | None = None) -> tuple[GameState, Ruleset, list[Any]]:
     """Rebuild the game from ``saved``: every saved move is played again through the
     driver loop, each bot re-making its move first so that its RNG ends where it was.
     Returns the state, the rules and the seats' policies (None for people).  With
     ``check_hash`` off, a ruleset changed since the game was saved is used as it is now
-    (the saved moves must still be legal under it)."""
+    (the saved moves must still be legal under it).  ``move_seats``, if given, receives
+    the seat that made each saved move."""
     header = saved.header
     ref = header.get("ruleset_path") or header["ruleset"]
     try:
@@ -248,6 +264,8 @@ def restore(saved: SavedGame, *, check_hash: bool = True) -> tuple[GameState, Ru
     policies = bot_policies(rules, seats, header["seed"])
     if saved.moves:
         script = _Script(rules, saved.moves, policies, names)
+        if move_seats is not None:
+            script.seats = move_seats
         try:
             play_out(state, [script] * len(seats), on_action=script.after)
         except IllegalActionError as exc:
@@ -273,6 +291,7 @@ class _Script:
         self.number = 0  # moves replayed
         self.move = ""
         self.seat = 0
+        self.seats: list[int] = []  # the seat of each move replayed
 
     def act(self, observation: Any, legal: Any) -> Any:
         seat = observation.seat
@@ -289,6 +308,7 @@ class _Script:
             raise SaveError(f"move {self.number + 1} ('{self.move}') is damaged ({type(exc).__name__})") from None
 
     def after(self, seat: int, action: Any) -> None:
+        self.seats.append(seat)
         self.number += 1
         if self.number == len(self.moves):
             raise Stop

@@ -166,20 +166,24 @@ def play_then_quit(run_cli, save, moves, *extra):
 def test_quit_resume_and_finish_gives_the_same_game_as_playing_straight_through(run_cli, tmp_path):
     from cardrules.interpreter.cards import NAMES
 
+    # --no-autoplay throughout: the scripted answers are read line by line, and a card
+    # played for the person would shift which line each later prompt reads (that is
+    # the script's doing, not the game's; autoplayed cards resume exactly: test_table.py)
     cycle = [str(b) for b in range(11)] + list(NAMES[:52])
     answers = cycle * 130
     straight = tmp_path / "straight.jsonl"
     result = run_cli("play", "oh-hell", "--seats", "human,bot,random", "--seed", "8", "--fast", "--ascii",
-                     "--save", str(tmp_path / "s0.jsonl"), "--record", str(straight), input="\n".join(answers) + "\n")
+                     "--no-autoplay", "--save", str(tmp_path / "s0.jsonl"), "--record", str(straight), input="\n".join(answers) + "\n")
     assert result.exit_code == 0 and "Game over." in result.output
     # the same game, quitting twice on the way
     save = tmp_path / "s1.jsonl"
-    first = play_then_quit(run_cli, save, answers[:40], "oh-hell", "--seats", "human,bot,random", "--seed", "8")
+    first = play_then_quit(run_cli, save, answers[:40], "oh-hell", "--seats", "human,bot,random", "--seed", "8",
+                           "--no-autoplay")
     assert "Game saved. Resume it with: cardrules resume" in first.output
-    second = run_cli("resume", str(save), "--fast", "--ascii", input="\n".join(answers[:300] + ["quit"]) + "\n")
+    second = run_cli("resume", str(save), "--fast", "--ascii", "--no-autoplay", input="\n".join(answers[:300] + ["quit"]) + "\n")
     assert "resuming at round" in second.output and "Game saved" in second.output
     resumed = tmp_path / "resumed.jsonl"
-    third = run_cli("resume", str(save), "--fast", "--ascii", "--record", str(resumed),
+    third = run_cli("resume", str(save), "--fast", "--ascii", "--no-autoplay", "--record", str(resumed),
                     input="\n".join(answers) + "\n")
     assert third.exit_code == 0 and "Game over." in third.output
     assert resumed.read_text() == straight.read_text()

@@ -72,7 +72,7 @@ def answer_until_over(term, limit=400):
     """Play the human seat: a legal bid from the prompt's list, then the hand's cards
     in order until one is accepted."""
     for _ in range(limit):
-        text = term.read_until(r"(your bid \(([0-9, ]+)\) > |your card > |Game over\.[^\n]*\n)")
+        text = term.read_until(r"(your bid \(([0-9, ]+)\) > |your card \([^)]*\) > |Game over\.[^\n]*\n)")
         if "Game over." in text:
             return text
         bids = re.search(r"your bid \(([0-9, ]+)\) > $", text)
@@ -82,7 +82,7 @@ def answer_until_over(term, limit=400):
         hand = re.findall(r"Your hand: ([^\n]*)\n", text)[-1].split()
         for card in hand:
             term.send(card)
-            reply = term.read_until(r"(your card > |your bid \([0-9, ]+\) > |Your hand: [^\n]*\n|Game over\.[^\n]*\n)")
+            reply = term.read_until(r"(your card \([^)]*\) > |your bid \([0-9, ]+\) > |Your hand: [^\n]*\n|Game over\.[^\n]*\n)")
             if "you must follow" in reply or "you do not hold" in reply:
                 continue
             term.seen = reply + term.seen  # not a refusal: let the outer loop read it again
@@ -101,10 +101,10 @@ def test_play_illegal_then_legal_quit_resume_and_finish(tmp_path, env):
     term.send("banana")
     assert "'banana' is not a bid" in term.read_until(r"is not a bid[^\n]*\n")
     term.send("help")
-    term.read_until(r"Also: hand, score, rules, help, quit\.")
+    term.read_until(r"quit   stop; the game is saved[^\n]*\n")
     legal = re.search(r"your bid \(([0-9, ]+)\) > ", term.read_until(r"your bid \([0-9, ]+\) > ")).group(1)
     term.send(legal.split(",")[0])
-    term.read_until(r"your card > ")
+    term.read_until(r"your card \([^)]*\) > ")
     term.send("ZZ")
     term.read_until(r"is not a card")
     term.send("quit")
@@ -148,7 +148,7 @@ def test_enter_skips_the_bots_pauses(tmp_path, env):
     start = time.monotonic()
     term.send(legal.split(",")[0])
     term.send("")  # Enter while the bots play
-    term.read_until(r"your card > ", timeout=30)
+    term.read_until(r"your card \([^)]*\) > ", timeout=30)
     assert time.monotonic() - start < 1.2  # four bots would have paused 4 x 0.3 s at least
     term.send("quit")
     term.read_until(r"Resume it with[^\n]*\n")
@@ -168,3 +168,30 @@ def test_colour_at_a_terminal(tmp_path, env, no_color, options, coloured):
     assert term.close() == 0
     assert ("\x1b[31m" in term.raw) is coloured
     assert ("\x1b" in term.raw) is coloured  # nothing else escaped either
+
+
+def test_the_table_at_a_terminal(tmp_path, env):
+    """Round two of the table, at a real terminal: the round header before the bots'
+    first bids, named seats, the bids against the tricks, the playable cards at the
+    prompt, who is winning the trick, then last, hint, undo and a symbol in a refusal."""
+    term = Terminal(["play", "oh-shit", "--seats", "bot,bot,bot,human", "--names", "Ann,Bob,Cy,Dee", "--seed", "3",
+                     "--fast", "--no-color", "--save", str(tmp_path / "game.jsonl")], env)
+    text = term.read_until(r"Dee, your bid \([0-9, ]+\) > ")
+    assert text.index("== Round 1 of 19: 10 cards, dealer Ann, trump spades (2♠ turned) ==") < text.index("Bob bids")
+    term.send("1")
+    text = term.read_until(r"Dee, your card \(4♣ 5♣ 6♣ 7♣ 10♣\) > ")
+    assert "bids total 11 for 10 tricks: 1 over" in text and "Cy plays J♣; Cy is winning with J♣" in text
+    term.send("hint")
+    term.read_until(r"the bot would play 4♣: [^\n]*\n")
+    term.send("2s")
+    term.read_until(r"you do not hold 2♠\n")
+    term.send("4c")
+    term.read_until(r"Dee, your card \(4♠ 7♠\) > ")
+    term.send("last")
+    term.read_until(r"trick 1: Bob A♣  Cy J♣  Dee 4♣  Ann 2♣; Cy wins with J♣\n")
+    term.send("undo")
+    term.read_until(r"taken back: your last move and the 2 moves after it\n")
+    term.read_until(r"Dee, your card \(4♣ 5♣ 6♣ 7♣ 10♣\) > ")
+    term.send("quit")
+    term.read_until(r"Resume it with[^\n]*\n")
+    assert term.close() == 0

@@ -5,7 +5,10 @@ ruleset's ``family:`` value.  A family without a view of its own gets
 A view is made for one game's renderer (``view_for(rules, renderer)``) and answers:
 ``event(event)`` (narrate a family event), ``round_header()`` and
 ``score_sheet(event)`` (the round's summary), ``show_table(obs)``, ``hand_text(obs)``,
-``prompt(obs, legal)``, ``help_text()``; and, for `simulate`, ``seat_columns()``,
+``prompt(obs, legal)``, ``last_lines()`` (what `last` shows; ``last_help`` says
+what that is), ``hint_reason(obs, action)`` (why the bot would make that move, in a few words,
+or None), ``forced(obs, legal)`` (the move, named for people, when
+there is only one and it is played for the person; else None), ``help_text()``; and, for `simulate`, ``seat_columns()``,
 ``seat_cells(entry)`` and ``summary_lines(stats)``.
 """
 
@@ -32,6 +35,12 @@ class GenericView:
         if "seat" in event and event["event"] not in ("deal",):
             detail = ", ".join(f"{k} {v}" for k, v in event.items() if k not in ("event", "round", "seat"))
             self.r.say(f"{self.r.names[event['seat']]}: {event['event']}" + (f" ({detail})" if detail else ""))
+            self.r.end_turn()  # each move is a turn of its own here
+
+    last_help = "the last turn"
+
+    def last_lines(self) -> list[str]:
+        return self.r.last_turn_lines()
 
     def round_header(self) -> str:
         return ""
@@ -50,6 +59,12 @@ class GenericView:
 
     def prompt(self, obs: Any, legal: Sequence[Any]) -> str:
         return f"your move ({' / '.join(str(a) for a in legal[:12])}{' ...' if len(legal) > 12 else ''})"
+
+    def hint_reason(self, obs: Any, action: Any) -> str | None:
+        return None  # the bot's move is shown without a reason
+
+    def forced(self, obs: Any, legal: Sequence[Any]) -> str | None:
+        return None  # every choice here is the player's own
 
     def help_text(self) -> str:
         return "  Type a move as it is listed at the prompt."

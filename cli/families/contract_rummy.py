@@ -12,7 +12,7 @@ from ...interpreter.cards import NAMES
 from ...interpreter.families.contract_rummy.rules import GoingOut, RummyRules
 from ...interpreter.families.contract_rummy.state import Phase, RummyObservation
 from ...interpreter.rules import Ruleset
-from ..common import echo
+from ..common import echo, possessive
 
 GOING_OUT_WORDS = {GoingOut.NO_DISCARD: "go out with every card on the table",
                    GoingOut.DISCARD_OPTIONAL: "go out with or without a last discard",
@@ -62,6 +62,7 @@ class RummyView:
     def on_discard(self, event: dict[str, Any]) -> None:
         call = " and calls it" if event.get(self.call) else ""
         self.r.say(f"{self._name(event['seat'])} discards {self.r.card(event['card'])}{call}")
+        self.r.end_turn()
 
     def on_call(self, event: dict[str, Any]) -> None:
         self.r.say(f"{self._name(event['seat'])} calls {self.r.card(event['card'])} onto "
@@ -74,6 +75,7 @@ class RummyView:
     def on_out(self, event: dict[str, Any]) -> None:
         self.r.round["out"] = event["seat"]
         self.r.say(f"{self._name(event['seat'])} goes out")
+        self.r.end_turn()
 
     def on_exhausted(self, event: dict[str, Any]) -> None:
         self.r.round["exhausted"] = event["reason"]
@@ -88,24 +90,31 @@ class RummyView:
                    f"(+{len(event['penalty'])} from the stock)")
 
     def on_refuse(self, event: dict[str, Any]) -> None:
-        self.r.say(f"{self._name(event['seat'])} refuses {self._name(event['buyer'])}'s buy of "
+        self.r.say(f"{self._name(event['seat'])} refuses {possessive(self._name(event['buyer']))} buy of "
                    f"{self.r.card(event['card'])}")
+
+    last_help = "the last turn"
+
+    def last_lines(self) -> list[str]:
+        return self.r.last_turn_lines()
 
     # --- the round's summary ---
     def round_header(self) -> str:
-        return ""
+        deal = self.r.round.get("deal")
+        if not deal:
+            return ""
+        contract = self.section.contracts[self.r.setup.round_numbers[deal["round"] - 1] - 1]
+        return f", contract {contract.name} ({', '.join(str(m) for m in contract.melds)})"
 
     def score_sheet(self, event: dict[str, Any]) -> None:
         round_ = self.r.round
-        number = self.r.setup.round_numbers[event["round"] - 1]
-        contract = self.section.contracts[number - 1].name
         if "out" in round_:
             how = f"{self._name(round_['out'])} went out"
         else:
             how = "no one went out (" + ("the stock ran out" if round_.get("exhausted") == "stock"
                                         else "the turn limit was reached") + ")"
         extra = "; ".join(round_.get("bonuses", []))
-        echo(f"  contract {contract}: {how}" + (f"; {extra}" if extra else ""))
+        echo(f"  {how}" + (f"; {extra}" if extra else ""))  # the contract is in the round's title
         buys = round_.get("buys", [0] * len(self.r.names))
         w = self.r.width
         echo(f"  {'':{w}} {'buys':>5} {'points':>7} {'total':>6}")
@@ -126,7 +135,7 @@ class RummyView:
         if obs.table.melds:
             echo("Table:")
             for m in obs.table.melds:
-                echo(f"  [{m.id}] {self._name(m.owner)}'s {m.meld.kind.value}: {self.r.cards(m.meld.names())}")
+                echo(f"  [{m.id}] {possessive(self._name(m.owner))} {m.meld.kind.value}: {self.r.cards(m.meld.names())}")
         down = [self._name(s) for s, d in enumerate(obs.down) if d]
         echo(f"Down: {', '.join(down) if down else 'no one yet'}. Cards held: "
                    + ", ".join(f"{self._name(s)} {n}" for s, n in enumerate(obs.hand_counts)))
@@ -146,6 +155,12 @@ class RummyView:
             options = " / ".join(str(a) for a in legal)
             return f"{self.r.card(NAMES[obs.top_discard])} is on offer ({options})"
         return "meld / layoff / swap / discard"
+
+    def hint_reason(self, obs: Any, action: Any) -> str | None:
+        return None  # the bot's move is shown without a reason
+
+    def forced(self, obs: Any, legal: Sequence[Any]) -> str | None:
+        return None  # every choice here is the player's own
 
     def help_text(self) -> str:
         return ("  take | draw | buy | pass | claim N | allow | refuse   (allow or refuse a buy in your turn)\n"

@@ -5,8 +5,12 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 
-from ...interpreter.cards import NAMES, SUIT_NAMES, SUITS
-from ...interpreter.families.trick_taking.rules import BidOrder, TrickRules
+from ...interpreter.cards import NAMES, SUIT_NAMES, SUITS, card
+from ...interpreter.families.trick_taking.trickplay import trick_winner
+from ...interpreter.families.trick_taking.trump import card_order
+from ...interpreter.families.trick_taking.actions import Bid, Play
+from ...interpreter.families.trick_taking.bot import estimate_tricks
+from ...interpreter.families.trick_taking.rules import BidOrder, TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
 from ...interpreter.rules import Ruleset
 from ..common import echo
@@ -25,10 +29,15 @@ class TrickView:
             handler(event)
 
     def on_deal(self, event: dict[str, Any]) -> None:
-        self.r.round.update(bids={}, taken=[0] * len(self.r.names), trump=None)
+        self.r.round.update(bids={}, taken=[0] * len(self.r.names))
 
     def on_trump(self, event: dict[str, Any]) -> None:
+        if "seat" not in event and self.section.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER:
+            return  # the bidding is played without trump; the highest bidder names it after
         self.r.round["trump"] = event["suit"]
+        if "seat" in event:  # named by a player (not turned up): say what was named
+            named = "no trump" if event["suit"] is None else SUIT_NAMES[event["suit"]]
+            self.r.say(f"{self.r.names[event['seat']]} names {named}")
 
     def on_bid(self, event: dict[str, Any]) -> None:
         self.r.round["bids"][event["seat"]] = event["bid"]
@@ -42,19 +51,62 @@ class TrickView:
                     self.r.say(held)
             return
         self.r.say(line)
+        if len(self.r.round["bids"]) == len(self.r.names):
+            self.r.say(self._bids_against_tricks(list(self.r.round["bids"].values())))
+
+    def _bids_against_tricks(self, bids: Sequence[int]) -> str:
+        """"bids total 7 for 8 tricks: 1 under" (the bidding is over)."""
+        total, tricks = sum(bids), self.r.round.get("deal", {}).get("hand_size", 0)
+        off = ("even" if total == tricks else f"{tricks - total} under" if total < tricks
+               else f"{total - tricks} over")
+        return f"bids total {total} for {tricks} tricks: {off}"
+
+    def _winning(self, plays: Sequence[tuple[int, int]], suits: Sequence[int], power: Sequence[int],
+                 trump: int | None) -> str:
+        """"bot-2 is winning with Q♠": who takes the trick in progress if no one beats it."""
+        seat = trick_winner(plays, suits, power, trump)
+        name = self.r.names[seat]
+        best = next(c for s, c in plays if s == seat)
+        return f"{name} {'are' if name == 'you' else 'is'} winning with {self.r.card(NAMES[best])}"
 
     def on_play(self, event: dict[str, Any]) -> None:
-        self.r.say(f"{self.r.names[event['seat']]} plays {self.r.card(event['card'])}")
+        plays = self.r.round.setdefault("trick_plays", [])
+        if plays and plays[0][0] != event["trick"]:
+            plays.clear()
+        plays.append((event["trick"], event["seat"], card(event["card"])))
+        line = f"{self.r.names[event['seat']]} plays {self.r.card(event['card'])}"
+        if 1 < len(plays) < len(self.r.names):  # the trick goes on: who is winning it so far
+            letter = self.r.round.get("trump")
+            trump = None if letter is None else SUITS.index(letter)
+            suits, power = card_order(self.section.trump, trump, self.rules.deck.ace != "low")
+            line += f"; {self._winning([(s, c) for _, s, c in plays], suits, power, trump)}"
+        self.r.say(line)
 
     def on_trick(self, event: dict[str, Any]) -> None:
         self.r.round["taken"][event["winner"]] += 1
-        self.r.say(f"{self.r.names[event['winner']]} wins trick {event['trick']}")
+        plays = self.r.round.get("trick_plays", [])
+        won = next((c for _, s, c in plays if s == event["winner"]), None)
+        self.r.round["last_trick"] = (event["trick"], [(s, c) for _, s, c in plays], event["winner"])
+        self.r.say(f"{self.r.names[event['winner']]} wins trick {event['trick']}"
+                   + (f" with {self.r.card(NAMES[won])}" if won is not None else ""))
+
+    last_help = "the last trick"
+
+    def last_lines(self) -> list[str]:
+        last = self.r.round.get("last_trick")
+        if last is None:
+            return ["no trick has been played yet this round"]
+        number, plays, winner = last
+        cards = "  ".join(f"{self.r.names[s]} {self.r.card(NAMES[c])}" for s, c in plays)
+        won = next(c for s, c in plays if s == winner)
+        name = self.r.names[winner]
+        return [f"trick {number}: {cards}; {name} {'win' if name == 'you' else 'wins'} with {self.r.card(NAMES[won])}"]
 
     # --- the round's summary ---
     def round_header(self) -> str:
         round_ = self.r.round
         if "trump" not in round_:
-            return ""
+            return ", trump not named yet" if "deal" in round_ else ""
         suit = round_["trump"]
         head = ", " + ("no trump" if suit is None else f"trump {SUIT_NAMES[suit]}")
         if round_.get("upcard"):
@@ -74,13 +126,17 @@ class TrickView:
     def show_table(self, obs: TrickObservation) -> None:
         names = self.r.names
         trump = obs.trump
+        named_later = self.section.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER and obs.phase == Phase.BIDDING
         line = "Trump: " + ("none yet" if obs.phase == Phase.CHOOSE_TRUMP else
+                            "named by the highest bidder after the bidding" if named_later else
                             "no trump" if trump is None else SUIT_NAMES[SUITS[trump]])
         if obs.upcard is not None:
             line += f" (turned {self.r.card(NAMES[obs.upcard])})"
         echo(line)
         bids = ", ".join(f"{names[s]} {b}" for s, b in enumerate(obs.bids) if b is not None)
-        echo(f"Bids: {bids or '-'}")
+        made = [b for b in obs.bids if b is not None]
+        over = f" ({self._bids_against_tricks(made)})" if obs.phase == Phase.PLAYING and len(made) == len(names) else ""
+        echo(f"Bids: {bids or '-'}{over}")
         for other, hand in enumerate(obs.others):  # a round whose rules show the other hands
             if hand:
                 echo(f"{names[other]} holds: " + self.r.hand_text([NAMES[c] for c in hand]))
@@ -92,7 +148,8 @@ class TrickView:
             took = ", ".join(f"{names[s]} {t}" for s, t in enumerate(obs.taken))
             echo(f"Tricks taken: {took}")
             trick = "  ".join(f"{names[s]} {self.r.card(NAMES[c])}" for s, c in obs.trick)
-            echo(f"Trick {obs.trick_number}: {trick or '(you lead)'}")
+            winning = f"   ({self._winning(obs.trick, obs.suits, obs.power, obs.trump)})" if obs.trick else ""
+            echo(f"Trick {obs.trick_number}: {trick or '(you lead)'}{winning}")
 
     def hand_text(self, obs: TrickObservation) -> str:
         suits, power = obs.suits, obs.power
@@ -107,7 +164,42 @@ class TrickView:
             return f"your bid ({', '.join(str(a.bid) for a in legal)})"
         if obs.phase == Phase.CHOOSE_TRUMP:
             return "name the trump (spades, hearts, diamonds, clubs, none)"
-        return "your card"
+        return f"your card ({self.r.cards([NAMES[a.card] for a in self._in_hand_order(obs, legal)])})"
+
+    def _in_hand_order(self, obs: TrickObservation, legal: Sequence[Any]) -> list[Any]:
+        suits, power = obs.suits, obs.power
+        if not suits:
+            return sorted(legal, key=lambda a: (a.card // 13, a.card % 13))
+        return sorted(legal, key=lambda a: (suits[a.card], power[a.card]))
+
+    def hint_reason(self, obs: TrickObservation, action: Any) -> str | None:
+        """Why the trick-taking bot makes ``action``, in the terms it decides by."""
+        if isinstance(action, Bid):
+            if obs.hand_hidden:
+                return "your share of the tricks, less for the strong cards you see"
+            worth = estimate_tricks(obs.hand, obs.suits, obs.power, obs.trump, obs.players)
+            return f"your hand looks worth about {worth:.1f} tricks"
+        if isinstance(action, Play):
+            need = (obs.bids[obs.seat] or 0) - obs.taken[obs.seat]
+            wins = not obs.trick or trick_winner(list(obs.trick) + [(obs.seat, action.card)], obs.suits,
+                                                 obs.power, obs.trump) == obs.seat
+            if need > 0:
+                tricks = f"you need {need} more trick{'s' if need > 1 else ''}"
+                if not obs.trick:
+                    return f"{tricks}: lead your strongest card"
+                return f"{tricks}: it takes the trick so far" if wins else f"{tricks}, but nothing you hold " \
+                    "takes this trick: keep your good cards"
+            if not obs.trick:
+                return "you have your bid: lead low and stay out of the tricks"
+            return ("you have your bid: the highest card that does not take the trick" if not wins
+                    else "you have your bid, but every card you may play takes this trick")
+        return "your longest suit"
+
+    def forced(self, obs: TrickObservation, legal: Sequence[Any]) -> str | None:
+        """The card, when it is the only one this seat may play (then it is played for them)."""
+        if obs.phase == Phase.PLAYING and len(legal) == 1:
+            return self.r.card(NAMES[legal[0].card])
+        return None
 
     def help_text(self) -> str:
         return "  Type a bid ('3' or 'bid 3'), a card ('QS', '10h', 'q♠', 'play QS') or 'trump hearts'."
