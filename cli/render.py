@@ -45,6 +45,7 @@ class Renderer:
         self.round: dict[str, Any] = {}  # what the round's events said so far
         self.header_due = False  # a round began whose header has not been shown yet
         self.heard: list[str] = []  # what was said since the view last marked the end of a turn
+        self.sheet: list[tuple[int, list[str], list[int]]] = []  # each round: number, cells, totals
         self.view = view_for(rules, self)
 
     # --- the event stream ---------------------------------------------------------------
@@ -107,6 +108,8 @@ class Renderer:
         return " ".join(show_card(n, self.ascii) for n in names)
 
     def on_score(self, event: dict[str, Any]) -> None:
+        self.sheet.append((event["round"], [self.view.sheet_cell(seat, event) for seat in range(len(self.names))],
+                           list(event["totals"])))
         if self.quiet:
             return
         self.header_due = False
@@ -119,7 +122,8 @@ class Renderer:
         deal = self.round.get("deal", {})
         rounds = len(self.setup.hand_sizes)
         of = f"of at most {rounds}" if self.rules.end_when is not None else f"of {rounds}"
-        head = (f"Round {number} {of}: {deal.get('hand_size')} cards, "
+        size = deal.get("hand_size")
+        head = (f"Round {number} {of}: {size} card{'' if size == 1 else 's'}, "
                 f"dealer {self.names[deal.get('dealer', 0)]}")
         return head + self.view.round_header()
 
@@ -144,12 +148,15 @@ class Renderer:
                    f"{', '.join(self.names[s] for s in winners)} with {best} "
                    f"({'highest' if self.rules.winner == 'highest' else 'lowest'} "
                    f"{'team ' if teams else ''}total wins)")
+        for line in standings(self.names, totals, teams, self.rules.winner == "highest"):
+            echo(f"  {line}")
 
     # --- what a person at a seat sees -------------------------------------------------------
     def show_table(self, obs: Any) -> None:
         self.show_round_header()
         echo("")
-        echo(f"Round {obs.round} of {obs.rounds}, {obs.hand_size} cards; dealer {self.names[obs.dealer]}")
+        echo(f"Round {obs.round} of {obs.rounds}, {obs.hand_size} card{'' if obs.hand_size == 1 else 's'}; "
+             f"dealer {self.names[obs.dealer]}")
         self.view.show_table(obs)
         echo("Your hand: " + self.view.hand_text(obs))
 
@@ -170,7 +177,7 @@ class Renderer:
                                  ("last", self.view.last_help),
                                  ("hint", "what the bot would do here, and why"),
                                  ("undo", "take back your last move and the bots' replies (against bots)"),
-                                 ("score", "the running totals"),
+                                 ("score", "the score sheet: every round so far, and the totals"),
                                  ("rules", "the rules of this game"),
                                  ("help", "this list"),
                                  ("quit", "stop; the game is saved, `cardrules resume` continues it")):
@@ -204,6 +211,17 @@ class Renderer:
             echo(f"  {line}")
 
     def show_scores(self, obs: Any) -> None:
+        """The score sheet: each round played so far (the family's cells: bid/taken and
+        points, or points and buys), then the running totals."""
+        if self.sheet:
+            cells = [cell for _, row, _ in self.sheet for cell in row]
+            w = max(8, max(len(c) for c in cells), max(len(n) for n in self.names))
+            echo(f"  {'round':>5}  " + "  ".join(f"{n:>{w}}" for n in self.names))
+            for number, row, _ in self.sheet:
+                echo(f"  {number:>5}  " + "  ".join(f"{c:>{w}}" for c in row))
+            echo(f"  {'total':>5}  " + "  ".join(f"{t:>{w}}" for t in obs.totals))
+            echo(f"  ({self.view.sheet_legend})")
+            return
         for name, total in zip(self.names, obs.totals):
             echo(f"  {name:{self.width}} {total:>6}")
 
@@ -212,3 +230,26 @@ class Renderer:
         from ..interpreter.explain import explain
 
         echo(explain(self.rules, notes=False).rstrip())
+
+
+def standings(names: Sequence[str], totals: Sequence[int], teams: Sequence[int], highest: bool) -> list[str]:
+    """Final standings, best first; tied places share a rank ("1=") and partners are
+    listed together with their team's total.
+
+    >>> standings(["Ann", "Bob", "Cy"], [30, 42, 30], [], True)
+    ['1.  Bob 42', '2=  Ann 30', '2=  Cy 30']
+    """
+    if teams:
+        groups: dict[int, list[int]] = {}
+        for seat, team in enumerate(teams):
+            groups.setdefault(team, []).append(seat)
+        entries = [(" and ".join(names[s] for s in seats), sum(totals[s] for s in seats)) for seats in groups.values()]
+    else:
+        entries = list(zip(names, totals))
+    entries.sort(key=lambda e: -e[1] if highest else e[1])
+    out = []
+    for i, (who, total) in enumerate(entries):
+        rank = next(j for j, e in enumerate(entries) if e[1] == total) + 1
+        tied = sum(1 for e in entries if e[1] == total) > 1
+        out.append(f"{f'{rank}=' if tied else f'{rank}.':<3} {who} {total}")
+    return out

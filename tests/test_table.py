@@ -316,3 +316,26 @@ def test_a_damaged_undo_line_is_refused(run_cli, tmp_path):
         out.write('{"undo": 99}\n')
     result = run_cli("resume", str(save))
     assert result.exit_code == 1 and "damaged line (an undo of 99 actions)" in result.output
+
+
+def test_score_shows_a_sheet_of_every_round_and_the_game_ends_with_standings(run_cli, tmp_path):
+    # three one-card rounds: bid 0 each time, ask for the score sheet before the last bid
+    path = tmp_path / "short.yaml"
+    path.write_text("extends: oh-hell\nname: short\ndeal: {hand_size: \"[1, 1, 1]\"}\nbidding: {restrictions: null}\n")
+    result = run_cli("play", str(path), "--seats", "human,bot,bot", "--seed", "2", "--fast", "--ascii",
+                     "--names", "Ann,Bob,Cy", input="0\n0\nscore\n0\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    sheet = out[out.index("  round  "):]
+    rows = sheet.splitlines()
+    assert rows[0].split() == ["round", "Ann", "Bob", "Cy"]
+    assert rows[1].split()[0] == "1" and rows[2].split()[0] == "2" and rows[3].split()[0] == "total"
+    assert re.fullmatch(r"\s+1\s+(\S+/\d [+-]\d+\s+){3}", rows[1] + " ")  # bid/taken points, each seat
+    assert "bid/taken" in rows[4]
+    # the standings, best first, ties sharing a place
+    end = out[out.index("Game over."):].splitlines()[1:4]
+    totals = [int(line.split()[-1]) for line in end]
+    assert totals == sorted(totals, reverse=True)
+    for line, total in zip(end, totals):
+        place = line.split()[0]
+        assert place.endswith("=") == (totals.count(total) > 1)

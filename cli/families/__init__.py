@@ -45,6 +45,12 @@ class GenericView:
     def round_header(self) -> str:
         return ""
 
+    sheet_legend = "each round's points"
+
+    def sheet_cell(self, seat: int, event: dict[str, Any]) -> str:
+        """One seat's entry in the score sheet for the round ``event`` scores."""
+        return f"{event['points'][seat]:+d}"
+
     def score_sheet(self, event: dict[str, Any]) -> None:
         w = self.r.width
         echo(f"  {'':{w}} {'points':>7} {'total':>6}")

@@ -106,6 +106,13 @@ class RummyView:
         contract = self.section.contracts[self.r.setup.round_numbers[deal["round"] - 1] - 1]
         return f", contract {contract.name} ({', '.join(str(m) for m in contract.melds)})"
 
+    sheet_legend = "the round's points (cards left, bonuses), and the buys made"
+
+    def sheet_cell(self, seat: int, event: dict[str, Any]) -> str:
+        buys = self.r.round.get("buys", [0] * len(self.r.names))[seat]
+        out = "out" if self.r.round.get("out") == seat else ""
+        return f"{event['points'][seat]:+d}" + (f" {out}" if out else "") + (f" b{buys}" if buys else "")
+
     def score_sheet(self, event: dict[str, Any]) -> None:
         round_ = self.r.round
         if "out" in round_:

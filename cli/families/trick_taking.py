@@ -59,7 +59,7 @@ class TrickView:
         total, tricks = sum(bids), self.r.round.get("deal", {}).get("hand_size", 0)
         off = ("even" if total == tricks else f"{tricks - total} under" if total < tricks
                else f"{total - tricks} over")
-        return f"bids total {total} for {tricks} tricks: {off}"
+        return f"bids total {total} for {tricks} trick{'' if tricks == 1 else 's'}: {off}"
 
     def _winning(self, plays: Sequence[tuple[int, int]], suits: Sequence[int], power: Sequence[int],
                  trump: int | None) -> str:
@@ -112,6 +112,14 @@ class TrickView:
         if round_.get("upcard"):
             head += f" ({self.r.card(round_['upcard'])} turned)"
         return head
+
+    sheet_legend = "bid/taken, then the round's points"
+
+    def sheet_cell(self, seat: int, event: dict[str, Any]) -> str:
+        round_ = self.r.round
+        bid = round_.get("bids", {}).get(seat, "-")
+        taken = round_.get("taken", [0] * len(self.r.names))[seat]
+        return f"{bid}/{taken} {event['points'][seat]:+d}"
 
     def score_sheet(self, event: dict[str, Any]) -> None:
         w = self.r.width
