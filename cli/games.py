@@ -359,7 +359,8 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
         while save.exists():  # an earlier game with this seed may be waiting to be resumed
             number += 1
             save = default_save_dir() / f"{rules.name}-{seed}-{number}.jsonl"
-    renderer = Renderer(names, rules, mode=mode, ascii_only=ascii_only, quiet=quiet, narrate=humans)
+    renderer = Renderer(names, rules, mode=mode, ascii_only=ascii_only, quiet=quiet, narrate=humans,
+                        private_seat=kinds.index("human") if list(kinds).count("human") == 1 else None)
     policies: list[Any] = bot_policies(rules, kinds, seed)
     if not quiet:
         echo(f"{rules.title} ({rules.name}), {len(kinds)} players, seed {seed}")
@@ -416,7 +417,8 @@ def resume(save: Path | None, record: Path | None, ignore_hash: bool, ascii_only
         return
     echo(f"{rules.title} ({rules.name}), seed {saved.header['seed']}: resuming at round {state.round} "
                f"after {len(saved.moves)} moves")
-    renderer = Renderer(names, rules, mode=state.mode, ascii_only=ascii_only, narrate="human" in kinds)
+    renderer = Renderer(names, rules, mode=state.mode, ascii_only=ascii_only, narrate="human" in kinds,
+                        private_seat=list(kinds).index("human") if list(kinds).count("human") == 1 else None)
     renderer.catch_up(state.events)
     if saved.dropped_torn_line:  # rewrite the file without the torn line
         repair(save, saved)

@@ -33,7 +33,7 @@ _QUOTED = re.compile(r"(?<!\w)'[^'\n]*'(?!\w)|\"[^\"\n]*\"")
 
 class Renderer:
     def __init__(self, names: Sequence[str], rules: Ruleset, *, mode: str | None = None, ascii_only: bool = False,
-                 quiet: bool = False, narrate: bool = False):
+                 quiet: bool = False, narrate: bool = False, private_seat: int | None = None):
         self.names = list(names)
         self.rules = rules
         self.setup = rules.setup(len(names), mode)
@@ -41,6 +41,9 @@ class Renderer:
         self.quiet = quiet
         self.narrate = narrate and not quiet  # say every move (when people play)
         self.last_human: int | None = None
+        # the one person at the table (against bots): the narration may name what only that
+        # seat sees, such as the card it drew from the stock (never with two people)
+        self.private_seat = private_seat
         self.width = max(8, max(len(n) for n in names))
         self.round: dict[str, Any] = {}  # what the round's events said so far
         self.header_due = False  # a round began whose header has not been shown yet

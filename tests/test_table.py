@@ -144,7 +144,9 @@ def test_last_shows_the_last_rummy_turn_and_what_came_since(run_cli):
                      input="last\ndraw\nlast\nquit\n")
     out = result.output
     assert "  last turn:\n    bot-2 takes JS\n    bot-2 discards 10C\n" in out
-    assert "  last turn:\n    bot-2 takes JS\n    bot-2 discards 10C\n  since then:\n    you draw from the stock\n" in out
+    # (alone against bots you see the card you drew)
+    assert re.search(r"  last turn:\n    bot-2 takes JS\n    bot-2 discards 10C\n  since then:\n"
+                     r"    you draw \S\S? from the stock\n", out)
 
 
 def test_rules_prints_the_players_explain_and_help_lists_every_command(run_cli):
@@ -339,3 +341,14 @@ def test_score_shows_a_sheet_of_every_round_and_the_game_ends_with_standings(run
     for line, total in zip(end, totals):
         place = line.split()[0]
         assert place.endswith("=") == (totals.count(total) > 1)
+
+
+def test_your_own_stock_draw_is_named_but_never_with_two_people_at_the_screen(run_cli, tmp_path):
+    alone = run_cli("play", "shanghai-isra", "--seats", "bot,human,bot,bot", "--seed", "3", "--fast", "--ascii",
+                    "--save", str(tmp_path / "a.jsonl"), input="draw\nquit\n").output
+    drawn = re.search(r"you draw (\S+) from the stock", alone)
+    assert drawn and drawn.group(1) in alone[alone.index(drawn.group(0)):].split("Your hand:")[1].split("\n")[0]
+    # hot seat: the second player passes on the buy, so the first one's stock draw is told
+    two = run_cli("play", "shanghai-isra", "--seats", "bot,human,human,bot", "--seed", "3", "--fast", "--ascii",
+                  "--save", str(tmp_path / "b.jsonl"), input="\ndraw\n\npass\n\nquit\n").output
+    assert re.search(r"player-1 draws from the stock", two) and not re.search(r"draws? \S+ from the stock", two)

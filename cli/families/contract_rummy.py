@@ -45,6 +45,8 @@ class RummyView:
     def on_draw(self, event: dict[str, Any]) -> None:
         if event["from"] == "discard":
             self.r.say(f"{self._name(event['seat'])} takes {self.r.card(event['card'])}")
+        elif event["seat"] == self.r.private_seat and event.get("card"):  # your own draw: you see the card
+            self.r.say(f"{self._name(event['seat'])} draws {self.r.card(event['card'])} from the stock")
         else:
             self.r.say(f"{self._name(event['seat'])} draws from the stock")
 
@@ -86,8 +88,10 @@ class RummyView:
     def on_buy(self, event: dict[str, Any]) -> None:
         buys = self.r.round.setdefault("buys", [0] * len(self.r.names))
         buys[event["seat"]] += 1
+        penalty = (": " + self.r.cards(event["penalty"]) if event["seat"] == self.r.private_seat and event["penalty"]
+                   else "")  # your own penalty cards: you see them
         self.r.say(f"{self._name(event['seat'])} buys {self.r.card(event['card'])} "
-                   f"(+{len(event['penalty'])} from the stock)")
+                   f"(+{len(event['penalty'])} from the stock{penalty})")
 
     def on_refuse(self, event: dict[str, Any]) -> None:
         self.r.say(f"{self._name(event['seat'])} refuses {possessive(self._name(event['buyer']))} buy of "
