@@ -220,10 +220,24 @@ class MeldEngine:
         return Meld(kind, cards, suit, self.run_start(cards) or 0)
 
     def classify(self, cards: Sequence[int]) -> Meld:
-        """A meld from cards as written: a set if it is one, else a run in the given order."""
-        if self.why_not_set(cards) is None:
+        """A meld from cards as written: a set if it is one, else a run in the given order
+        (or written high to low). ValueError with the reason of the kind the cards look
+        like: a set's when the natural cards share a rank, a run's when they share a suit,
+        else both."""
+        set_problem = self.why_not_set(cards)
+        if set_problem is None:
             return self.make(SET, cards)
-        return self.make(RUN, cards)
+        run_problem = self.why_not_run(cards)
+        if run_problem is None:
+            return self.make(RUN, cards)
+        if self.why_not_run(cards[::-1]) is None:
+            return self.make(RUN, cards[::-1])
+        naturals = [c for c in cards if c not in self.wild]
+        if len({c % 13 for c in naturals}) <= 1:
+            raise ValueError(set_problem)
+        if len({c // 13 for c in naturals}) == 1:
+            raise ValueError(run_problem)
+        raise ValueError(f"it is neither a set ({set_problem}) nor a run ({run_problem})")
 
     def readings(self, cards: Sequence[int]) -> list[Meld]:
         """Every meld the cards as written can be: a set, a run in the given order, or
@@ -234,7 +248,11 @@ class MeldEngine:
             try:
                 out.append(self.make(kind, cards))
             except ValueError:
-                pass
+                if kind is RUN:  # a run written high to low: the engine orders it
+                    try:
+                        out.append(self.make(RUN, tuple(cards)[::-1]))
+                    except ValueError:
+                        pass
         if not out:
             self.classify(cards)  # raises with the reason
         return out

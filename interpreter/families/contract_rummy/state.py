@@ -713,8 +713,8 @@ class RummyState(GameState):
         for c, n in Counter(cards).items():
             held = hand.count(c)  # a play takes a card or a few: no need to count the whole hand
             if held < n:
-                raise IllegalActionError(f"you do not hold {'two of ' if n > 1 else ''}{NAMES[c]}"
-                                         + (f" ({held} held)" if held else ""))
+                raise IllegalActionError(f"you hold {held} {NAMES[c]}; this needs {n}" if held or n > 1
+                                         else f"you do not hold {NAMES[c]}")
 
     def _check_go_down(self, seat: int, action: GoDown) -> list[Meld]:
         """The melds of a legal go-down (IllegalActionError quoting the rule if not)."""
