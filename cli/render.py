@@ -28,6 +28,7 @@ def show_card(name: str, ascii_only: bool) -> str:
 # A card as the engine names it in a refusal ("QS", "TS", "JK"), standing alone; and a
 # quoted span (what the player typed, or a move as typed), left as it is.
 _CARD_NAME = re.compile(r"(?<![\w'\"])(?:[2-9TJQKA][SHDC]|JK)(?![\w'\"])")
+_SEAT = re.compile(r"\bseat (\d{1,2})\b")  # a seat an engine's refusal names by number
 _QUOTED = re.compile(r"(?<!\w)'[^'\n]*'(?!\w)|\"[^\"\n]*\"")
 
 
@@ -98,13 +99,19 @@ class Renderer:
 
     def refusal(self, text: str) -> str:
         """An engine's refusal as the table shows it: the cards it names (``QS``) shown as
-        the table shows cards (``Q♠``); quoted text, what the player typed, is kept."""
+        the table shows cards (``Q♠``) and its seats (``seat 2``) by the players' names;
+        quoted text, what the player typed, is kept."""
+        def shown(part: str) -> str:
+            part = _CARD_NAME.sub(lambda m: self.card(m.group()), part)
+            return _SEAT.sub(lambda m: self.names[int(m.group(1))] if int(m.group(1)) < len(self.names)
+                             else m.group(), part)
+
         parts, last = [], 0
         for quoted in _QUOTED.finditer(text):
-            parts.append(_CARD_NAME.sub(lambda m: self.card(m.group()), text[last:quoted.start()]))
+            parts.append(shown(text[last:quoted.start()]))
             parts.append(quoted.group())
             last = quoted.end()
-        parts.append(_CARD_NAME.sub(lambda m: self.card(m.group()), text[last:]))
+        parts.append(shown(text[last:]))
         return "".join(parts)
 
     def cards(self, names: Sequence[str]) -> str:

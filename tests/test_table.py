@@ -352,3 +352,12 @@ def test_your_own_stock_draw_is_named_but_never_with_two_people_at_the_screen(ru
     two = run_cli("play", "shanghai-isra", "--seats", "bot,human,human,bot", "--seed", "3", "--fast", "--ascii",
                   "--save", str(tmp_path / "b.jsonl"), input="\ndraw\n\npass\n\nquit\n").output
     assert re.search(r"player-1 draws from the stock", two) and not re.search(r"draws? \S+ from the stock", two)
+
+
+def test_refusals_name_seats_as_the_table_does():
+    from cardrules.cli.render import Renderer
+    from cardrules.interpreter import load_ruleset
+
+    table = Renderer(["Ann", "Bob", "Cy", "Di"], load_ruleset("shanghai-isra"))
+    assert table.refusal("seat 2 wants to buy 5C: allow or refuse it, not 'seat 3'") == \
+        "Cy wants to buy 5♣: allow or refuse it, not 'seat 3'"  # what was typed stays as typed
