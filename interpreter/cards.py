@@ -40,7 +40,8 @@ def name(c: int) -> str:
 
 
 def card(text: str) -> int:
-    """Parse a card as people and records write it: ``TS``, ``10s``, ``q♠``, ``JK``.
+    """Parse a card as people and records write it: ``TS``, ``10s``, ``q♠``, ``JK`` (or
+    ``Jkr``, as the table shows it).
 
     Raises ValueError with a readable reason.
     """
@@ -48,7 +49,7 @@ def card(text: str) -> int:
     exact = _BY_NAME.get(t)
     if exact is not None:
         return exact
-    if t in ("JOKER", "JO", "*"):
+    if t in ("JOKER", "JKR", "JO", "*"):  # "Jkr" is how the table shows it
         return JOKER
     if not t:
         raise ValueError("no card given")
