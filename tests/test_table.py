@@ -274,8 +274,43 @@ def test_hint_says_what_the_bot_would_do_and_why(run_cli, tmp_path):
 def test_hint_in_rummy_names_the_bots_move(run_cli):
     result = run_cli("play", "shanghai-isra", "--seats", "bot,bot,bot,human", "--seed", "3", "--fast", "--ascii",
                      input="hint\ndraw\nhint\nquit\n")
-    assert "  the bot would draw\n" in result.output
-    assert "  the bot would meld 3S 3H 3C | 6D 6D Jkr\n" in result.output
+    assert "  the bot would draw: 10C does not help your hand\n" in result.output
+    assert "  the bot would meld 3S 3H 3C | 6D 6D Jkr: you hold the contract: go down as soon as you can" \
+        in result.output
+
+
+def test_rummy_hints_give_the_bots_reasons():
+    """Each kind of rummy move the bot makes comes with its reason, worked out from the
+    seat's observation as the bot decides (a discard that builds nothing is said so)."""
+    from cardrules.cli.families.contract_rummy import RummyView
+    from cardrules.cli.render import Renderer
+    from cardrules.interpreter import load_ruleset, new_game
+    from cardrules.interpreter.bots import make_policy
+
+    rules = load_ruleset("shanghai-isra")
+    view = RummyView(rules, Renderer(["a", "b", "c", "d"], rules, ascii_only=True))
+    state = new_game(rules, 4, seed=5)
+    bots = [make_policy(rules, "bot", 5, seat) for seat in range(4)]
+    reasons: dict[str, set[str]] = {}
+    while not state.is_over and state.round_index < 2:
+        if state.turn < 0:
+            state.apply(state.chance_action())
+            continue
+        obs = state.observation(state.turn)
+        action = bots[state.turn].act(obs, state.legal_actions())
+        why = view.hint_reason(obs, action)
+        assert why, action
+        reasons.setdefault(type(action).__name__, set()).add(why)
+        state.apply(action)
+    assert {"DrawStock", "TakeDiscard", "Discard", "GoDown"} <= set(reasons)
+    assert any("goes with none of your cards" in why for why in reasons["Discard"])
+    assert all(why.endswith("goes with cards you hold") for why in reasons["TakeDiscard"])
+
+
+def test_the_joker_is_typed_as_the_table_shows_it():
+    from cardrules.interpreter.cards import JOKER, card
+
+    assert card("Jkr") == card("jkr") == card("JK") == card("joker") == JOKER
 
 
 def test_undo_takes_back_your_move_and_the_bots_replies_and_replay_stays_exact(run_cli, tmp_path):

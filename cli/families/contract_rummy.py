@@ -9,6 +9,9 @@ from typing import Any, Sequence
 
 
 from ...interpreter.cards import NAMES
+from ...interpreter.families.contract_rummy.actions import (Allow, Buy, Claim, Discard, DrawStock, GoDown, LayOff,
+                                                            Pass, Refuse, Swap, TakeDiscard)
+from ...interpreter.families.contract_rummy.bot import RummyBot
 from ...interpreter.families.contract_rummy.rules import GoingOut, RummyRules
 from ...interpreter.families.contract_rummy.state import Phase, RummyObservation
 from ...interpreter.rules import Ruleset
@@ -167,8 +170,42 @@ class RummyView:
             return f"{self.r.card(NAMES[obs.top_discard])} is on offer ({options})"
         return "meld / layoff / swap / discard"
 
-    def hint_reason(self, obs: Any, action: Any) -> str | None:
-        return None  # the bot's move is shown without a reason
+    def hint_reason(self, obs: RummyObservation, action: Any) -> str | None:
+        """Why the contract-rummy bot makes ``action``, in the terms it decides by (see
+        its module: it keeps cards that build the contract's sets and runs, and throws
+        the costliest card that builds nothing)."""
+        top = obs.top_discard
+        card = self.r.card(NAMES[top]) if top is not None else "the discard"
+        down = obs.down[obs.seat]
+        if isinstance(action, TakeDiscard):
+            return f"{card} can be laid off on the table" if down else f"{card} goes with cards you hold"
+        if isinstance(action, DrawStock):
+            return "there is no discard to take" if top is None else f"{card} does not help your hand"
+        if isinstance(action, (Buy, Claim)):
+            return f"{card} goes with cards you hold" + (", worth a buy" if isinstance(action, Buy) else "")
+        if isinstance(action, Pass):
+            return f"{card} does not help your hand enough to buy it" if not down else "you are down: buys add cards"
+        if isinstance(action, (Allow, Refuse)):
+            buyer = self._name(obs.buyer) if obs.buyer is not None else "the buyer"
+            if isinstance(action, Refuse):
+                return f"{card} is a card you want, or it goes with cards {buyer} took from the pile"
+            return f"you do not want {card}, and it goes with none of the cards {buyer} took from the pile"
+        if isinstance(action, GoDown):
+            return "you hold the contract: go down as soon as you can, with as many cards as you can"
+        if isinstance(action, Swap):
+            return "a joker freed from the table is a wild card for your own melds"
+        if isinstance(action, LayOff):
+            return "every card laid off is one less in your hand when someone goes out"
+        if isinstance(action, Discard):
+            keep = RummyBot(self.rules).keep_score(obs, action.card)
+            feeds = obs.down[(obs.seat + 1) % obs.players]
+            fits = " and the next player cannot lay it off" if feeds else ""
+            if down:
+                return f"the card that costs most if you are caught with it{fits}"
+            if keep == 0:
+                return f"it goes with none of your cards, and it costs most of those that do not{fits}"
+            return f"every card builds something; this one builds least{fits}"
+        return None
 
     def forced(self, obs: Any, legal: Sequence[Any]) -> str | None:
         return None  # every choice here is the player's own

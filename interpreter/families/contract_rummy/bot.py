@@ -111,6 +111,14 @@ class RummyBot:
             total += 3.0 * min(same_rank - 1, 2)
         return total
 
+    def keep_score(self, obs: RummyObservation, c: int) -> float:
+        """How much ``c``, held in this seat's hand, helps toward the contract (as the
+        bot scores its discards: 0 for a card that builds nothing)."""
+        rest = list(obs.hand)
+        if c in rest:
+            rest.remove(c)  # one copy: with two packs the other is a pair
+        return self._keep_score(obs, rest, c)
+
     def _points(self, table: Any) -> dict[int, int]:
         """Each card's penalty points under ``table`` (filled in as cards come up), kept
         for as long as the ruleset's table is the same."""
