@@ -86,18 +86,20 @@ class HumanSeat:
     kind = "human"
     needs_observation = True
 
-    def __init__(self, rules: Ruleset, renderer: Renderer, hot_seat: bool, autoplay: bool = True):
+    def __init__(self, rules: Ruleset, renderer: Renderer, hot_seat: bool, autoplay: bool = True,
+                 typed: list[str] | None = None):
         self.rules = rules
         self.renderer = renderer
         self.hot_seat = hot_seat  # several people share the screen
         self.autoplay = autoplay  # a move that is the only one possible is made for the person
+        self.typed = typed if typed is not None else []  # lines typed while the bots played, oldest first
         self._asking_again = False
         self.undone = False  # a move was just taken back
 
     def act(self, obs: Any, legal: Any) -> Any:
         seat = obs.seat
         undone, self.undone = self.undone, False
-        if self.autoplay and not self._asking_again and not undone:
+        if self.autoplay and not self._asking_again and not undone and not self.typed:
             forced = self.renderer.view.forced(obs, legal)
             if forced is not None:
                 self.renderer.show_round_header()
@@ -105,6 +107,9 @@ class HumanSeat:
                 return legal[0]
         if not self._asking_again:
             if self.hot_seat and self.renderer.last_human != seat:
+                if self.typed:  # typed before the screen changed hands: not this person's
+                    echo(f"  (not used, typed before the screen was passed: {', '.join(self.typed)})")
+                    self.typed.clear()
                 click.clear()
                 prompt(f"Pass the screen to {self.renderer.names[seat]} and press Enter", default="",
                              show_default=False, prompt_suffix=" ")
@@ -112,8 +117,12 @@ class HumanSeat:
             self.renderer.show_table(obs)
         self._asking_again = False
         while True:
-            line = prompt(self.renderer.prompt_text(obs, legal), prompt_suffix=" > ",
-                                default="", show_default=False)
+            text = self.renderer.prompt_text(obs, legal)
+            if self.typed:  # typed while the bots played: the answer to this prompt
+                line = self.typed.pop(0)
+                echo(f"{text} > {line}")
+            else:
+                line = prompt(text, prompt_suffix=" > ", default="", show_default=False)
             word = line.strip().lower()
             if word in ("quit", "exit", "q", "save"):
                 raise Quit()
@@ -160,13 +169,19 @@ def _hang_up(signum: int, frame: Any) -> None:
     raise Quit()
 
 
-def _pause(seconds: float) -> bool:
-    """Wait a moment after a bot's move so a person can follow; pressing Enter skips the
-    pauses until the person's next turn (True).  Without a terminal it just sleeps."""
+def _pause(seconds: float, typed: list[str]) -> bool:
+    """Wait a moment after a bot's move so a person can follow; a line typed meanwhile
+    skips the pauses until the person's next turn (True), and unless it is empty (Enter
+    alone) it is kept in ``typed`` as the answer to that turn's prompt.  Without a
+    terminal it just sleeps."""
     if sys.stdin.isatty() and hasattr(select, "select"):
         ready, _, _ = select.select([sys.stdin], [], [], seconds)
         if ready:
-            sys.stdin.readline()
+            line = sys.stdin.readline()
+            if not line:  # end of input: the prompt will say so
+                return True
+            if line.strip():
+                typed.append(line.rstrip("\r\n"))
             return True
         return False
     time.sleep(seconds)
@@ -187,8 +202,10 @@ class TableHooks:
     """What the table does around the driver loop: save each seat action, pause after
     the bots' moves so a person can follow, and show events as they happen."""
 
-    def __init__(self, kinds: Sequence[str], renderer: Renderer, writer: SaveWriter | None, pause: float):
+    def __init__(self, kinds: Sequence[str], renderer: Renderer, writer: SaveWriter | None, pause: float,
+                 typed: list[str] | None = None):
         self.kinds = kinds
+        self.typed = typed if typed is not None else []  # lines typed during the pauses, for the next prompt
         self.renderer = renderer
         self.writer = writer
         self.pause = pause
@@ -202,7 +219,7 @@ class TableHooks:
         if self.kinds[seat] == "human":
             self.skip_pauses = False
         elif self.pause and not self.skip_pauses and not getattr(action, "quiet", False):
-            self.skip_pauses = _pause(self.pause)
+            self.skip_pauses = _pause(self.pause, self.typed)
 
     def on_event(self, event: dict[str, Any]) -> None:
         self.renderer.event(event)
@@ -251,14 +268,15 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
     """Play on at the table.  ``game`` is the save's header (for a resumed game: its
     file's) and ``moves`` the (seat, move) pairs made so far: `undo` rebuilds from them."""
     humans = kinds.count("human")
+    typed: list[str] = []  # lines typed while the bots play, kept for the next prompt
     for i, kind in enumerate(kinds):
         if kind == "human":
-            policies[i] = HumanSeat(state.rules, renderer, hot_seat=humans > 1, autoplay=autoplay)
+            policies[i] = HumanSeat(state.rules, renderer, hot_seat=humans > 1, autoplay=autoplay, typed=typed)
     writer = SaveWriter(save, header) if save is not None else None
     if save is not None and humans:
         echo(f"(saving as you play to {save})")
     previous = signal.signal(signal.SIGHUP, _hang_up) if hasattr(signal, "SIGHUP") else None
-    hooks = TableHooks(kinds, renderer, writer, pause)
+    hooks = TableHooks(kinds, renderer, writer, pause, typed)
     hooks.moves = list(moves)
     game = game if game is not None else header
     try:

@@ -192,6 +192,7 @@ class Renderer:
                                  ("help", "this list"),
                                  ("quit", "stop; the game is saved, `cardrules resume` continues it")):
             echo(f"    {command:6} {meaning}")
+        echo("  While the bots play, Enter skips their pauses; a move typed then is kept for your next prompt.")
 
     def last_turn_lines(self) -> list[str]:
         """What the last finished turn did (as narrated), and what happened since."""
