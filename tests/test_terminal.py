@@ -1,28 +1,29 @@
-"""A person at a real (pseudo-)terminal: illegal moves, legal ones, quit, resume and
-finish.  Runs `python -m cardrules` in a pty, as a terminal would."""
+"""A person at a real (pseudo-)terminal: the table's features as a player meets them,
+illegal moves, legal ones, quit, resume and finish.  Runs `python -m cardrules` under
+pexpect, which gives it a pty as its controlling terminal, so Ctrl-C is typed as a
+person types it."""
 
 from __future__ import annotations
 
 import os
 import re
-import select
-import subprocess
 import sys
 import time
 
 import pytest
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+pexpect = pytest.importorskip("pexpect")  # in the `test` extra; absent only where there is no pty (Windows)
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 class Terminal:
+    """A program at a terminal.  ``read_until`` waits for a pattern in what it printed
+    (colour codes and carriage returns taken out) and returns everything up to it."""
+
     def __init__(self, args, env):
-        self.master, slave = os.openpty()
-        self.proc = subprocess.Popen([sys.executable, "-m", "cardrules", *args], stdin=slave, stdout=slave,
-                                     stderr=slave, env=env, close_fds=True)
-        os.close(slave)
+        self.child = pexpect.spawn(sys.executable, ["-m", "cardrules", *args], env=env, encoding="utf-8",
+                                   codec_errors="replace", dimensions=(50, 100), timeout=30)
         self.seen = ""
         self.raw = ""  # what the terminal got, escape sequences and all
 
@@ -38,26 +39,32 @@ class Terminal:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise AssertionError(f"timed out waiting for {pattern!r}; last output:\n{self.seen[-2000:]}")
-            ready, _, _ = select.select([self.master], [], [], remaining)
-            if ready:
-                try:
-                    chunk = os.read(self.master, 65536).decode("utf-8", "replace")
-                except OSError:  # the program ended and closed the terminal
-                    chunk = ""
-                if not chunk and self.proc.poll() is not None:
-                    raise AssertionError(f"program ended waiting for {pattern!r}:\n{self.seen[-2000:]}")
-                self.raw += chunk
-                self.seen += ANSI.sub("", chunk).replace("\r", "")
+            try:
+                chunk = self.child.read_nonblocking(65536, timeout=remaining)
+            except pexpect.TIMEOUT:
+                continue
+            except pexpect.EOF:
+                raise AssertionError(f"program ended waiting for {pattern!r}:\n{self.seen[-2000:]}") from None
+            self.raw += chunk
+            self.seen += ANSI.sub("", chunk).replace("\r", "")
 
     def send(self, line):
-        os.write(self.master, (line + "\n").encode())
+        self.child.sendline(line)
+
+    def interrupt(self):
+        self.child.sendintr()  # the terminal's interrupt key: Ctrl-C
 
     def close(self):
+        """Wait for the program to end; its exit status (128 + N if signal N ended it)."""
         try:
-            self.proc.wait(timeout=20)
-        finally:
-            os.close(self.master)
-        return self.proc.returncode
+            while True:
+                chunk = self.child.read_nonblocking(65536, timeout=20)
+                self.raw += chunk
+                self.seen += ANSI.sub("", chunk).replace("\r", "")
+        except pexpect.EOF:
+            pass
+        self.child.close()
+        return self.child.exitstatus if self.child.signalstatus is None else 128 + self.child.signalstatus
 
 
 @pytest.fixture
@@ -119,18 +126,16 @@ def test_play_illegal_then_legal_quit_resume_and_finish(tmp_path, env):
 
 
 def test_ctrl_c_saves_the_game_and_exits_130_quietly(tmp_path, env):
-    import signal
-
     save = tmp_path / "game.jsonl"
     term = Terminal(["play", "oh-shit", "--seats", "human,bot,bot", "--seed", "2", "--fast", "--ascii",
                      "--save", str(save)], env)
     term.read_until(r"your bid \([0-9, ]+\) > ")
-    time.sleep(0.3)  # let the prompt start reading: a signal in the instant before can be lost
-    term.proc.send_signal(signal.SIGINT)
+    time.sleep(0.3)  # let the prompt start reading: a key pressed in the instant before can be lost
+    term.interrupt()
     try:
         text = term.read_until(r"cardrules: interrupted[^\n]*\n", timeout=10)
     except AssertionError:  # once more, as a person would press Ctrl-C again
-        term.proc.send_signal(signal.SIGINT)
+        term.interrupt()
         text = term.read_until(r"cardrules: interrupted[^\n]*\n")
     assert f"cardrules: interrupted; resume with: cardrules resume {save}" in text
     assert term.close() == 130
@@ -192,6 +197,106 @@ def test_the_table_at_a_terminal(tmp_path, env):
     term.send("undo")
     term.read_until(r"taken back: your last move and the 2 moves after it\n")
     term.read_until(r"Dee, your card \(4♣ 5♣ 6♣ 7♣ 10♣\) > ")
+    term.send("quit")
+    term.read_until(r"Resume it with[^\n]*\n")
+    assert term.close() == 0
+
+
+def test_a_short_game_at_a_terminal_rules_help_autoplay_score_and_standings(tmp_path, env):
+    """Three one-card rounds: `rules` and `help` at the first prompt, each round's only
+    card played for you with a line saying so, the score sheet, and the final standings."""
+    path = tmp_path / "short.yaml"
+    path.write_text("extends: oh-hell\nname: short\ndeal: {hand_size: \"[1, 1, 1]\"}\nbidding: {restrictions: null}\n")
+    term = Terminal(["play", str(path), "--seats", "human,bot,bot", "--names", "Ann,Bob,Cy", "--seed", "2", "--fast",
+                     "--no-color", "--save", str(tmp_path / "game.jsonl")], env)
+    term.read_until(r"Ann, your bid \(0, 1\) > ")
+    term.send("rules")
+    rules = term.read_until(r"Ann, your bid \(0, 1\) > ")
+    assert "## Bidding" in rules and "short.yaml" not in rules  # rules for players: no file names
+    term.send("help")
+    help_text = term.read_until(r"Ann, your bid \(0, 1\) > ")
+    for command in ("hand", "last", "hint", "undo", "score", "rules", "help", "quit"):
+        assert re.search(rf"^    {command} ", help_text, re.M), command
+    term.send("0")
+    assert re.search(r"\(only \S+ can be played: played for Ann\)\n  Ann plays \S+", term.read_until(r"Ann plays \S+"))
+    term.read_until(r"Ann, your bid \(0, 1\) > ")
+    term.send("0")
+    term.read_until(r"Ann, your bid \(0, 1\) > ")
+    term.send("score")
+    sheet = term.read_until(r"Ann, your bid \(0, 1\) > ")
+    rows = sheet[sheet.index("round "):].splitlines()
+    assert rows[0].split() == ["round", "Ann", "Bob", "Cy"]
+    assert [row.split()[0] for row in rows[1:4]] == ["1", "2", "total"] and "bid/taken" in rows[4]
+    term.send("0")
+    end = term.read_until(r"Game over\.[^\n]*\n(.*\n){3}")
+    standings = end[end.index("Game over."):].splitlines()[1:4]
+    totals = [int(line.split()[-1]) for line in standings]
+    assert totals == sorted(totals, reverse=True)
+    assert {line.split()[1] for line in standings} == {"Ann", "Bob", "Cy"}
+    assert term.close() == 0
+
+
+def test_rummy_at_a_terminal(tmp_path, env):
+    """Contract rummy as a player meets it: the hint with its reason, the card you drew
+    named, a refused meld saying what failed, the joker typed as the table shows it, your
+    melds on the table, and the last turn."""
+    term = Terminal(["play", "shanghai-isra", "--seats", "bot,bot,bot,human", "--names", "Ann,Bob,Cy,Dee", "--seed",
+                     "3", "--fast", "--no-color", "--save", str(tmp_path / "game.jsonl")], env)
+    text = term.read_until(r"Dee, take the discard or draw \(take / draw\) > ")
+    assert text.index("== Round 1 of 7: 11 cards, dealer Ann, contract SET SET") < text.index("Bob takes")
+    term.send("hint")
+    term.read_until(r"the bot would draw: 10♣ does not help your hand\n")
+    term.read_until(r"\(take / draw\) > ")
+    term.send("draw")
+    term.read_until(r"Dee draws Q♠ from the stock\n")
+    term.read_until(r"Dee, meld / layoff / swap / discard > ")
+    term.send("meld 3♠ 3♥ 2♥")
+    term.read_until(r"it is neither a set \(a set's cards must all be of one rank\) nor a run [^\n]*\n")
+    term.read_until(r"Dee, meld / layoff / swap / discard > ")
+    term.send("meld 3s 3h 3c | 6d 6d jkr")
+    term.read_until(r"Dee goes down: \[1\] 3♠ 3♥ 3♣; \[2\] 6♦ 6♦ Jkr\n")
+    table = term.read_until(r"Dee, meld / layoff / swap / discard > ")
+    assert "[2] Dee's set: 6♦ 6♦ Jkr" in table
+    term.send("hint")
+    term.read_until(r"the bot would discard Q♠: the card that costs most if you are caught with it\n")
+    term.read_until(r"Dee, meld / layoff / swap / discard > ")
+    term.send("last")
+    last = term.read_until(r"Dee, meld / layoff / swap / discard > ")
+    assert "since then:\n    Dee draws Q♠ from the stock\n    Dee goes down" in last
+    term.send("quit")
+    term.read_until(r"Resume it with[^\n]*\n")
+    assert term.close() == 0
+
+
+def test_a_move_typed_while_the_bots_play_answers_the_next_prompt(tmp_path, env):
+    """With pauses on, a line typed while the bots play is kept (not thrown away) and
+    answers the next prompt; it also ends the pauses, as Enter does."""
+    term = Terminal(["play", "oh-shit", "--seats", "human,bot,bot,bot,bot", "--names", "Ann,Bob,Cy,Dee,Eve",
+                     "--seed", "2", "--no-color", "--save", str(tmp_path / "game.jsonl")], env)
+    legal = re.search(r"your bid \(([0-9, ]+)\) > ", term.read_until(r"your bid \([0-9, ]+\) > ")).group(1)
+    term.send(legal.split(",")[0])
+    term.read_until(r"  Ann bids \d+\n")
+    start = time.monotonic()
+    term.send("hint")  # typed while the four bots play, 0.3 s apart
+    text = term.read_until(r"Ann, your card \([^)]*\) > hint\n  the bot would play \S+: [^\n]*\n")
+    assert time.monotonic() - start < 1.2  # the pauses ended when the line was typed
+    assert "Bob plays" in text  # the bots played on after it was typed
+    term.send("quit")
+    term.read_until(r"Resume it with[^\n]*\n")
+    assert term.close() == 0
+
+
+def test_hot_seat_at_a_terminal_passes_the_screen_by_name(tmp_path, env):
+    term = Terminal(["play", "oh-shit", "--seats", "bot,human,human", "--names", "Robo,Ann,Bob", "--seed", "3",
+                     "--fast", "--no-color", "--save", str(tmp_path / "game.jsonl")], env)
+    term.read_until(r"Pass the screen to Ann and press Enter ")
+    term.send("")
+    term.read_until(r"Ann, your bid \([0-9, ]+\) > ")
+    term.send("1")
+    term.read_until(r"Pass the screen to Bob and press Enter ")
+    term.send("")
+    text = term.read_until(r"Bob, your bid \([0-9, ]+\) > ")
+    assert "Bids: Ann 1" in text
     term.send("quit")
     term.read_until(r"Resume it with[^\n]*\n")
     assert term.close() == 0
