@@ -8,10 +8,10 @@ comes from those paired differences.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from .intervals import mean_interval
 from .rules import Ruleset
 from .simulate import GameSummary
 
@@ -58,24 +58,26 @@ def _family_metric(get: Callable[[dict[str, Any]], float | None]) -> Metric:
 
 
 def compare(a: Sequence[GameSummary], b: Sequence[GameSummary], rules_a: Ruleset, rules_b: Ruleset,
-            z: float = 1.96) -> list[Row]:
-    """One row per figure both rulesets have: means, B - A, and a 95% interval."""
+            confidence: float = 0.95) -> list[Row]:
+    """One row per figure both rulesets have: means, B - A, and its interval (Student's
+    t over the paired differences, 95% by default)."""
     metrics = list(COMMON)
     if rules_a.family is rules_b.family:
         metrics += [(name, _family_metric(get)) for name, get in rules_a.family.metrics()]
     rows = []
     for name, get in metrics:
-        row = _row(name, get, a, b, z)
+        row = _row(name, get, a, b, confidence)
         if row is not None:
             row.constant = name in LENGTH and row.constant
             rows.append(row)
     return rows
 
 
-def seat_differences(a: Sequence[GameSummary], b: Sequence[GameSummary], z: float = 1.96) -> list[Row]:
-    """Each seat's total under both rulesets, B - A and its 95% interval (paired)."""
+def seat_differences(a: Sequence[GameSummary], b: Sequence[GameSummary], confidence: float = 0.95) -> list[Row]:
+    """Each seat's total under both rulesets, B - A and its interval (paired, as in
+    :func:`compare`)."""
     players = len(a[0].totals) if a else 0
-    rows = [_row(f"seat {seat} total", _seat_total(seat), a, b, z) for seat in range(players)]
+    rows = [_row(f"seat {seat} total", _seat_total(seat), a, b, confidence) for seat in range(players)]
     return [row for row in rows if row is not None]
 
 
@@ -83,14 +85,13 @@ def _seat_total(seat: int) -> Metric:
     return lambda r: r.totals[seat]
 
 
-def _row(name: str, get: Metric, a: Sequence[GameSummary], b: Sequence[GameSummary], z: float) -> Row | None:
+def _row(name: str, get: Metric, a: Sequence[GameSummary], b: Sequence[GameSummary],
+         confidence: float) -> Row | None:
     pairs = [(x, y) for x, y in ((get(ra), get(rb)) for ra, rb in zip(a, b)) if x is not None and y is not None]
     if not pairs:
         return None
     diffs = [y - x for x, y in pairs]
-    mean = _mean(diffs)
-    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)) if len(diffs) > 1 else 0.0
-    half = z * sd / math.sqrt(len(diffs))
+    low, high = mean_interval(diffs, confidence)
     constant = len({value for pair in pairs for value in pair}) == 1
-    return Row(name, _mean([x for x, _ in pairs]), _mean([y for _, y in pairs]), mean, mean - half,
-               mean + half, len(pairs), constant)
+    return Row(name, _mean([x for x, _ in pairs]), _mean([y for _, y in pairs]), _mean(diffs), low, high,
+               len(pairs), constant)

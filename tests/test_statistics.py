@@ -119,6 +119,18 @@ def test_a_length_that_varies_from_game_to_game_is_kept():
     assert not rows["score spread (best - worst total)"].constant  # only figures of length are left out
 
 
+def test_compare_intervals_are_students_t_over_the_paired_differences():
+    """Seat 0's totals differ by 1, 2, 3, 4, 5 over five paired games: the mean
+    difference is 3 and its 95% interval is 3 ± t(4) · sd/√5 = 3 ± 2.776 · 1.581/2.236
+    (1.0368 to 4.9632), wider than the normal approximation's 3 ± 1.386."""
+    rules = load_ruleset("oh-hell")
+    a = [_summary(i, [0, 0, 0], 5, 40) for i in range(5)]
+    b = [_summary(i, [d, 0, 0], 5, 40) for i, d in enumerate([1, 2, 3, 4, 5])]
+    row = {row.metric: row for row in compare(a, b, rules, rules)}["seat 0 total"]
+    assert (row.difference, round(row.low, 4), round(row.high, 4), row.pairs) == (3, 1.0368, 4.9632, 5)
+    assert row.significant
+
+
 # --- --csv ------------------------------------------------------------------------------
 
 def _read_csv(path):
@@ -162,7 +174,7 @@ def test_an_existing_file_is_not_overwritten_without_force(run_cli, tmp_path):
     out.write_text("my own notes\n")
     result = run_cli(*SIMULATE, "--csv", str(out))
     assert result.exit_code == 1
-    assert "the file exists" in result.output and "--force" in result.output
+    assert "mine.csv already exists; choose another --csv file or add --force to replace it" in result.output
     assert "wins" not in result.output  # refused before any game was played
     assert out.read_text() == "my own notes\n"
     result = run_cli(*SIMULATE, "--csv", str(out), "--force")
