@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 from pathlib import Path
 from typing import Any, Sequence
 
 from ..interpreter.compare import Row
-from ..interpreter.files import write_atomic
+from ..interpreter.files import FileRefused, check_writable, write_atomic
 from ..interpreter.simulate import GameSummary
 from .common import InvalidInput, UsageProblem
 
@@ -28,15 +27,11 @@ COLUMNS = ["ruleset", "game", "seed", "seat", "kind", "total", "won", "rounds", 
 
 def check_output(path: Path, option: str, force: bool) -> None:
     """Refuse, before playing, a file that exists (unless ``force``) or cannot be written."""
-    if path.is_dir():
-        raise InvalidInput(f"{option} {path}: is a folder")
-    if (path.exists() or path.is_symlink()) and not force:
-        raise InvalidInput(f"{option} {path}: the file exists; choose another name or add --force to replace it")
-    folder = path.parent
-    if not folder.is_dir():
-        raise InvalidInput(f"{option} {path}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise InvalidInput(f"{option} {path}: cannot write in the folder {folder}")
+    try:
+        check_writable(path, f"{option} file", replace=force)
+    except FileRefused as exc:
+        replaceable = not force and not path.is_dir() and (path.exists() or path.is_symlink())
+        raise InvalidInput(f"{exc}" + (" or add --force to replace it" if replaceable else "")) from None
 
 
 def plot_format(path: Path) -> str:

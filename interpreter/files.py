@@ -91,10 +91,14 @@ def write_atomic(path: Path, text: str | bytes, *, replace: bool = False) -> Non
             os.unlink(tmp)
 
 
-def check_writable(path: Path, what: str) -> None:
-    """Refuse (FileRefused) a file to be created that exists already, or whose folder
-    does not exist or cannot be written: checked before a game starts, not after."""
-    if path.exists() or path.is_symlink():
+def check_writable(path: Path, what: str, replace: bool = False) -> None:
+    """Refuse (FileRefused) a file to be created that exists already (unless
+    ``replace``: then only a folder of that name), or whose folder does not exist or
+    cannot be written: checked before a game starts, not after.  ``what`` names the
+    file in the reason (``--csv file``)."""
+    if path.is_dir():
+        raise FileRefused(f"{path} is a folder; choose another {what}")
+    if (path.exists() or path.is_symlink()) and not replace:
         raise FileRefused(f"{path} already exists; choose another {what}")
     folder = path.parent
     if not folder.is_dir():
