@@ -493,3 +493,43 @@ def test_who_may_swap_a_joker_is_a_rule(tmp_path):
                 swaps += 1
                 assert not down - {event["seat"]}, "a joker was swapped while another player was down"
     assert swaps > 0  # the rule allows some: before anyone else is down
+
+
+DISCARD_RULES = str(__import__("helpers").DATA / "good" / "discard-rules.yaml")
+
+
+def discards(state):
+    return sorted(a.card for a in state.legal_actions() if isinstance(a, Discard) and not a.call)
+
+
+def test_a_discard_rule_refuses_wild_cards_and_cards_that_fit_the_table():
+    # discard.may: "not card_is_wild and not card_fits_table" (deuces wild too)
+    state = stacked(DISCARD_RULES, ["7S 7C 8C 9C TC", "QD 2H 5C JK 9S", "3H 3S 4H 5H 6H", "4S 5S 6S 8S TS"], "7H",
+                    stock=["KD"])
+    queens_on_the_table(state)
+    draw(state)  # seat 1 holds QD 2H 5C JK 9S KD
+    assert discards(state) == sorted(cards("5C 9S KD"))
+    for refused in ("QD", "2H", "JK"):
+        with pytest.raises(IllegalActionError, match="you may not discard a wild card or a card that fits a meld"):
+            state.apply(Discard(card(refused)))
+    state.apply(Discard(card("9S")))
+    assert state.pile[-1] == card("9S")
+
+
+def test_a_discard_rule_that_refuses_every_card_refuses_none():
+    # every card seat 1 holds is wild or fits the queens: the turn still ends with a discard
+    state = stacked(DISCARD_RULES, ["7S 7C 8C", "QD 2H JK", "3H 3S 4H", "4S 5S 6S"], "7H", stock=["QS"])
+    queens_on_the_table(state)
+    state.down[1] = False  # not down: no lay-off, no go-down, only a discard ends the turn
+    draw(state)
+    assert discards(state) == sorted(cards("QD 2H JK QS"))
+    state.apply(Discard(card("JK")))
+    assert state.pile[-1] == JOKER
+
+
+def test_without_a_discard_rule_any_card_may_be_discarded():
+    state = stacked("shanghai-isra", ["7S 7C 8C 9C TC", "QD 2H 5C JK 9S", "3H 3S 4H 5H 6H", "4S 5S 6S 8S TS"], "7H",
+                    stock=["KD"])
+    queens_on_the_table(state)
+    draw(state)
+    assert discards(state) == sorted(cards("QD 2H 5C JK 9S KD"))

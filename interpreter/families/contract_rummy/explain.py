@@ -152,6 +152,9 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     if rummy.take_discard is not None:
         out.append(_seat_rule_words("take the discard in their turn", rummy.take_discard, notes))
     out.append("The turn ends with a discard, or by going out.")
+    if rummy.discard is not None:
+        out.append(_seat_rule_words("discard", rummy.discard, notes)[:-1]
+                   + "; a player whose every card this refuses may discard any of them.")
     stock = rummy.stock
     out += ["", "## Going out and the end of a round", "",
             f"Unless a round says otherwise, a player goes out {OUT_WORDS[rummy.going_out]}.",
@@ -182,7 +185,7 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
 
 
 _LABELS = {"go down": "Going down", "lay off": "Laying off", "swap a joker": "Swapping a joker",
-           "take the discard in their turn": "Taking the discard"}
+           "take the discard in their turn": "Taking the discard", "discard": "Discarding"}
 
 
 def _seat_rule_words(what: str, rule: Any, notes: bool) -> str:

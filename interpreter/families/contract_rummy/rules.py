@@ -27,6 +27,9 @@ SEAT_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "player": Type.I
                                "went_down_this_turn": Type.BOOL}
 # melds.wild: the round's names and the card asked about
 WILD_NAMES: dict[str, Type] = {**ROUND_NAMES, "card_rank": Type.INT, "card_suit": Type.INT}
+# discard.may: the seat's names and the card it would discard
+DISCARD_NAMES: dict[str, Type] = {**SEAT_NAMES, "card_rank": Type.INT, "card_suit": Type.INT, "card_is_wild": Type.BOOL,
+                                  "card_fits_table": Type.BOOL, "is_last_card": Type.BOOL}
 # going_down.may: the seat's names and the go-down tried
 GO_DOWN_NAMES: dict[str, Type] = {**SEAT_NAMES, "cards_left": Type.INT, "melds_put_down": Type.INT,
                                   "extra_melds": Type.INT}
@@ -218,6 +221,7 @@ class RummyRules:
     chance_events: tuple[ChanceEvent, ...]
     fitting_discard_call: FittingDiscardCall
     take_discard: SeatRule | None = None  # take_discard.may: who may take the discard in turn
+    discard: SeatRule | None = None  # discard.may: which cards may be discarded (a rule of DISCARD_NAMES)
     going_down: GoingDownRules = GoingDownRules()
 
 
@@ -336,6 +340,7 @@ def build_section(builder: RulesBuilder) -> RummyRules:
             penalty_draw=get(("fitting_discard_call", "penalty_draw"), 1),
             name=get(("fitting_discard_call", "name"), "call")),
         take_discard=_seat_rule(builder, "take_discard"),
+        discard=_seat_rule(builder, "discard", DISCARD_NAMES),
     )
 
 

@@ -465,11 +465,32 @@ class RummyState(GameState):
         if self.joker_debt == 0:
             out_rule = self.contract.going_out
             if len(hand) > 1 or out_rule is not NO_DISCARD:
-                actions += [DISCARDS[c] for c in distinct]
+                discardable = distinct if self.section.discard is None else self._discardable(seat, distinct)
+                actions += [DISCARDS[c] for c in discardable]
                 if self.section.fitting_discard_call.allowed:
                     table = self.table
-                    actions += [CALLED_DISCARDS[c] for c in distinct if table.fits(c)]
+                    actions += [CALLED_DISCARDS[c] for c in discardable if table.fits(c)]
         return actions
+
+    def _discardable(self, seat: int, distinct: Sequence[int]) -> Sequence[int]:
+        """The cards of ``distinct`` (the hand's, once each) that ``discard.may`` lets
+        ``seat`` discard now; every one of them when it refuses them all (a turn always
+        ends)."""
+        allowed = [c for c in distinct if self._may_discard(seat, c)]
+        return allowed or distinct
+
+    def _may_discard(self, seat: int, c: int) -> bool:
+        rule = self.section.discard
+        assert rule is not None
+        return bool(self._evaluate(rule.rule, self._discard_env(seat, c), ("discard", "may", "rule")))
+
+    def _discard_env(self, seat: int, c: int) -> dict[str, Any]:
+        """discard.may's names: the seat's, and the card's."""
+        env = self._seat_env(seat)
+        env.update(card_rank=0 if c == JOKER else c % 13 + 2, card_suit=-1 if c == JOKER else c // 13,
+                   card_is_wild=c in self.meld_engine.wild, card_fits_table=self.table.fits(c),
+                   is_last_card=len(self.hands[seat]) == 1)
+        return env
 
     def _cards_left(self, seat: int, cards_out: Sequence[int]) -> int:
         """At most how many cards a table play of ``cards_out`` leaves in hand, not
@@ -695,6 +716,14 @@ class RummyState(GameState):
                 raise IllegalActionError(f"you do not hold {NAMES[action.card]}")
             if len(hand) == 1 and self.contract.going_out is NO_DISCARD:
                 raise IllegalActionError("you may not go out by discarding: every card must go onto the table")
+            rule = self.section.discard
+            if rule is not None and not self._may_discard(seat, action.card) and \
+                    any(self._may_discard(seat, c) for c in set(hand)):  # refusing every card refuses none
+                try:
+                    reason = rule.message.render(self._discard_env(seat, action.card))
+                except EvaluationError as exc:
+                    raise EvaluationError(f"discard.may.message: {exc}", ("discard", "may", "message")) from None
+                raise IllegalActionError(reason)
             if action.call and not self.section.fitting_discard_call.allowed:
                 raise IllegalActionError("this ruleset has no call of a fitting discard")
             if action.call and not self.table.fits(action.card):
