@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 
 from ...interpreter.cards import NAMES, SUIT_NAMES, SUITS, card
-from ...interpreter.families.trick_taking.trickplay import trick_winner
+from ...interpreter.families.trick_taking.trickplay import winner_function
 from ...interpreter.families.trick_taking.trump import card_order
 from ...interpreter.families.trick_taking.actions import Bid, Play
 from ...interpreter.families.trick_taking.bot import estimate_tricks
@@ -21,6 +21,8 @@ class TrickView:
         self.rules = rules
         self.section: TrickRules = rules.section
         self.r = renderer
+        # who takes a trick (the general function: it is asked once a card, not in a playout)
+        self.trick_winner = winner_function(True, self.section.play.last_identical)
 
     # --- narration ---
     def event(self, event: dict[str, Any]) -> None:
@@ -64,7 +66,7 @@ class TrickView:
     def _winning(self, plays: Sequence[tuple[int, int]], suits: Sequence[int], power: Sequence[int],
                  trump: int | None) -> str:
         """"bot-2 is winning with Q♠": who takes the trick in progress if no one beats it."""
-        seat = trick_winner(plays, suits, power, trump)
+        seat = self.trick_winner(plays, suits, power, trump)
         name = self.r.names[seat]
         best = next(c for s, c in plays if s == seat)
         return f"{name} {'are' if name == 'you' else 'is'} winning with {self.r.card(NAMES[best])}"
@@ -189,7 +191,7 @@ class TrickView:
             return f"your hand looks worth about {worth:.1f} tricks"
         if isinstance(action, Play):
             need = (obs.bids[obs.seat] or 0) - obs.taken[obs.seat]
-            wins = not obs.trick or trick_winner(list(obs.trick) + [(obs.seat, action.card)], obs.suits,
+            wins = not obs.trick or self.trick_winner(list(obs.trick) + [(obs.seat, action.card)], obs.suits,
                                                  obs.power, obs.trump) == obs.seat
             if need > 0:
                 tricks = f"you need {need} more trick{'s' if need > 1 else ''}"

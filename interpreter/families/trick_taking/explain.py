@@ -109,8 +109,12 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                 restriction.message.text.replace("{", "") else ""
             out.append(f"- {restriction.message.text[0].upper() + restriction.message.text[1:]}{formula}.")
         out.append("")
-    out += ["The highest trump wins the trick; without trumps, the highest card of the suit led.", "",
-            "## Scoring", ""]
+    out.append("The highest trump wins the trick; without trumps, the highest card of the suit led.")
+    if play.last_identical:
+        out.append("Of two identical cards (several decks) in one trick, the one played later ranks higher.")
+    elif _several_decks(rules):
+        out.append("Of two identical cards (several decks) in one trick, the one played first ranks higher.")
+    out += ["", "## Scoring", ""]
     for when, points in tricks.scoring.cases:
         if when is None and len(tricks.scoring.cases) == 1:
             out.append(f"Each round a player scores `{points.source}`.")
@@ -203,3 +207,8 @@ def refused_example(rules: Ruleset, which: int, budget: int = 3000
             # the likeliest bids last, so that they are tried first
             stack.extend(made + [b] for b in sorted(allowed, key=lambda b: -abs(b - typical)))
     return None
+
+
+def _several_decks(rules: Ruleset) -> bool:
+    """Whether some player count plays with more than one deck."""
+    return any(rules.setup(n).decks > 1 for n in range(rules.min_players, rules.max_players + 1))

@@ -97,6 +97,7 @@ class PlayRules:
     restrictions: tuple[Restriction, ...] = ()  # each keeps the cards its rule holds for (PLAY_NAMES)
     free: Compiled | None = None  # cards that may be played whatever was led
     leader: Compiled | None = None  # the seat that leads the first trick (LEADER_NAMES)
+    last_identical: bool = False  # play.identical_cards: last-wins (of two identical cards the later wins)
 
     @property
     def by_rule(self) -> bool:
@@ -279,7 +280,8 @@ def build_section(builder: RulesBuilder) -> TrickRules:
                        free=builder.expr(("play", "free"), play_names, Type.BOOL)
                        if get(("play", "free")) is not None else None,
                        leader=builder.expr(("play", "leader"), LEADER_NAMES, Type.INT)
-                       if get(("play", "leader")) is not None else None),
+                       if get(("play", "leader")) is not None else None,
+                       last_identical=get(("play", "identical_cards"), "first-wins") == "last-wins"),
         scoring=ScoringRules(tuple(cases)),
         counters=tuple(counters),
         own_hand=builder.expr(("information", "own_hand"), ROUND_NAMES, Type.BOOL)

@@ -149,7 +149,7 @@ class TrickTakingState(GameState):
         self._per_seat_names = bool(self.tricks.scoring.names & {"team", "team_bid", "team_tricks", "seat",
                                                                  "is_dealer"})
         self._by_rule = self.tricks.play.by_rule  # plays decided by restrictions or free cards
-        self._trick_winner = trickplay.trick_winner if self.setup.jokers else trickplay.plain_trick_winner
+        self._trick_winner = trickplay.winner_function(bool(self.setup.jokers), self.tricks.play.last_identical)
         self._trump_broken = False  # a trump has been played this round (kept when _by_rule)
         self._own_hidden = False  # this round a seat bids without seeing its own hand
         self._others_shown = False  # this round a seat sees every other hand

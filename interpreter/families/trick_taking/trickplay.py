@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ...cards import NAMES
 from .trump import LEAD_PASSES, NO_SUIT, TOP, describe
@@ -90,3 +90,23 @@ def plain_trick_winner(plays: Sequence[tuple[int, int]], suits: Sequence[int], p
         if key > best_key:
             best_seat, best_key = seat, key
     return best_seat
+
+
+Winner = Callable[[Sequence[tuple[int, int]], Sequence[int], Sequence[int], "int | None"], int]
+
+
+def _last_identical_wins(winner: Winner) -> Winner:
+    """``winner`` with a tie of identical cards (several decks) going to the copy played
+    last: the winning card's last copy in the trick wins."""
+    def wins(plays: Sequence[tuple[int, int]], suits: Sequence[int], power: Sequence[int], trump: int | None) -> int:
+        seat = winner(plays, suits, power, trump)
+        card = next(c for s, c in plays if s == seat)
+        return [s for s, c in plays if c == card][-1]
+    return wins
+
+
+def winner_function(jokers: bool, last_identical: bool) -> Winner:
+    """Who wins a trick under the rules: the plain function for a pack without jokers,
+    and of identical cards the first played wins unless ``last_identical``."""
+    winner: Winner = trick_winner if jokers else plain_trick_winner
+    return _last_identical_wins(winner) if last_identical else winner
