@@ -78,7 +78,7 @@ def explain(rules: Ruleset, notes: bool = False) -> str:
             else f"- {rules.min_players} players.",
             f"- The deck: {_deck(rules)}.",
             f"- Aces rank {'high' if rules.deck.ace == 'high' else 'low' if rules.deck.ace == 'low' else 'high or low'}.",
-            f"- {'Seat 0' if rules.deal.first_dealer is not None else 'A seat drawn by lot'} deals first; the deal "
+            f"- {_first_dealer(rules.deal.first_dealer)} deals first; the deal "
             f"passes {'to the left' if rules.deal.rotation == 'left' else 'to the right' if rules.deal.rotation == 'right' else 'never (one dealer)'}; "
             f"{SEAT_WORDS[rules.deal.first_to_act]} acts first.",
             f"- The {'highest' if rules.winner == 'highest' else 'lowest'} total after the last round wins."
@@ -124,3 +124,9 @@ def latest_notes(notes: tuple[str, ...]) -> list[str]:
             placed.add(label)
             out.append(notes[last[label]])
     return out
+
+
+def _first_dealer(seat: int | None) -> str:
+    if seat is None:
+        return "A seat drawn by lot"
+    return "The first seat (seat 0)" if seat == 0 else f"Seat {seat} (counting the first seat as 0)"

@@ -159,7 +159,7 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     out += ["", "## Going out and the end of a round", "",
             f"Unless a round says otherwise, a player goes out {OUT_WORDS[rummy.going_out]}.",
             "When the stock runs out, " + (f"the discards but the top card are shuffled into a new stock "
-                                           f"(at most {stock.reshuffles} time(s)); after that "
+                                           f"(at most {_times(stock.reshuffles)}); after that "
                                            if stock.when_empty is WhenEmpty.RESHUFFLE_DISCARDS else "")
             + f"the round ends with every hand counted. A round also ends after {stock.turn_limit} turns.",
             "", "## Scoring", "", "The player who goes out scores 0; everyone else scores the cards left in hand:", "",
@@ -216,3 +216,7 @@ def _jokers_words(compiled: Any) -> str:
     if not compiled.names:
         return _count(compiled, "joker")
     return f"`{compiled.source}` (by the meld's `size`)"
+
+
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
