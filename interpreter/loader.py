@@ -417,6 +417,10 @@ def schema_problems(doc: Document, validator: Any) -> list[Problem]:
                     message += f" (did you mean '{close[0]}'?)"
             elif error.validator == "pattern" and "description" in _schema_at(error):
                 message = f"{error.instance!r}: {_schema_at(error)['description']}"
+            elif error.validator == "type" and isinstance(error.instance, str) and ".." in error.instance \
+                    and path and isinstance(path[-1], int):
+                # `hand_size: [7..1, 2..7]`: YAML read a list of texts; the expression wants quotes
+                message += " (a range is an expression: quote the whole list, e.g. \"[7..1, 2..7]\")"
             key = (path, message)
             if key in seen:
                 continue

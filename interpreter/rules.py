@@ -399,11 +399,15 @@ class RulesBuilder:
     def _check_every_player_count(self, rules: Ruleset) -> None:
         reported: set[tuple[JsonPath, str]] = set()
 
-        def once(path: JsonPath, message: str, key: str | None = None) -> None:
-            """Report a problem once, however many player counts (or melds) show it."""
+        def once(path: JsonPath, message: str, key: str | None = None, at_key: bool = False) -> None:
+            """Report a problem once, however many player counts (or melds) show it
+            (``at_key``: at the key itself, as for a mapping that lacks an entry)."""
             if (path, key or message) not in reported:
                 reported.add((path, key or message))
-                self.fail(path, message)
+                if at_key and path and isinstance(path[-1], str):
+                    self.fail(path, message, at_key=True, span=len(path[-1]))
+                else:
+                    self.fail(path, message)
 
         modes: list[str | None] = [rules.mode] + [m for m in rules.modes if m != rules.mode]
         deadline = time.monotonic() + SETUP_SECONDS

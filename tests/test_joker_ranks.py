@@ -250,3 +250,39 @@ def test_games_with_named_trumps_replay(tmp_path, seed):
         if named == 2:
             break
     assert named == 2
+
+
+def test_trump_choices_limit_what_the_chooser_may_name(tmp_path, run_cli):
+    """trump.choices: Judgement's dealer names one of the four suits, never no trump."""
+    from cardrules.interpreter.families.trick_taking.actions import ChooseTrump
+    from cardrules.interpreter.families.trick_taking.textio import parse_input
+    from cardrules.interpreter.families.trick_taking.state import Phase
+
+    path = tmp_path / "suits.yaml"
+    path.write_text(f"extends: {WIZARD}\nname: suits\ntrump: {{choices: [S, H, D, C]}}\n")
+    state = stacked(path, ["4C 5C", "AH 5D", "KS 6D", "QH 7D"], "JK", dealer=3)
+    assert [a.suit for a in state.legal_actions()] == [0, 1, 2, 3]
+    with pytest.raises(IllegalActionError, match=r"names the trump now \(spades, hearts, diamonds, clubs\)"):
+        state.apply(ChooseTrump(None))
+    state.apply(parse_input(Phase.CHOOSE_TRUMP, "hearts"))  # a suit alone at the trump prompt
+    assert state.trump == 1
+    assert "names the trump (one of the four suits; not no trump)" in run_cli("explain", str(path)).output
+
+
+def test_a_bare_suit_or_no_trump_is_read_at_the_trump_prompt():
+    from cardrules.interpreter.families.trick_taking.actions import ChooseTrump
+    from cardrules.interpreter.families.trick_taking.state import Phase
+    from cardrules.interpreter.families.trick_taking.textio import parse_input
+
+    for text, suit in (("notrump", None), ("no trump", None), ("none", None), ("h", 1), ("Spades", 0),
+                       ("trump clubs", 3)):
+        assert parse_input(Phase.CHOOSE_TRUMP, text) == ChooseTrump(suit), text
+    with pytest.raises(IllegalActionError, match="is not a suit"):
+        parse_input(Phase.CHOOSE_TRUMP, "banana")
+
+
+def test_trump_choices_without_anyone_naming_trump_is_a_warning(tmp_path, run_cli):
+    path = tmp_path / "unused.yaml"
+    path.write_text("extends: oh-hell\nname: unused\ntrump: {kind: upcard, choices: [S, H]}\n")
+    result = run_cli("validate", "--no-play", str(path))
+    assert result.exit_code == 0 and "these choices are never offered" in result.output

@@ -274,7 +274,7 @@ def test_explain_puts_every_new_rule_in_words(run_cli, tmp_path):
     assert "Each round's trump is `if not has_upcard" in text
     assert "may be played whatever was led" in text and "- You must beat the trick when you can." in text
     assert "`zeros` starts at `0` and becomes `if bid == 0 then zeros + 1 else 0`" in text
-    assert "The player `highest_bidder`" in text
+    assert "The highest bidder (the first in bidding order on a tie) leads the first trick" in text
     text = run_cli("explain", str(DATA / "good" / "indian-first-round.yaml")).output
     assert "see their own hand while bidding only when `round != 1`" in text
     assert "When `round == 1`, every player sees all the other players' hands." in text

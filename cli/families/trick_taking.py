@@ -173,7 +173,8 @@ class TrickView:
         if obs.phase == Phase.BIDDING:
             return f"your bid ({', '.join(str(a.bid) for a in legal)})"
         if obs.phase == Phase.CHOOSE_TRUMP:
-            return "name the trump (spades, hearts, diamonds, clubs, none)"
+            return "name the trump (" + ", ".join("none" if a.suit is None else SUIT_NAMES[SUITS[a.suit]]
+                                                  for a in legal) + ")"
         return f"your card ({self.r.cards([NAMES[a.card] for a in self._in_hand_order(obs, legal)])})"
 
     def _in_hand_order(self, obs: TrickObservation, legal: Sequence[Any]) -> list[Any]:

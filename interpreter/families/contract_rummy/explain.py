@@ -78,22 +78,34 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     each seat rule's formula."""
     rummy: RummyRules = rules.section
     setup = rules.setup(rules.min_players)
+    counts = range(rules.min_players, rules.max_players + 1)
+    # the cards dealt round by round, by player count; one column per distinct schedule
+    schedules: dict[tuple[int, ...], list[int]] = {}
+    for n in counts:
+        schedules.setdefault(rules.setup(n).hand_sizes, []).append(n)
+    turned = ("the next card is turned face up to start the discard pile (the flip card)." if rules.deal.upcard
+              else "no card is turned.")
     sizes = sorted(set(setup.hand_sizes))
-    out = ["## The deal", "",
-           f"Each player is dealt {', '.join(map(str, sizes))} cards; "
-           + ("the next card is turned face up to start the discard pile (the flip card)." if rules.deal.upcard
-              else "no card is turned."), "",
-           "## Contracts", "",
+    if len(schedules) == 1 and len(sizes) == 1:
+        deal = f"Each player is dealt {sizes[0]} cards; {turned}"
+        columns: list[str] = []
+    else:
+        deal = f"Each player is dealt the cards the table below gives for the round; {turned}"
+        columns = (["cards dealt"] if len(schedules) == 1 else
+                   [f"cards, {_players_words(players)}" for players in schedules.values()])
+    out = ["## The deal", "", deal, "", "## Contracts", "",
            _going_down_words(rummy, notes), "",
-           "| round | contract | going out |", "|---|---|---|"]
+           "| " + " | ".join(["round", "contract", *columns, "going out"]) + " |",
+           "|" + "---|" * (3 + len(columns))]
     numbers = setup.round_numbers
     for i, number in enumerate(numbers, 1):
         contract = rummy.contracts[number - 1]
         spelled = ", ".join(str(m) for m in contract.melds)
         name = contract.name if contract.name != spelled else spelled
         label = f"{i}" + (f" (round {number} of the full game)" if number != i else "")
-        out.append(f"| {label} | {name}{'' if name == spelled else f' ({spelled})'} | "
-                   f"{contract.going_out.value} |")
+        dealt = [str(schedule[i - 1]) for schedule in schedules] if columns else []
+        out.append("| " + " | ".join([label, f"{name}{'' if name == spelled else f' ({spelled})'}", *dealt,
+                                      contract.going_out.value]) + " |")
     melds = rummy.melds
     ace = {Ace.HIGH: "high only", Ace.LOW: "low only", Ace.EITHER: "high or low"}[melds.run_ace]
     out += ["", "## Melds", "",
@@ -101,8 +113,12 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
             + (", no two natural cards of one suit." if melds.set_distinct_suits else "."),
             f"- A run is {melds.run_min} or more cards in sequence in one suit; aces {ace}"
             + ("; runs may turn the corner (K-A-2)." if melds.wrap else "; a run never turns the corner."),
-            f"- Jokers are wild. Most jokers in one meld: {_jokers_words(melds.jokers_per_meld)}"
-            + ("" if melds.jokers_adjacent else "; two jokers may never stand side by side in a run") + "."]
+            ]
+    if any(rules.setup(n).jokers for n in counts) or melds.wild is not None:
+        lead = ("Jokers are wild." if any(rules.setup(n).jokers for n in counts)
+                else "There are no jokers; the wild cards below play as jokers.")
+        out.append(f"- {lead} Most jokers in one meld: {_jokers_words(melds.jokers_per_meld)}"
+                   + ("" if melds.jokers_adjacent else "; two jokers may never stand side by side in a run") + ".")
     if melds.wild is not None:
         out.append(_wild_words(rules, setup))
     if melds.distinct_set_ranks:
@@ -117,8 +133,8 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
         order = ("clockwise from the player in turn" if buying.priority is BuyPriority.FROM_PLAYER_IN_TURN
                  else "from the player closest to the dealer's left")
         out.append(f"If they draw from the stock, the others may buy the discard, in priority {order}: one buy "
-                   f"per discard, taking {_count(buying.penalty_cards, 'penalty card')} from the stock too; "
-                   f"each player may buy {_count(buying.limit, 'time')} a round.")
+                   "per discard" + _penalty_words(buying.penalty_cards, setup)
+                   + f"; each player may buy {_by_round(buying.limit, setup, 'time', 'a round')}.")
         if buying.may is not None and buying.may_message is not None:
             out.append(_rule_words("Buying", buying.may.source, buying.may_message.text, notes))
         if buying.veto is not BuyVeto.NONE:
@@ -220,3 +236,27 @@ def _jokers_words(compiled: Any) -> str:
 
 def _times(n: int) -> str:
     return {1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def _players_words(players: list[int]) -> str:
+    if len(players) == 1:
+        return f"{players[0]} players"
+    return f"{players[0]}-{players[-1]} players" if players == list(range(players[0], players[-1] + 1)) else \
+        ", ".join(map(str, players)) + " players"
+
+
+def _by_round(compiled: Any, setup: Any, unit: str, each: str = "") -> str:
+    """A count that may change by round, in words: one number (and ``each``: "a
+    round"), or each round's number in turn (at the fewest players)."""
+    try:
+        values = [int(compiled(setup.round_env(i))) for i in range(len(setup.round_numbers))]
+    except Exception:  # noqa: BLE001 - a rule that needs more than the round: the formula
+        return _count(compiled, unit) + (f" {each}" if each else "")
+    if len(set(values)) == 1:
+        return f"{values[0]} {unit}{'' if values[0] == 1 else 's'}" + (f" {each}" if each else "")
+    return f"{', '.join(map(str, values))} {unit}s in the rounds in turn"
+
+
+def _penalty_words(compiled: Any, setup: Any) -> str:
+    words = _by_round(compiled, setup, "penalty card")
+    return "" if words == "0 penalty cards" else f", taking {words} from the stock too"

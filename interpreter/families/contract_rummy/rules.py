@@ -417,9 +417,9 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
     missing = [r for r in setup.ranks if r not in rummy.card_points]
     if missing:
         once(("card_points",), f"with {setup.players} players the deck has rank {missing[0]}, but card_points "
-             "gives it no points")
+             "gives it no points", at_key=True)
     if setup.jokers and "JK" not in rummy.card_points:
-        once(("card_points",), "the deck has jokers, but card_points gives no points for JK")
+        once(("card_points",), "the deck has jokers, but card_points gives no points for JK", at_key=True)
     for i, number in enumerate(setup.round_numbers):
         if number > len(rummy.contracts):
             continue
@@ -440,7 +440,8 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
         if contract.cards_needed > most:
             once(("contracts", number - 1), f"{'with 2 players, ' if only_flip else ''}round {number}'s contract "
                  f"({contract.name}) needs {contract.cards_needed} cards, but a player holds at most {most} "
-                 f"({setup.hand_sizes[i]} dealt, 1 drawn, {buys} buys of {1 + penalty}{only_flip})")
+                 f"({setup.hand_sizes[i]} dealt, 1 drawn, {buys} buy{'s' if buys != 1 else ''} of "
+                 f"{1 + penalty} card{'s' if penalty else ''}{only_flip})")
         for meld in contract.melds:
             kinds = (MeldKind.SET, MeldKind.RUN) if meld.kind is MeldKind.EITHER else (meld.kind,)
             problems = []

@@ -20,14 +20,19 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     out += schedule_table(rules) + [""]
     trump = tricks.trump
     out += ["## Trump", ""]
+    choices = _choices_words(trump.choices)
     if trump.suit is not None:
-        out.append(f"Each round's trump is `{trump.suit.source}` (a suit, or `no_trump`)"
-                   + (", where `upcard_suit` is the suit of the card turned up after the deal." if
-                      "upcard_suit" in trump.suit.names else "."))
-        if "chosen" in trump.suit.names:
-            who = "the dealer" if trump.chooser is None else f"the player at seat `{trump.chooser.source}`"
-            out.append(f"When it gives `chosen`, {who} names the trump (a suit, or no trump) after looking at "
-                       "their hand, before the bidding.")
+        who = "the dealer" if trump.chooser is None else _seat_words(trump.chooser.source, rules)
+        if " ".join(trump.suit.source.split()) == "chosen":
+            out.append(f"Each round {who} names the trump ({choices}) after looking at their hand, before the "
+                       "bidding.")
+        else:
+            out.append(f"Each round's trump is `{trump.suit.source}` (a suit, or `no_trump`)"
+                       + (", where `upcard_suit` is the suit of the card turned up after the deal." if
+                          "upcard_suit" in trump.suit.names else "."))
+            if "chosen" in trump.suit.names:
+                out.append(f"When it gives `chosen`, {who} names the trump ({choices}) after looking at "
+                           "their hand, before the bidding.")
     elif trump.kind is TrumpKind.UPCARD:
         out.append("After the deal the next card is turned up; its suit is trump for the round."
                    + (" When no card is left to turn, the round has no trump." if trump.no_trump_without_upcard
@@ -36,8 +41,8 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
         names = ["no trump" if s is None else SUIT_NAMES[SUITS[s]] for s in trump.rotation]
         out.append("Trump follows a fixed rotation, round by round: " + ", ".join(names) + ", then again.")
     elif trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER:
-        out.append("After the bidding, the highest bidder (the first in bidding order on a tie) names a suit "
-                   "as trump, or no trump.")
+        out.append("After the bidding, the highest bidder (the first in bidding order on a tie) names the trump "
+                   f"({choices}).")
     else:
         out.append("There is no trump.")
     turned = " A turned-up joker means no trump." if trump.suit is None and trump.kind is TrumpKind.UPCARD else ""
@@ -89,9 +94,9 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
             out.append(f"- For example, in a round of {size} card{'s' if size != 1 else ''}{after}, {who} is "
                        f"told: \"{message}\"{formula}.")
     play = tricks.play
-    first = (f"The player `{play.leader.source}` (a seat number, counted round the table) leads the first trick"
-             if play.leader is not None else f"{SEAT_WORDS[rules.deal.first_to_act].capitalize()} leads the first "
-                                             "trick")
+    leader = _seat_words(play.leader.source, rules) if play.leader is not None else \
+        SEAT_WORDS[rules.deal.first_to_act]
+    first = f"{leader[0].upper()}{leader[1:]} leads the first trick"
     out += ["", "## Play", "",
             f"{first}; the winner of a trick leads the next.",
             "Players must follow the suit led if they can." if play.follow_suit else "Any card may be played.",
@@ -212,3 +217,38 @@ def refused_example(rules: Ruleset, which: int, budget: int = 3000
 def _several_decks(rules: Ruleset) -> bool:
     """Whether some player count plays with more than one deck."""
     return any(rules.setup(n).decks > 1 for n in range(rules.min_players, rules.max_players + 1))
+
+
+def _choices_words(choices: tuple[int | None, ...]) -> str:
+    """"a suit, or no trump", or the choices listed where trump.choices limits them."""
+    if set(choices) == {0, 1, 2, 3, None}:
+        return "a suit, or no trump"
+    if set(choices) == {0, 1, 2, 3}:
+        return "one of the four suits; not no trump"
+    names = ["no trump" if c is None else SUIT_NAMES[SUITS[c]] for c in choices]
+    return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
+_OFFSETS = {"1": "to the dealer's left", "-1": "to the dealer's right", "players-1": "to the dealer's right"}
+
+
+def _seat_words(source: str, rules: Ruleset) -> str:
+    """A seat expression (``play.leader``, ``trump.chooser``) in words where it is one of
+    the common forms (the dealer, a seat counted from the dealer, the first to act, the
+    highest bidder), else the formula."""
+    text = "".join(source.split())
+    if text == "dealer":
+        return "the dealer"
+    if text == "first":
+        return f"the first to act ({SEAT_WORDS[rules.deal.first_to_act]})"
+    if text == "highest_bidder":
+        return "the highest bidder (the first in bidding order on a tie)"
+    if text.startswith("dealer+") or text.startswith("dealer-"):
+        offset = text[6:].lstrip("+")
+        if offset in _OFFSETS:
+            return f"the player {_OFFSETS[offset]}"
+        if offset.isdigit():
+            return f"the player {offset} seats to the dealer's left"
+    if text.isdigit():
+        return f"seat {text} (counting the first seat as 0)"
+    return f"the player at seat `{source.strip()}` (counted round the table from seat 0)"

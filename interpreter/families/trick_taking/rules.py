@@ -71,6 +71,7 @@ class TrumpRules:
     suit: Compiled | None = None  # trump.suit: the round's trump by expression (TRUMP_NAMES)
     high_cards: tuple[int, ...] = ()  # trump.high_cards: trumps above the ace, highest first
     chooser: Compiled | None = None  # trump.chooser: the seat naming a `chosen` trump (CHOOSER_NAMES)
+    choices: tuple[int | None, ...] = (0, 1, 2, 3, None)  # trump.choices: what a named trump may be (None: no trump)
 
     @property
     def jokers_top(self) -> bool:
@@ -204,6 +205,8 @@ def build_section(builder: RulesBuilder) -> TrickRules:
         builder.fail(("deck", "jokers"), "say how jokers rank in tricks: trump.jokers: top-trump, highest or "
                      "lowest")
     rotation = tuple(None if s == "none" else SUITS.index(s) for s in get(("trump", "rotation"), ()))
+    choices = tuple(dict.fromkeys(None if s == "none" else SUITS.index(s)
+                                  for s in get(("trump", "choices"), ("S", "H", "D", "C", "none"))))
     has_suit = get(("trump", "suit")) is not None
     if get(("trump", "kind")) is None and not has_suit:
         builder.fail(("trump",), "say how trump is chosen: trump.kind (upcard, rotation, none, "
@@ -214,6 +217,11 @@ def build_section(builder: RulesBuilder) -> TrickRules:
     if get(("trump", "chooser")) is not None and not (isinstance(get(("trump", "suit")), str)
                                                        and "chosen" in names_read(get(("trump", "suit")))):
         builder.warn(("trump", "chooser"), "trump.suit never gives `chosen`, so no one is asked to name the trump")
+    names_trump = kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER or (
+        isinstance(get(("trump", "suit")), str) and "chosen" in names_read(get(("trump", "suit"))))
+    if get(("trump", "choices")) is not None and not names_trump:
+        builder.warn(("trump", "choices"), "no one names the trump here (trump.kind is not named-by-highest-bidder "
+                     "and trump.suit never gives `chosen`), so these choices are never offered")
     if kind is TrumpKind.ROTATION and not rotation:
         builder.fail(("trump", "kind"), "trump kind 'rotation' needs a 'rotation' list of suits")
     bowers = get(("trump", "bowers"), False)
@@ -270,6 +278,7 @@ def build_section(builder: RulesBuilder) -> TrickRules:
                          high_cards=high_cards,
                          chooser=builder.expr(("trump", "chooser"), CHOOSER_NAMES, Type.INT)
                          if get(("trump", "chooser")) is not None else None,
+                         choices=choices,
                          suit=builder.expr(("trump", "suit"), TRUMP_NAMES, Type.INT) if has_suit else None),
         bidding=BiddingRules(order=BidOrder(get(("bidding", "order"), "clockwise")),
                              range=builder.expr(("bidding", "range"), ROUND_NAMES, Type.LIST, "0..hand_size"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from ...cards import JOKER, NAMES, SUITS
+from ...cards import JOKER, NAMES, SUIT_NAMES, SUITS
 from ...deal import Deal
 from ...errors import EvaluationError, IllegalActionError
 from ...game import CHANCE, OVER, GameState
@@ -185,7 +185,7 @@ class TrickTakingState(GameState):
         elif turn == OVER:
             actions = []
         else:
-            actions = list(TRUMP_CHOICES)
+            actions = [TRUMP_CHOICES[4 if suit is None else suit] for suit in self.tricks.trump.choices]
         self._legal_at = self.moves
         self._legal_list = actions
         return actions
@@ -403,10 +403,11 @@ class TrickTakingState(GameState):
                 raise IllegalActionError(auction.bid_refusal(self.tricks.bidding, self._env_for_bid(turn),
                                                              self._candidates, action.bid))
         elif phase is _CHOOSE_TRUMP:
-            if not isinstance(action, ChooseTrump) or action not in TRUMP_CHOICES:
+            choices = self.tricks.trump.choices
+            if not isinstance(action, ChooseTrump) or action.suit not in choices:
                 who = "the highest bidder" if self._named_trump else f"seat {turn}"
-                raise IllegalActionError(f"{who} names the trump now (spades, hearts, diamonds, clubs or none), "
-                                         f"not '{action}'")
+                allowed = ", ".join("none" if c is None else SUIT_NAMES[SUITS[c]] for c in choices)
+                raise IllegalActionError(f"{who} names the trump now ({allowed}), not '{action}'")
 
     # --- applying --------------------------------------------------------------------------
     def apply(self, action: Any) -> None:

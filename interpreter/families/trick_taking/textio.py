@@ -28,11 +28,13 @@ def parse_input(phase: str, text: str) -> Any:
         return Bid(int(numbers[0]))  # a bid out of range is refused by the rules, with the range
     if phase == Phase.BIDDING and verb not in ("trump", "name", "play"):
         raise IllegalActionError(f"'{text.strip()}' is not a bid: type a number, e.g. '3' or 'bid 3'")
-    if verb in ("trump", "name"):
+    if verb in ("trump", "name") or phase == Phase.CHOOSE_TRUMP:
+        if phase == Phase.CHOOSE_TRUMP and verb not in ("trump", "name"):
+            rest = words  # at the trump prompt a suit alone names it: 'hearts', 'h', 'none'
         if not rest:
             raise IllegalActionError("name a suit: 'trump hearts', 'trump s' or 'trump none'")
-        word = rest[0]
-        if word in ("none", "no", "nt", "notrump", "no-trump"):
+        word = " ".join(rest) if rest[0] == "no" and len(rest) > 1 else rest[0]
+        if word in ("none", "no", "nt", "notrump", "no-trump", "no trump", "no trumps", "notrumps"):
             return TRUMP_CHOICES[4]
         for i, s in enumerate(SUITS):
             if word in (s.lower(), SUIT_NAMES[s], SUIT_NAMES[s].rstrip("s")):
