@@ -94,7 +94,7 @@ def explain(rules: Ruleset, notes: bool = False) -> str:
         out += ["## Modes", ""]
         for name, (description, _) in rules.modes.items():
             marker = " (this ruleset plays it)" if name == rules.mode else ""
-            out.append(f"- `{name}`: {description}{marker}")
+            out.append(f"- `{name}`: {description}{_mode_rounds(rules, name)}{marker}")
         out.append("")
     out += rules.family.explain(rules, notes)
     if rules.notes and notes:
@@ -130,3 +130,17 @@ def _first_dealer(seat: int | None) -> str:
     if seat is None:
         return "A seat drawn by lot"
     return "The first seat (seat 0)" if seat == 0 else f"Seat {seat} (counting the first seat as 0)"
+
+
+def _mode_rounds(rules: Ruleset, mode: str) -> str:
+    """" (rounds 4 to 7)": the rounds a mode plays (at the fewest players), as numbers of
+    the full game."""
+    try:
+        numbers = list(rules.setup(rules.min_players, mode).round_numbers)
+    except Exception:  # noqa: BLE001 - validate reports a mode that cannot be set up
+        return ""
+    if not numbers:
+        return ""
+    if numbers == list(range(numbers[0], numbers[-1] + 1)) and len(numbers) > 2:
+        return f" (rounds {numbers[0]} to {numbers[-1]})"
+    return f" (round{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))})"
