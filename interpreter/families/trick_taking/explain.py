@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import SUIT_NAMES, SUITS, pretty
-from ...explain import SEAT_WORDS, schedule_table
+from ...explain import SEAT_WORDS, message_words, schedule_table
 from ...rules import Ruleset
 from ...errors import EvaluationError
 from .auction import candidate_bids
@@ -112,7 +112,8 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
         for restriction in play.restrictions:
             formula = f" (the rule: `{restriction.rule.source}`)" if notes or restriction.message.text != \
                 restriction.message.text.replace("{", "") else ""
-            out.append(f"- {restriction.message.text[0].upper() + restriction.message.text[1:]}{formula}.")
+            text = message_words(restriction.message.text)
+            out.append(f"- {text[0].upper() + text[1:]}{formula}.")
         out.append("")
     out.append("The highest trump wins the trick; without trumps, the highest card of the suit led.")
     if play.last_identical:
@@ -120,6 +121,10 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     elif _several_decks(rules):
         out.append("Of two identical cards (several decks) in one trick, the one played first ranks higher.")
     out += ["", "## Scoring", ""]
+    if tricks.scoring.lets:
+        out += ["For each player, with these values worked out first:", ""]
+        out += [f"- `{name}` = `{compiled.source}`" for name, compiled in tricks.scoring.lets]
+        out.append("")
     for when, points in tricks.scoring.cases:
         if when is None and len(tricks.scoring.cases) == 1:
             out.append(f"Each round a player scores `{points.source}`.")

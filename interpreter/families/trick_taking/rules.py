@@ -118,25 +118,37 @@ class Counter:
 @dataclass(frozen=True)
 class ScoringRules:
     cases: tuple[tuple[Compiled | None, Compiled], ...]  # (when, points); first match wins
+    lets: tuple[tuple[str, Compiled], ...] = ()  # scoring.let: named values of the scoring names, in order
 
     def points(self, env: Mapping[str, Any]) -> int:
+        if self.lets:
+            env = self.with_lets(env)
         for when, points in self.cases:
             if when is None or when(env):
                 return points(env)
         return 0
 
+    def with_lets(self, env: Mapping[str, Any]) -> dict[str, Any]:
+        """``env`` (a dict is filled in place) with each ``scoring.let`` value."""
+        out = env if isinstance(env, dict) else dict(env)
+        for name, compiled in self.lets:
+            out[name] = compiled(out)
+        return out
+
     @property
     def names(self) -> frozenset[str]:
-        """Every name the scoring reads."""
+        """Every name the scoring reads (its lets' names included)."""
         out: frozenset[str] = frozenset()
         for when, points in self.cases:
             out |= points.names | (when.names if when is not None else frozenset())
+        for _, compiled in self.lets:
+            out |= compiled.names
         return out
 
     @property
     def program(self) -> Callable[[Mapping[str, Any]], int]:
         """:meth:`points` as one call (a single formula is its compiled program itself)."""
-        if len(self.cases) == 1 and self.cases[0][0] is None:
+        if len(self.cases) == 1 and self.cases[0][0] is None and not self.lets:
             return self.cases[0][1].program
         return self.points
 
@@ -238,11 +250,6 @@ def build_section(builder: RulesBuilder) -> TrickRules:
                          at_key=True, span=len(name))
             continue
         counter_names[name] = Type.INT
-    for name in counter_names:
-        counters.append(Counter(
-            name=name,
-            initial=builder.expr(("counters", name, "initial"), {**ROUND_NAMES, "seat": Type.INT}, Type.INT, 0),
-            update=builder.expr(("counters", name, "update"), {**COUNTER_NAMES, **counter_names}, Type.INT)))
     bid_names = {**BID_NAMES, **counter_names}
     restrictions = _restrictions(builder, "bidding", bid_names)
     if get(("bidding", "order")) == "simultaneous":
@@ -260,6 +267,23 @@ def build_section(builder: RulesBuilder) -> TrickRules:
         builder.warn(("trump", "suit"), "deal.upcard is false, so no card is turned: has_upcard is always false "
                      "and upcard_suit always no_trump")
     score_names = {**SCORE_NAMES, **counter_names}
+    score_lets: list[tuple[str, Compiled]] = []
+    for name in get(("scoring", "let"), {}) or {}:
+        if name in score_names or name in COUNTER_NAMES or name in PLAY_NAMES or name in CONSTANTS or \
+                name in builder.let_names:
+            builder.fail(("scoring", "let", name), f"'{name}' is a name the language (or a let or counter) already "
+                         "binds", at_key=True, span=len(name))
+            continue
+        compiled = builder.expr(("scoring", "let", name), score_names, (Type.INT, Type.BOOL, Type.LIST))
+        score_lets.append((name, compiled))
+        score_names[name] = compiled.type  # seen by the lets after it, the points and the counters' updates
+    let_types = {name: compiled.type for name, compiled in score_lets}
+    for name in counter_names:
+        counters.append(Counter(
+            name=name,
+            initial=builder.expr(("counters", name, "initial"), {**ROUND_NAMES, "seat": Type.INT}, Type.INT, 0),
+            update=builder.expr(("counters", name, "update"), {**COUNTER_NAMES, **counter_names, **let_types},
+                                Type.INT)))
     points = get(("scoring", "points"))
     cases: list[tuple[Compiled | None, Compiled]] = []
     if isinstance(points, list):
@@ -291,7 +315,7 @@ def build_section(builder: RulesBuilder) -> TrickRules:
                        leader=builder.expr(("play", "leader"), LEADER_NAMES, Type.INT)
                        if get(("play", "leader")) is not None else None,
                        last_identical=get(("play", "identical_cards"), "first-wins") == "last-wins"),
-        scoring=ScoringRules(tuple(cases)),
+        scoring=ScoringRules(tuple(cases), tuple(score_lets)),
         counters=tuple(counters),
         own_hand=builder.expr(("information", "own_hand"), ROUND_NAMES, Type.BOOL)
         if get(("information", "own_hand")) is not None else None,
@@ -319,7 +343,9 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
         if dealt > setup.deck_size:
             extra = " and a trump card" if needs_upcard else ""
             once(("deal", "hand_size"), f"with {setup.players} players, round {number} deals {size} cards "
-                 f"each{extra}: {dealt} cards, but the deck holds {setup.deck_size}")
+                 f"each{extra}: {dealt} cards, but the deck holds {setup.deck_size}"
+                 + ("; to play such a round without trump, write trump.no_upcard: no-trump" if needs_upcard and
+                    dealt - 1 <= setup.deck_size else ""))
             return
         env = setup.round_env(index)
         try:

@@ -690,6 +690,8 @@ class TrickTakingState(GameState):
             env["points"] = points[seat]
             for name, values in before.items():
                 env[name] = values[seat]
+            if self.tricks.scoring.lets:
+                self.tricks.scoring.with_lets(env)
             for counter in self.tricks.counters:
                 self.counters[counter.name][seat] = self._evaluated(counter.update, env,
                                                                     ("counters", counter.name, "update"))
