@@ -533,3 +533,26 @@ def test_without_a_discard_rule_any_card_may_be_discarded():
     queens_on_the_table(state)
     draw(state)
     assert discards(state) == sorted(cards("QD 2H 5C JK 9S KD"))
+
+
+def test_an_ace_at_both_ends_of_a_run_unless_runs_hold_at_most_13(tmp_path):
+    """With aces high or low, a run may hold an ace at each end (two packs); "high or low
+    but not both" is melds.run.max_size: 13."""
+    both = checker("shanghai-isra")
+    low_run = both.make(MeldKind.RUN, cards("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"))
+    assert both.lay_off(low_run, card("AH")) is not None and card("AH") in both.accepts(low_run)
+    assert both.why_not_run(cards("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH")) is None
+    path = tmp_path / "not-both.yaml"
+    path.write_text("extends: shanghai-isra\nname: not-both\nmelds: {run: {max_size: 13}}\n")
+    one = checker(str(path))
+    low_run = one.make(MeldKind.RUN, cards("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"))
+    assert one.lay_off(low_run, card("AH")) is None and card("AH") not in one.accepts(low_run)
+    assert one.why_not_run(cards("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH")) == "a run holds at most 13 cards"
+    assert one.lay_off(low_run, JOKER) is None  # nor a joker in the fourteenth place
+
+
+def test_a_run_longer_than_its_maximum_cannot_be_asked_for(tmp_path, run_cli):
+    path = tmp_path / "short-runs.yaml"
+    path.write_text("extends: shanghai-isra\nname: short-runs\nmelds: {run: {min_size: 4, max_size: 3}}\n")
+    result = run_cli("validate", "--no-play", str(path))
+    assert result.exit_code == 1 and "cannot hold at most 3" in result.output

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import JOKER, NAMES, RANKS, SUIT_SYMBOLS
-from ...explain import SEAT_WORDS
+from ...explain import SEAT_WORDS, message_words
 from ...rules import Ace, Ruleset
 from .melds import card_points
 from .rules import (EITHER, BuyPriority, BuyVeto, FreedJoker, GoingOut, LayOffOn, RummyRules, SwapFrom, WhenEmpty,
@@ -212,7 +212,7 @@ def _seat_rule_words(what: str, rule: Any, notes: bool) -> str:
 
 def _rule_words(label: str, formula: str, message: str, notes: bool) -> str:
     shown = notes or "{" in message
-    return f"{label}: {message}" + (f" (allowed when `{formula}`)" if shown else "") + "."
+    return f"{label}: {message_words(message)}" + (f" (allowed when `{formula}`)" if shown else "") + "."
 
 
 def _count(compiled: Any, unit: str) -> str:

@@ -134,6 +134,8 @@ class MeldEngine:
         size = len(cards)
         if size < self.rules.run_min:
             return f"a run needs at least {self.rules.run_min} cards"
+        if size > self.rules.run_max:
+            return f"a run holds at most {self.rules.run_max} cards"
         naturals = [(i, c) for i, c in enumerate(cards) if c not in self.wild]
         problem = self._joker_problem(size, size - len(naturals), True)
         if problem:
@@ -186,6 +188,8 @@ class MeldEngine:
     def _fits(self, cards: Sequence[int], start: int) -> bool:
         wrap = self.rules.wrap
         wild = self.wild
+        if len(cards) > self.rules.run_max:
+            return False
         if wrap:
             if len(cards) > 13:
                 return False

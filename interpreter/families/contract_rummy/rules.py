@@ -123,6 +123,7 @@ class MeldRules:
     distinct_set_ranks: bool
     no_consecutive_same_suit_runs: bool
     wild: Compiled | None = None
+    run_max: int = 14  # melds.run.max_size: most cards in a run
     set_distinct_suits: bool = False  # melds.set.distinct_suits: no two natural cards of one suit in a set  # the natural cards that are wild too: a predicate of WILD_NAMES
 
 
@@ -230,7 +231,9 @@ def schedule(section: RummyRules, sizes: int | list[int]) -> list[int]:
     count = len(section.contracts)
     if isinstance(sizes, list):
         if len(sizes) != count:
-            raise ValueError(f"the deal gives {len(sizes)} hand sizes for {count} contracts")
+            raise ValueError(f"the deal gives {len(sizes)} hand size{'s' if len(sizes) != 1 else ''} for {count} "
+                             f"contract{'s' if count != 1 else ''}: give one size per contract (a round each), or "
+                             "one number for every round")
         return sizes
     return [sizes] * count
 
@@ -305,6 +308,7 @@ def build_section(builder: RulesBuilder) -> RummyRules:
             no_consecutive_same_suit_runs=get(("melds", "initial", "no_consecutive_same_suit_runs"), False),
             wild=builder.expr(("melds", "wild"), WILD_NAMES, Type.BOOL) if get(("melds", "wild")) is not None else None,
             set_distinct_suits=get(("melds", "set", "distinct_suits"), False),
+            run_max=_run_max(builder, run_min),
         ),
         going_down=GoingDownRules(extra_melds=get(("going_down", "extra_melds"), False),
                                   exact_sizes=get(("going_down", "exact_sizes"), False),
@@ -351,6 +355,16 @@ def _seat_rule(builder: RulesBuilder, key: str, names: Mapping[str, Type] = SEAT
         return None
     return SeatRule(builder.expr((key, "may", "rule"), names, Type.BOOL),
                     builder.template((key, "may", "message"), names))
+
+
+def _run_max(builder: RulesBuilder, run_min: int) -> int:
+    most = builder.get(("melds", "run", "max_size"))
+    if most is None:
+        return 14
+    if most < run_min:
+        builder.fail(("melds", "run", "max_size"), f"a run has at least {run_min} cards (melds.run.min_size), so it "
+                     f"cannot hold at most {most}")
+    return int(most)
 
 
 def _buying_allowed(builder: RulesBuilder) -> bool:
@@ -479,6 +493,7 @@ def _spec_problems(rummy: RummyRules, setup: Setup, number: int, meld: MeldSpec,
         longest = len(setup.ranks) + (1 if rummy.melds.run_ace == "either" else 0)
         if rummy.melds.wrap:
             longest = len(setup.ranks)
+        longest = min(longest, rummy.melds.run_max)
         if size > longest:
             out.append((("contracts", number - 1), f"round {number}'s contract asks for a {meld}, but the longest "
                         f"possible run has {longest} cards", None))
