@@ -19,7 +19,7 @@ from .rules import Ruleset
 SEAT_WORDS = {"left-of-dealer": "the player to the dealer's left", "dealer": "the dealer",
               "right-of-dealer": "the player to the dealer's right"}
 
-__all__ = ["explain", "schedule_table", "SEAT_WORDS"]
+__all__ = ["explain", "message_words", "schedule_table", "SEAT_WORDS"]
 
 
 def _players(rules: Ruleset) -> list[int]:
@@ -36,10 +36,27 @@ def schedule_table(rules: Ruleset) -> list[str]:
     head = "| round | " + " | ".join(f"{n} players" if varies else "cards each" for n in shown) + " |"
     lines = [head, "|---" * (len(shown) + 1) + "|"]
     rows = max(len(setups[n].hand_sizes) for n in shown)
-    for i in range(rows):
-        cells = [str(setups[n].hand_sizes[i]) if i < len(setups[n].hand_sizes) else "" for n in shown]
-        lines.append(f"| {i + 1} | " + " | ".join(cells) + " |")
+    cells = [[str(setups[n].hand_sizes[i]) if i < len(setups[n].hand_sizes) else "" for n in shown]
+             for i in range(rows)]
+    i = 0
+    while i < rows:  # a run of rounds dealing alike is one row ("| 14-200 | 13 |")
+        j = i
+        while j + 1 < rows and cells[j + 1] == cells[i]:
+            j += 1
+        label = f"{i + 1}" if j == i else f"{i + 1}-{j + 1}" if j - i > 1 else None
+        if label is None:  # two alike: both rows, as a schedule reads them
+            lines += [f"| {i + 1} | " + " | ".join(cells[i]) + " |", f"| {j + 1} | " + " | ".join(cells[j]) + " |"]
+        else:
+            lines.append(f"| {label} | " + " | ".join(cells[i]) + " |")
+        i = j + 1
     return lines
+
+
+def message_words(text: str) -> str:
+    """A rule's message as the rules show it, its ``{expression}`` placeholders (worked
+    out only when a move is refused) written as the formulas: "(`cards_left` cards would
+    be left)"."""
+    return re.sub(r"\{([^{}]*)\}", lambda m: f"`{m.group(1).strip()}`", text)
 
 
 def _deck(rules: Ruleset) -> str:
