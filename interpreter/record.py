@@ -10,6 +10,7 @@ interpreter does not know are ignored, as the format promises.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,8 +35,19 @@ def dump_event(event: dict[str, Any]) -> str:
 
 def save_record(state: GameState, path: Path) -> None:
     """Write ``state``'s events to ``path``, a new file, atomically (a reader never sees
-    half a file; an existing file is never overwritten: FileExistsError)."""
-    write_atomic(path, "".join(dump_event(event) + "\n" for event in state.events))
+    half a file; an existing file is never overwritten: FileExistsError).  A ruleset
+    file the game line names is written relative to the record's folder, so the record
+    replays from any folder (and beside its ruleset wherever the two are moved)."""
+    events = state.events
+    header = events[0]
+    ref = header.get("ruleset_path")
+    if isinstance(ref, str) and is_file(Path(ref)):
+        try:
+            header = dict(header, ruleset_path=Path(os.path.relpath(Path(ref).resolve(),
+                                                                    path.resolve().parent)).as_posix())
+        except ValueError:  # another drive (Windows): the absolute path
+            header = dict(header, ruleset_path=str(Path(ref).resolve()))
+    write_atomic(path, "".join(dump_event(event) + "\n" for event in [header, *events[1:]]))
 
 
 def read_record(path: Path) -> list[tuple[int, dict[str, Any]]]:
@@ -77,8 +89,14 @@ def _ruleset_for(header: dict[str, Any], record_path: Path, override: str | None
         raise RecordError("the game line names no ruleset", 1)
     candidates = [ref]
     if header.get("ruleset_path") and not override:
-        relative = record_path.parent / header["ruleset_path"]
-        candidates = [str(relative), header["ruleset_path"], str(header.get("ruleset"))]
+        named = header["ruleset_path"]
+        relative = record_path.parent / named
+        beside = record_path.parent / Path(named).name
+        files = [str(p) for p in (relative, Path(named), beside) if is_file(p)]
+        if not files:
+            raise RecordError(f"the record's ruleset file '{named}' is not next to the record or in the current "
+                              "folder; give it with --ruleset FILE", 1)
+        candidates = list(dict.fromkeys(files))
     last: RulesetError | None = None
     for candidate in candidates:
         try:

@@ -360,3 +360,26 @@ def test_play_never_overwrites_a_file_or_an_earlier_save(run_cli, tmp_path):
     first = run_cli("play", "oh-shit", "--seats", "human,bot,bot", "--seed", "9", "--fast", input="quit\n")
     second = run_cli("play", "oh-shit", "--seats", "human,bot,bot", "--seed", "9", "--fast", input="quit\n")
     assert "oh-shit-9.jsonl" in first.output and "oh-shit-9-2.jsonl" in second.output
+
+
+def test_a_record_of_a_ruleset_file_replays_from_any_folder(run_cli, tmp_path, monkeypatch):
+    """The record names its ruleset file relative to itself, so replay works from another
+    folder; a record whose ruleset is gone says so and how to give it."""
+    (tmp_path / "work" / "sub").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "work" / "sub" / "mine.yaml").write_text("extends: oh-hell\nname: mine\n")
+    monkeypatch.chdir(tmp_path / "work")
+    assert run_cli("play", "sub/mine.yaml", "--seats", "bot,bot,bot", "--seed", "1", "--fast", "--quiet",
+                   "--record", "sub/game.jsonl").exit_code == 0
+    header = json.loads((tmp_path / "work" / "sub" / "game.jsonl").read_text().splitlines()[0])
+    assert header["ruleset_path"] == "mine.yaml"
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    result = run_cli("replay", str(tmp_path / "work" / "sub" / "game.jsonl"))
+    assert result.exit_code == 0 and ": ok, " in result.output
+    (tmp_path / "work" / "sub" / "mine.yaml").rename(tmp_path / "work" / "mine.yaml")
+    result = run_cli("replay", str(tmp_path / "work" / "sub" / "game.jsonl"))
+    assert result.exit_code == 1
+    assert "the record's ruleset file 'mine.yaml' is not next to the record or in the current folder; give it " \
+           "with --ruleset FILE" in result.output
+    assert run_cli("replay", str(tmp_path / "work" / "sub" / "game.jsonl"), "--ruleset",
+                   str(tmp_path / "work" / "mine.yaml")).exit_code == 0

@@ -134,7 +134,8 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                  else "from the player closest to the dealer's left")
         out.append(f"If they draw from the stock, the others may buy the discard, in priority {order}: one buy "
                    "per discard" + _penalty_words(buying.penalty_cards, setup)
-                   + f"; each player may buy {_by_round(buying.limit, setup, 'time', 'a round')}.")
+                   + (f"; each player may buy {_by_round(buying.limit, setup, 'time', 'a round')}."
+                      if not _unlimited(buying.limit, setup) else "; a player may buy any number of times."))
         if buying.may is not None and buying.may_message is not None:
             out.append(_rule_words("Buying", buying.may.source, buying.may_message.text, notes))
         if buying.veto is not BuyVeto.NONE:
@@ -260,3 +261,13 @@ def _by_round(compiled: Any, setup: Any, unit: str, each: str = "") -> str:
 def _penalty_words(compiled: Any, setup: Any) -> str:
     words = _by_round(compiled, setup, "penalty card")
     return "" if words == "0 penalty cards" else f", taking {words} from the stock too"
+
+
+UNLIMITED = 99  # a buying limit this high is "no limit" in words (docs: "a number no round reaches")
+
+
+def _unlimited(compiled: Any, setup: Any) -> bool:
+    try:
+        return all(int(compiled(setup.round_env(i))) >= UNLIMITED for i in range(len(setup.round_numbers)))
+    except Exception:  # noqa: BLE001 - a rule that needs more than the round
+        return False

@@ -234,6 +234,11 @@ def build_section(builder: RulesBuilder) -> TrickRules:
     if get(("trump", "choices")) is not None and not names_trump:
         builder.warn(("trump", "choices"), "no one names the trump here (trump.kind is not named-by-highest-bidder "
                      "and trump.suit never gives `chosen`), so these choices are never offered")
+    if rotation and kind is not TrumpKind.ROTATION:
+        builder.warn(("trump", "rotation"), f"trump.kind is {kind.value}, not rotation, so this rotation is never used")
+    if get(("trump", "no_upcard")) is not None and not (kind is TrumpKind.UPCARD and not has_suit):
+        builder.warn(("trump", "no_upcard"), "trump.no_upcard applies only to trump.kind: upcard (a trump.suit "
+                     "rule reads has_upcard instead), so it never applies here")
     if kind is TrumpKind.ROTATION and not rotation:
         builder.fail(("trump", "kind"), "trump kind 'rotation' needs a 'rotation' list of suits")
     bowers = get(("trump", "bowers"), False)
