@@ -556,3 +556,18 @@ def test_a_run_longer_than_its_maximum_cannot_be_asked_for(tmp_path, run_cli):
     path.write_text("extends: shanghai-isra\nname: short-runs\nmelds: {run: {min_size: 4, max_size: 3}}\n")
     result = run_cli("validate", "--no-play", str(path))
     assert result.exit_code == 1 and "cannot hold at most 3" in result.output
+
+
+def test_a_record_buy_by_a_seat_that_may_not_buy_names_the_reason(tmp_path):
+    import json
+
+    from cardrules.interpreter.errors import RecordError
+
+    state = play_bots(load_ruleset("shanghai-isra"), ["bot"] * 4, 3)
+    lines = [dict(e) for e in state.events]
+    i = next(i for i, e in enumerate(lines) if e["event"] == "buy" and i > 0 and lines[i - 1]["event"] == "discard")
+    lines[i]["seat"] = lines[i - 1]["seat"]  # the discarder buys its own discard
+    path = tmp_path / "own.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in lines))
+    with pytest.raises(RecordError, match=rf"seat {lines[i]['seat']} may not buy this discard: it discarded that card"):
+        replay(path)

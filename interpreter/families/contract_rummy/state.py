@@ -707,6 +707,19 @@ class RummyState(GameState):
             except EvaluationError as exc:
                 raise EvaluationError(f"buying.may.message: {exc}", ("buying", "may", "message")) from None
 
+    def why_no_buy(self, seat: int) -> str:
+        """Why ``seat`` was not offered the discard just declined (for a replay's
+        refusal of a record's buy line)."""
+        if seat == self.player:
+            return "it is the player in turn, who takes the discard free or not at all"
+        if seat == self.discarder:
+            return "it discarded that card"
+        try:
+            self._verify_buy(seat)
+        except IllegalActionError as exc:
+            return str(exc).replace("you have made your", "it has made its")
+        return "the buying window had closed"
+
     def _verify_play(self, seat: int, action: Any) -> Any:
         hand = self.hands[seat]
         if isinstance(action, Discard):

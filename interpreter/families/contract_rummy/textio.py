@@ -99,6 +99,8 @@ def action_from_event(state: RummyState, event: dict[str, Any]) -> Any:
             return CutOutcome(state.chance_step, bool(event["success"]))
         if kind == "draw" and event.get("from") == "stock":
             return StockCard(card(event["card"]))
+        if kind == "buy" and isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.players:
+            raise IllegalActionError(f"seat {seat} may not buy this discard: {state.why_no_buy(seat)}")
         raise IllegalActionError(f"a card comes off the stock now, not a \"{kind}\" event")
     if state.phase is Phase.DRAWING:
         if kind == "draw" and event.get("from") == "discard":
