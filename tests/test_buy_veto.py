@@ -178,7 +178,8 @@ def play_and_replay(rules, path, seats, seed, tmp_path):
     save_record(state, record)
     assert replay(record).state.totals == state.totals
     again = replay(record, check_deals=False)  # --any-deal: every outcome taken from the record
-    assert again.complete and again.state.events == state.events
+    assert again.complete and again.state.events[1:] == state.events[1:]  # (the game line names the file
+    # relative to the record)
     return state
 
 
