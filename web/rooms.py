@@ -129,7 +129,8 @@ class PublicNarration(Renderer):
         return " ".join(self.card(n) for n in names)
 
     def event(self, event: dict[str, Any]) -> None:
-        if event["event"] == "deal":
+        if event["event"] == "deal":  # the log tells the round being played (the sheet has the others)
+            self.lines.clear()
             self.lines.append(f"-- round {event['round']}: {event['hand_size']} cards, dealer "
                               f"{self.names[event['dealer']]}")
         if event["event"] == "end":
@@ -490,10 +491,10 @@ class Room:
         my_turn = seat is not None and state.turn == seat and self.problem is None
         legal = list(state.legal_actions()) if my_turn else []
         message: dict[str, Any] = {
-            "type": "table", **self._describe(), "you": seat, "version": state.moves,
+            "type": "table", **self._describe(), "you": seat, "version": state.moves, "step": state.event_count,
             "round": obs.round, "rounds": obs.rounds, "hand_size": obs.hand_size, "dealer": obs.dealer,
             "phase": str(obs.phase), "turn": state.turn if state.turn >= 0 else None,
-            "heading": self.narration.round_title(obs.round) if self.narration.round else "",
+            "heading": self.narration.round_title(obs.round) if self.narration.round and state.turn != OVER else "",
             "seats": [{"name": names[i], "kind": "person" if s.is_human else s.kind, "total": obs.totals[i],
                        "connected": s.connections > 0 if s.is_human else True,
                        "stand_in": s.is_human and s.connections == 0 and state.turn == i and self.stand_in_due(i),

@@ -22,7 +22,7 @@ function el(tag, props, ...children) {
 }
 
 function cardText(name) {
-  if (name === "JK") return "🃏";
+  if (name === "JK") return "Jkr";
   const rank = name[0] === "T" ? "10" : name[0];
   return rank + (SUIT[name[1]] || name[1]);
 }
