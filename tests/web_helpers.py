@@ -14,6 +14,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterator
 
+import anyio
+
 with warnings.catch_warnings():  # starlette warns that httpx will give way to httpx2 one day
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
@@ -38,10 +40,22 @@ def create(client: TestClient, **settings: Any) -> dict[str, Any]:
     return response.json()
 
 
+def receive_json(ws: Any, timeout: float = 15.0) -> dict[str, Any]:
+    """The next message on a test client's socket, failing the test rather than waiting
+    for ever if none comes."""
+    async def next_message() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(next_message)
+    ws._raise_on_close(message)
+    return json.loads(message["text"])
+
+
 def receive(ws: Any, kinds: tuple[str, ...] = ("table",)) -> dict[str, Any]:
     """The next message of one of ``kinds``, skipping the others."""
     while True:
-        message = ws.receive_json()
+        message = receive_json(ws)
         if message["type"] in kinds:
             return message
 

@@ -79,7 +79,8 @@ def clean_name(text: Any, what: str, limit: int) -> str:
 
 
 def room_key(name: str) -> str:
-    return name.casefold()
+    """The same room however its name is typed: case and spaces aside."""
+    return " ".join(name.split()).casefold()
 
 
 def load_upload(text: str) -> Ruleset:
@@ -669,6 +670,7 @@ class Rooms:
             state, _, policies = restore(game, rules=rules)
             room.state, room.policies = state, policies
             room._begin(header=None)
+            room.advance(bots=0)  # chance's outcomes after the last saved move (a deal, a card off the stock)
         self.rooms[room_key(room.name)] = room
 
     def sweep(self) -> None:
