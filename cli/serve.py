@@ -31,7 +31,10 @@ def default_data_dir() -> Path:
               help="Seconds between bot moves, so people can follow.")
 @click.option("--max-rooms", type=click.IntRange(1, 100000), default=200, show_default=True,
               help="Rooms this server keeps at once.")
-def serve(host: str, port: int, data: Path | None, takeover: float, bot_delay: float, max_rooms: int) -> None:
+@click.option("--rate", type=click.FloatRange(1, 100000), default=20.0, show_default=True,
+              help="Messages a second one connection may send, on average (bursts of three seconds' worth).")
+def serve(host: str, port: int, data: Path | None, takeover: float, bot_delay: float, max_rooms: int,
+          rate: float) -> None:
     """Serve a page where friends play any ruleset together in the browser.
 
     Type your name and a room's name; everyone who types the same room name joins the
@@ -58,5 +61,5 @@ def serve(host: str, port: int, data: Path | None, takeover: float, bot_delay: f
     shown = f"[{host}]" if ":" in host else host
     echo(f"cardrules serve: http://{shown}:{port}/ ({len(rooms.rooms)} room{'s' if len(rooms.rooms) != 1 else ''} "
          f"from {folder}; Ctrl-C stops)")
-    uvicorn.run(make_app(rooms), host=host, port=port, log_level="warning", ws_max_size=1 << 16,
+    uvicorn.run(make_app(rooms, rate=rate, burst=max(10, int(3 * rate))), host=host, port=port, log_level="warning", ws_max_size=1 << 16,
                 ws_ping_interval=20, ws_ping_timeout=20)

@@ -143,7 +143,11 @@ function connect() {
     setStatus("connected");
     ws.send(JSON.stringify({ type: "join", room: state.room, name: state.name || "", token: localStorage.getItem(tokenKey(state.room)) || undefined }));
   };
-  ws.onmessage = (event) => receive(JSON.parse(event.data));
+  ws.onmessage = (event) => {
+    if (event.data === state.lastRaw) return; // the same table again (someone joined or left): nothing to redraw
+    state.lastRaw = event.data;
+    receive(JSON.parse(event.data));
+  };
   ws.onclose = () => {
     if (state.ws !== ws || state.closedByUs) return;
     setStatus("connection lost: reconnecting…");
