@@ -289,3 +289,24 @@ def test_limits_rate_size_and_room_capacity(tmp_path):
             assert join(d, "D")["seat"] is None  # every seat taken: watching
             with client.websocket_connect("/ws") as e:
                 assert "full" in join(e, "E")["message"]
+
+
+@pytest.mark.parametrize("settings,answer", [
+    ({"ruleset": "oh-hell", "players": 10 ** 100}, "3 to 7 players"),
+    ({"ruleset": "oh-hell", "players": "four"}, "3 to 7 players"),
+    ({"ruleset": "oh-hell", "seats": ["bot", "human", "human"]}, "must be a person's"),
+    ({"ruleset": "oh-hell", "seats": ["human", "wizard", "bot"]}, "not a seat kind"),
+    ({"ruleset": "oh-hell", "seats": ["human"] * 9}, "3 to 7 players"),
+    ({"ruleset": "../../etc/passwd"}, "no bundled ruleset"),
+    ({"ruleset": "oh-hell", "mode": "turbo"}, "no mode"),
+    ({"yaml": 12}, "must be text"),
+    ({}, "choose a ruleset"),
+    ({"ruleset": "oh-hell", "room": ""}, "room's name"),
+    ({"ruleset": "oh-hell", "room": "x" * 41}, "up to 40"),
+])
+def test_rooms_that_cannot_be_made_say_why(tmp_path, settings, answer):
+    rooms, client = server(tmp_path)
+    with client:
+        response = client.post("/api/rooms", json={"room": "Friday", "name": "Ann", **settings})
+        assert response.status_code == 400 and answer in response.json()["error"]
+        assert client.post("/api/rooms", content=b"\xff\xfe{").status_code == 400

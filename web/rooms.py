@@ -511,10 +511,10 @@ class Room:
             "over": state.turn == OVER,
             "problem": self.problem,
         }
-        if not spectator:
+        if seat is not None:
             controls = self.web.controls(obs, legal)
             if my_turn:
-                self._fill_refusals(seat, obs, controls)
+                self._fill_refusals(obs, controls)
             else:
                 controls.update(buttons=[], composers=[], select=False)
             message["hand"] = controls.pop("hand")
@@ -528,7 +528,7 @@ class Room:
             message["record"] = f"/rooms/{self.file_id}/record"
         return message
 
-    def _fill_refusals(self, seat: int, obs: Any, controls: dict[str, Any]) -> None:
+    def _fill_refusals(self, obs: Any, controls: dict[str, Any]) -> None:
         """For a move the page offers but the engine will refuse, the engine's reason."""
         assert self.state is not None
         for item in controls.get("hand", []) + controls.get("buttons", []):
@@ -594,6 +594,9 @@ class Rooms:
             raise RoomError(f"{rules.name} has no mode '{str(mode)[:40]}'"
                             + (f" (modes: {', '.join(rules.modes)})" if rules.modes else ""))
         kinds = ("human",) + seat_kinds(rules)
+        if players is not None and (not isinstance(players, int) or isinstance(players, bool)
+                                    or not rules.min_players <= players <= rules.max_players):
+            raise RoomError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players")
         if seats is None:
             count = players if isinstance(players, int) else min(max(rules.min_players, 4), rules.max_players)
             seats = ["human"] + ["bot" if "bot" in kinds else "random"] * (count - 1)
