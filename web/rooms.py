@@ -365,8 +365,10 @@ class Room:
             raise RoomError(f"'{text[:60]}' is not a move here ({type(exc).__name__})") from None
         person = self.seats[seat]
         person.pending, person.refusal = action, None
-        self.advance(bots=0)
-        person.pending = None
+        try:
+            self.advance(bots=0)
+        finally:  # whatever happened, the move is not taken again later
+            person.pending = None
         refusal, person.refusal = person.refusal, None
         self.broadcast()
         self.kick()
