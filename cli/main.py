@@ -23,6 +23,7 @@ from ..interpreter.files import is_file
 from ..interpreter.loader import bundled_names, display_name, load_document
 from ..interpreter.ruleset import build_ruleset, editor_schema, load_ruleset, ruleset_schema
 from . import games
+from .serve import serve
 from .common import Interrupted, InvalidInput, Outcome, UsageProblem, Whole, echo, examples, json_option, open_ruleset
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -262,5 +263,5 @@ def markdown_sections(text: str) -> list[dict[str, Any]]:
     return sections
 
 
-for _command in games.COMMANDS:
+for _command in (*games.COMMANDS, serve):
     main.add_command(_command)

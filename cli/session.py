@@ -229,21 +229,24 @@ def read_save(path: Path) -> SavedGame:
     return SavedGame(header, moves, torn)
 
 
-def restore(saved: SavedGame, *, check_hash: bool = True,
-            move_seats: list[int] | None = None) -> tuple[GameState, Ruleset, list[Any]]:
+def restore(saved: SavedGame, *, check_hash: bool = True, move_seats: list[int] | None = None,
+            rules: Ruleset | None = None) -> tuple[GameState, Ruleset, list[Any]]:
     """Rebuild the game from ``saved``: every saved move is played again through the
     driver loop, each bot re-making its move first so that its RNG ends where it was.
     Returns the state, the rules and the seats' policies (None for people).  With
     ``check_hash`` off, a ruleset changed since the game was saved is used as it is now
     (the saved moves must still be legal under it).  ``move_seats``, if given, receives
-    the seat that made each saved move."""
+    the seat that made each saved move.  ``rules``, if given, are the game's rules
+    (a ruleset that lives in no file: one uploaded to `cardrules serve`) instead of the
+    ones the header names."""
     header = saved.header
     ref = header.get("ruleset_path") or header["ruleset"]
-    try:
-        path = Path(ref) if header.get("ruleset_path") else locate(ref)
-        rules = load_ruleset(path)
-    except (RulesetError, FileNotFoundError) as exc:
-        raise SaveError(f"cannot load the ruleset '{ref}': {exc}") from None
+    if rules is None:
+        try:
+            path = Path(ref) if header.get("ruleset_path") else locate(ref)
+            rules = load_ruleset(path)
+        except (RulesetError, FileNotFoundError) as exc:
+            raise SaveError(f"cannot load the ruleset '{ref}': {exc}") from None
     if check_hash and rules.sha256 != header.get("ruleset_sha256"):
         raise SaveError(f"the ruleset '{ref}' has changed since this game was saved; it cannot be resumed "
                         "exactly (--ignore-hash resumes it under the rules as they are now)")

@@ -1,0 +1,78 @@
+"""A real `cardrules serve` process killed in the middle of a game (SIGKILL: no chance to
+tidy up) and started again on the same --data folder brings the room back where it
+was; the player rejoins with their token and plays the game to its end."""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+from websockets.sync.client import connect
+
+
+def _start(data, port):
+    server = subprocess.Popen([sys.executable, "-m", "cardrules", "serve", "--port", str(port), "--data", str(data),
+                               "--bot-delay", "0", "--rate", "1000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.time() + 30
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rooms/x", timeout=2).read()
+            return server
+        except OSError:
+            assert time.time() < deadline and server.poll() is None, server.stderr.read().decode()[-500:]
+            time.sleep(0.1)
+
+
+def _table(ws, want=lambda m: True):
+    while True:
+        message = json.loads(ws.recv(timeout=15))
+        if message["type"] == "table" and want(message):
+            return message
+
+
+def test_a_killed_server_brings_the_game_back_where_it_was(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = _start(tmp_path / "rooms", port)
+    try:
+        body = json.dumps({"room": "Kill Me", "name": "Ann", "ruleset": "shanghai-isra", "mode": "junior",
+                           "seats": ["human", "bot", "bot", "bot"]}).encode()
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/rooms", body,
+                                         {"Content-Type": "application/json"})
+        made = json.loads(urllib.request.urlopen(request, timeout=10).read())
+        rng = random.Random(4)
+        with connect(f"ws://127.0.0.1:{port}/ws") as ws:
+            ws.send(json.dumps({"type": "join", "room": "kill me", "token": made["token"]}))
+            ws.send(json.dumps({"type": "start"}))
+            for _ in range(8):
+                table = _table(ws, lambda m: m["turn"] == 0 and bool(m.get("moves")))
+                ws.send(json.dumps({"type": "move", "move": rng.choice(table["moves"])}))
+            before = _table(ws, lambda m: m["turn"] == 0)
+    finally:
+        server.kill()
+        server.wait()
+    server = _start(tmp_path / "rooms", port)
+    try:
+        with connect(f"ws://127.0.0.1:{port}/ws") as ws:
+            ws.send(json.dumps({"type": "join", "room": "Kill Me", "token": made["token"]}))
+            after = _table(ws)
+            assert (after["version"], after["hand"], after["moves"], after["panels"], after["log"]) == \
+                (before["version"], before["hand"], before["moves"], before["panels"], before["log"])
+            while not after["over"]:
+                if after["turn"] == 0 and after.get("moves"):
+                    moves = after["moves"]
+                    eager = [m for m in moves if m.startswith(("meld", "layoff"))]
+                    ws.send(json.dumps({"type": "move", "move": eager[0] if eager else
+                                        rng.choice([m for m in moves if m != "buy"] or moves)}))
+                after = _table(ws, lambda m, v=after["version"]: m["version"] > v or m["over"])
+            assert len(after["standings"]) == 4
+    finally:
+        server.terminate()
+        _, stderr = server.communicate(timeout=10)
+    assert b"Traceback" not in stderr and b"could not be brought back" not in stderr

@@ -1,0 +1,110 @@
+"""The trick-taking table in the browser: trump and the turned card, the bids, the
+trick in progress and who is winning it, the legal bids and cards."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ...interpreter.cards import NAMES, SUIT_NAMES, SUIT_SYMBOLS, SUITS, pretty
+from ...interpreter.families.trick_taking.actions import Bid, ChooseTrump, Play
+from ...interpreter.families.trick_taking.rules import BidOrder, TrickRules, TrumpKind
+from ...interpreter.families.trick_taking.state import Phase, TrickObservation
+from ...interpreter.families.trick_taking.trickplay import trick_winner
+from ...interpreter.rules import Ruleset
+
+
+def _suit_words(suit: int | None) -> str:
+    return "no trump" if suit is None else f"{SUIT_SYMBOLS[SUITS[suit]]} {SUIT_NAMES[SUITS[suit]]}"
+
+
+class TrickWebView:
+    def __init__(self, rules: Ruleset):
+        self.rules = rules
+        self.section: TrickRules = rules.section
+
+    def _bids(self, obs: TrickObservation, spectator: bool) -> tuple[int | None, ...]:
+        """The bids this viewer may see: a spectator does not see the seat's own bid
+        while bids made at once are still hidden from the others."""
+        if spectator and obs.phase == Phase.BIDDING and self.section.bidding.order is BidOrder.SIMULTANEOUS:
+            return tuple(None for _ in obs.bids)
+        return obs.bids
+
+    def panels(self, obs: TrickObservation, names: Sequence[str], spectator: bool) -> list[dict[str, Any]]:
+        facts: list[dict[str, Any]] = []
+        named_later = (self.section.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER
+                       and obs.phase == Phase.BIDDING)
+        if obs.phase != Phase.OVER:
+            trump = ("not named yet" if obs.phase == Phase.CHOOSE_TRUMP else
+                     "named by the highest bidder after the bidding" if named_later else _suit_words(obs.trump))
+            facts.append({"label": "Trump", "value": trump,
+                          "cards": [NAMES[obs.upcard]] if obs.upcard is not None else [],
+                          "note": "turned" if obs.upcard is not None else ""})
+            bids = [b for b in self._bids(obs, spectator) if b is not None]
+            if len(bids) == obs.players:
+                total = sum(bids)
+                off = ("even" if total == obs.hand_size else f"{obs.hand_size - total} under"
+                       if total < obs.hand_size else f"{total - obs.hand_size} over")
+                facts.append({"label": "Bids", "value": f"{total} for {obs.hand_size} tricks: {off}"})
+            for counter, values in obs.counters:
+                facts.append({"label": counter, "value": ", ".join(str(v) for v in values)})
+        panels: list[dict[str, Any]] = [{"kind": "facts", "items": facts}] if facts else []
+        if obs.phase == Phase.PLAYING:
+            plays = [{"seat": s, "card": NAMES[c]} for s, c in obs.trick]
+            note = ""
+            if obs.trick:
+                best = trick_winner(obs.trick, obs.suits, obs.power, obs.trump)
+                for play in plays:
+                    play["best"] = play["seat"] == best
+                note = f"{names[best]} is winning with {pretty(obs.trick[[s for s, _ in obs.trick].index(best)][1])}"
+            panels.append({"kind": "plays", "title": f"Trick {obs.trick_number}", "plays": plays,
+                           "note": note, "empty": "waiting for the lead"})
+        if not spectator:
+            shown = [{"seat": s, "cards": [NAMES[c] for c in hand]} for s, hand in enumerate(obs.others) if hand]
+            if shown:
+                panels.append({"kind": "hands", "title": "The others' cards, as the rules show them", "hands": shown})
+            if obs.hand_hidden:
+                panels.append({"kind": "facts", "items": [{"label": "Your cards",
+                                                           "value": "hidden from you until the bidding is over"}]})
+        return panels
+
+    def seat_notes(self, obs: TrickObservation, spectator: bool) -> list[str]:
+        bids = self._bids(obs, spectator)
+        notes = []
+        for seat in range(obs.players):
+            bid = bids[seat]
+            parts = [] if bid is None else [f"bid {bid}"]
+            if obs.phase == Phase.PLAYING:
+                parts.append(f"took {obs.taken[seat]}")
+            notes.append(", ".join(parts))
+        return notes
+
+    def controls(self, obs: TrickObservation, legal: Sequence[Any]) -> dict[str, Any]:
+        suits, power = obs.suits, obs.power
+
+        def order(c: int) -> tuple[int, int]:
+            return (suits[c], power[c]) if suits else (c // 13, c % 13)
+
+        playable = {a.card for a in legal if isinstance(a, Play)}
+        playing = obs.phase == Phase.PLAYING
+        my_turn = obs.turn == obs.seat
+        hand = [{"card": NAMES[c],
+                 "move": f"play {NAMES[c]}" if c in playable else None,
+                 "try": f"play {NAMES[c]}" if my_turn and playing and c not in playable else None}
+                for c in sorted(obs.hand, key=order)]
+        buttons: list[dict[str, Any]] = []
+        prompt = "wait for your turn"
+        if obs.phase == Phase.BIDDING and obs.turn == obs.seat:
+            prompt = "your bid"
+            allowed = {a.bid for a in legal if isinstance(a, Bid)}
+            low = min(allowed, default=0)
+            high = max(max(allowed, default=0), obs.hand_size)
+            for bid in range(min(low, 0), high + 1):  # the refused ones too, so the page can say why
+                buttons.append({"label": str(bid), "group": "Your bid",
+                                **({"move": f"bid {bid}"} if bid in allowed else {"try": f"bid {bid}"})})
+        elif obs.phase == Phase.CHOOSE_TRUMP and obs.turn == obs.seat:
+            prompt = "name the trump"
+            buttons = [{"label": _suit_words(a.suit), "move": str(a), "group": "Trump"}
+                       for a in legal if isinstance(a, ChooseTrump)]
+        elif playing and obs.turn == obs.seat:
+            prompt = "your card" if obs.trick else "your lead"
+        return {"hand": hand, "select": False, "buttons": buttons, "composers": [], "prompt": prompt}

@@ -1,0 +1,412 @@
+// cardrules in the browser: join a room, wait in its lobby, play at its table.
+// The page knows no game family: it draws what the server describes (panels, the
+// hand, buttons, composers) and sends moves as the text a player would type.
+// Every string from the server is set as text, never as HTML.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const state = { ws: null, room: null, name: null, seat: null, table: null, selected: new Set(), groups: [],
+  retry: 0, closedByUs: false, rulesets: [] };
+
+function el(tag, props, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props || {})) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== undefined && v !== null && v !== false) node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+function cardText(name) {
+  if (name === "JK") return "Jkr";
+  const rank = name[0] === "T" ? "10" : name[0];
+  return rank + (SUIT[name[1]] || name[1]);
+}
+
+function cardEl(name, extra) {
+  const red = name[1] === "H" || name[1] === "D";
+  return el("span", { class: "card" + (red ? " red" : "") + (extra ? " " + extra : ""), "data-card": name,
+    title: name }, cardText(name));
+}
+
+const tokenKey = (room) => "cardrules:token:" + room.trim().replace(/\s+/g, " ").toLowerCase();
+const show = (id) => { for (const s of ["entry", "lobby", "table"]) $(s).hidden = s !== id; };
+function setStatus(text) { $("status").textContent = text; }
+
+// --- entry: join, or make the room ---------------------------------------------------------
+async function loadRulesets() {
+  if (state.rulesets.length) return;
+  const response = await fetch("/api/rulesets");
+  state.rulesets = await response.json();
+  const select = $("ruleset");
+  select.textContent = "";
+  for (const r of state.rulesets) select.append(el("option", { value: r.name, text: `${r.title} (${r.name})` }));
+  const start = state.rulesets.find((r) => r.name === "oh-hell") || state.rulesets[0];
+  if (start) select.value = start.name;
+  describeRules(start);
+}
+
+let uploaded = null; // the checked YAML's description, when the player uses their own
+
+function currentRules() {
+  if (uploaded && $("own").open) return uploaded;
+  return state.rulesets.find((r) => r.name === $("ruleset").value);
+}
+
+function describeRules(rules) {
+  if (!rules) return;
+  $("ruleset-about").textContent = rules.description || "";
+  const players = $("players");
+  const keep = Number(players.value) || 4;
+  players.textContent = "";
+  for (let n = rules.players[0]; n <= rules.players[1]; n++) players.append(el("option", { value: n, text: n }));
+  players.value = Math.min(Math.max(keep, rules.players[0]), rules.players[1]);
+  const mode = $("mode");
+  mode.textContent = "";
+  mode.append(el("option", { value: "", text: "the whole game" }));
+  for (const [name, about] of Object.entries(rules.modes || {})) mode.append(el("option", { value: name, text: `${name}: ${about}` }));
+  seatKinds(rules);
+}
+
+function seatKinds(rules) {
+  const box = $("seat-kinds");
+  box.textContent = "";
+  const count = Number($("players").value);
+  for (let i = 0; i < count; i++) {
+    if (i === 0) { box.append(el("div", { class: "muted", text: "Seat 1: you" })); continue; }
+    const select = el("select", { "data-seat": i, id: `seat-kind-${i}` });
+    for (const kind of rules.kinds) select.append(el("option", { value: kind, text: kind === "human" ? "a person" : `a ${kind} (bot)` }));
+    select.value = i === 1 ? "human" : (rules.kinds.includes("bot") ? "bot" : rules.kinds[1]);
+    box.append(el("label", {}, `Seat ${i + 1}: `, select));
+  }
+}
+
+function showProblems(data) {
+  const list = $("problems");
+  list.textContent = "";
+  for (const p of data.problems || []) list.append(el("li", { text: p.text }));
+  if (!data.problems && data.error) list.append(el("li", { text: data.error }));
+}
+
+async function checkYaml() {
+  const response = await fetch("/api/validate", { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ yaml: $("yaml").value }) });
+  const data = await response.json();
+  showProblems(data);
+  uploaded = data.ok ? data : null;
+  if (uploaded) { $("problems").append(el("li", { class: "muted", text: `${data.title}: fine (${data.family}, ${data.players[0]}-${data.players[1]} players)` })); describeRules(uploaded); }
+  return uploaded;
+}
+
+async function makeRoom() {
+  $("entry-error").textContent = "";
+  const own = $("own").open && $("yaml").value.trim();
+  if (own && !(await checkYaml())) { $("entry-error").textContent = "Your ruleset has problems: see above."; return; }
+  const seats = ["human"];
+  for (const select of $("seat-kinds").querySelectorAll("select")) seats.push(select.value);
+  const body = { room: state.room, name: state.name, seats, mode: $("mode").value || null };
+  if (own) body.yaml = $("yaml").value; else body.ruleset = $("ruleset").value;
+  const response = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const data = await response.json();
+  if (!response.ok) { $("entry-error").textContent = data.error || "the room could not be made"; showProblems(data); return; }
+  localStorage.setItem(tokenKey(data.room), data.token);
+  state.room = data.room;
+  connect();
+}
+
+async function joinOrCreate(event) {
+  event.preventDefault();
+  state.name = $("your-name").value.trim();
+  state.room = $("room-name").value.trim();
+  localStorage.setItem("cardrules:name", state.name);
+  const response = await fetch("/api/rooms/" + encodeURIComponent(state.room));
+  const info = await response.json();
+  if (info.exists) { connect(); return; }
+  $("create-room").textContent = state.room;
+  $("create").hidden = false;
+  await loadRulesets();
+}
+
+// --- the connection ---------------------------------------------------------------------------
+function connect() {
+  history.replaceState(null, "", "/?room=" + encodeURIComponent(state.room));
+  $("where").textContent = state.room;
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  state.ws = ws;
+  setStatus("connecting…");
+  ws.onopen = () => {
+    state.retry = 0;
+    setStatus("connected");
+    ws.send(JSON.stringify({ type: "join", room: state.room, name: state.name || "", token: localStorage.getItem(tokenKey(state.room)) || undefined }));
+  };
+  ws.onmessage = (event) => {
+    if (event.data === state.lastRaw) return; // the same table again (someone joined or left): nothing to redraw
+    state.lastRaw = event.data;
+    receive(JSON.parse(event.data));
+  };
+  ws.onclose = () => {
+    if (state.ws !== ws || state.closedByUs) return;
+    setStatus("connection lost: reconnecting…");
+    state.retry = Math.min(state.retry + 1, 6);
+    setTimeout(connect, 300 * 2 ** state.retry);
+  };
+}
+
+function send(message) {
+  if (state.ws && state.ws.readyState === WebSocket.OPEN) state.ws.send(JSON.stringify(message));
+  else notice("not connected: reconnecting…", true);
+}
+
+function sendMove(move) { notice("", false); send({ type: "move", move }); }
+
+function receive(m) {
+  if (m.type === "welcome") {
+    state.seat = m.seat;
+    if (m.token) localStorage.setItem(tokenKey(m.room), m.token);
+    setStatus(m.seat === null ? "watching" : "connected");
+  } else if (m.type === "no-room") {
+    state.closedByUs = true; state.ws.close();
+    show("entry"); $("room-name").value = state.room; $("entry-error").textContent = m.message;
+  } else if (m.type === "lobby") {
+    lobby(m);
+  } else if (m.type === "table") {
+    table(m);
+  } else if (m.type === "refused") {
+    notice(m.message, true);
+  } else if (m.type === "error") {
+    if (!state.table && $("lobby").hidden) { show("entry"); $("entry-error").textContent = m.message; }
+    notice(m.message, true);
+  }
+}
+
+function notice(text, isRefusal) {
+  const box = $("notice");
+  box.textContent = text;
+  box.className = "notice" + (isRefusal ? " refusal" : "");
+  if (text && $("table").hidden) $("lobby-note").textContent = text;
+}
+
+// --- the lobby --------------------------------------------------------------------------------
+function lobby(m) {
+  show("lobby");
+  $("lobby-title").textContent = `${m.room}: ${m.title}${m.mode ? " (" + m.mode + ")" : ""}, ${m.players} players`;
+  const link = location.origin + "/?room=" + encodeURIComponent(m.room);
+  $("share").textContent = link; $("share").href = link;
+  const list = $("lobby-seats");
+  list.textContent = "";
+  m.seats.forEach((s, i) => {
+    const who = s.kind !== "person" ? `a ${s.kind} (bot)` : s.taken ? s.name + (s.connected ? "" : " (away)") : "free: waiting for someone to join";
+    list.append(el("li", { class: i === m.you ? "you" : "", text: who + (i === m.you ? " (you)" : "") }));
+  });
+  $("start").hidden = !m.can_start;
+  const free = m.seats.filter((s) => s.kind === "person" && !s.taken).length;
+  $("lobby-note").textContent = m.you === null ? "Every seat is taken: you will watch the game." :
+    m.can_start ? (free ? `${free} seat${free > 1 ? "s" : ""} still free: start now and bots take ${free > 1 ? "them" : "it"}.` : "Everyone is in: start when ready.") :
+    "Waiting for the room's maker to start the game.";
+}
+
+// --- the table --------------------------------------------------------------------------------
+function table(m) {
+  show("table");
+  const fresh = !state.table || state.table.version !== m.version;
+  state.table = m;
+  if (fresh) { state.selected.clear(); state.groups = []; }
+  $("heading").textContent = m.over ? `${m.title}: the game is over` : (m.heading || `${m.title}, round ${m.round} of ${m.rounds}`);
+  // seats
+  const seats = $("seats");
+  seats.textContent = "";
+  m.seats.forEach((s, i) => {
+    const classes = ["seat", i === m.turn ? "turn" : "", i === m.you ? "you" : ""].join(" ");
+    seats.append(el("div", { class: classes, "data-seat": i },
+      el("span", { class: "total", text: String(s.total) }),
+      el("div", { class: "name", text: s.name + (i === m.you ? " (you)" : "") + (i === m.dealer && !m.over ? " · dealer" : "") }),
+      el("div", { class: "note", text: s.note || "" }),
+      s.kind === "person" && !s.connected ? el("div", { class: "gone", text: s.stand_in ? "away: a bot plays" : "away" }) : null));
+  });
+  // panels
+  const panels = $("panels");
+  panels.textContent = "";
+  for (const p of m.panels) panels.append(panel(p, m));
+  // controls
+  const c = m.controls || { buttons: [], composers: [], select: false, prompt: "" };
+  const mine = m.turn === m.you && m.you !== null && !m.over;
+  $("prompt").textContent = m.problem ? m.problem : m.over ? "" : mine ? "Your turn: " + c.prompt : m.you === null ? "You are watching." : `Waiting for ${m.turn === null ? "the deal" : m.seats[m.turn].name}…`;
+  if (fresh && !mine) notice("", false);
+  drawButtons(c);
+  drawHand(m, c);
+  drawComposers(c, m);
+  // last, sheet, log
+  $("last-title").textContent = m.last_title.charAt(0).toUpperCase() + m.last_title.slice(1);
+  fillList($("last"), m.last);
+  fillList($("log"), m.log);
+  $("log").scrollTop = $("log").scrollHeight;
+  drawSheet(m);
+  $("final").hidden = !m.over;
+  if (m.over) {
+    fillList($("standings"), m.standings);
+    $("record").href = m.record;
+  }
+}
+
+function fillList(list, lines) {
+  list.textContent = "";
+  for (const line of lines || []) list.append(el("li", { text: line }));
+}
+
+function panel(p, m) {
+  const box = el("div", { class: "panel " + p.kind, "data-panel": p.kind });
+  if (p.title) box.append(el("h3", { text: p.title }));
+  if (p.kind === "facts") {
+    const row = el("div", { class: "facts" });
+    for (const f of p.items) {
+      const fact = el("span", { class: "fact", "data-fact": f.label }, el("span", { class: "label", text: f.label + ":" }), f.value || "");
+      for (const name of f.cards || []) fact.append(" ", cardEl(name, "small"));
+      if (f.note) fact.append(" ", el("span", { class: "muted", text: f.note }));
+      row.append(fact);
+    }
+    box.append(row);
+  } else if (p.kind === "plays") {
+    const row = el("div", { class: "plays" });
+    for (const play of p.plays) row.append(el("div", { class: "play" + (play.best ? " best" : "") }, cardEl(play.card), el("div", { text: m.seats[play.seat].name })));
+    if (!p.plays.length) row.append(el("span", { class: "muted", text: p.empty || "" }));
+    box.append(row);
+    if (p.note) box.append(el("div", { class: "muted", text: p.note }));
+  } else if (p.kind === "melds") {
+    const row = el("div", { class: "melds" });
+    for (const meld of p.melds) {
+      const div = el("div", { class: "meld", "data-meld": meld.id, title: `${m.seats[meld.owner].name}'s ${meld.kind}` }, el("span", { class: "id", text: `[${meld.id}]` }));
+      for (const name of meld.cards) div.append(cardEl(name, "small"));
+      row.append(div);
+    }
+    if (!p.melds.length) row.append(el("span", { class: "muted", text: p.empty || "" }));
+    box.append(row);
+  } else if (p.kind === "hands") {
+    for (const h of p.hands) {
+      const row = el("div", { class: "cards-row" }, el("span", { text: m.seats[h.seat].name + ":" }));
+      for (const name of h.cards) row.append(cardEl(name, "small"));
+      box.append(row);
+    }
+  }
+  return box;
+}
+
+function drawButtons(c) {
+  const box = $("buttons");
+  box.textContent = "";
+  let group = null;
+  for (const b of c.buttons) {
+    if (b.group !== group) { group = b.group; box.append(el("div", { class: "muted", text: group })); }
+    const attrs = { type: "button", "data-move": b.move || null, class: b.move ? "" : "refused", title: b.refused || b.move };
+    const button = el("button", attrs, b.label);
+    button.addEventListener("click", () => b.move ? sendMove(b.move) : notice(b.refused || "not now", true));
+    box.append(button);
+  }
+}
+
+function drawHand(m, c) {
+  const hand = $("hand");
+  hand.textContent = "";
+  (m.hand || []).forEach((h, i) => {
+    const classes = [h.move ? "playable" : "", c.select ? "selectable" : "", h.playable && c.select ? "discardable" : "", state.selected.has(i) ? "selected" : ""].join(" ");
+    const node = cardEl(h.card, classes);
+    node.dataset.index = i;
+    if (h.move) node.dataset.move = h.move;
+    node.addEventListener("click", () => {
+      if (h.move) sendMove(h.move);
+      else if (c.select) { state.selected.has(i) ? state.selected.delete(i) : state.selected.add(i); drawHand(m, c); drawComposers(c, m); }
+      else if (h.refused) notice(h.refused, true);
+    });
+    hand.append(node);
+  });
+}
+
+function selectedCards(m) {
+  return [...state.selected].sort((a, b) => a - b).map((i) => m.hand[i].card);
+}
+
+function drawComposers(c, m) {
+  const box = $("composers");
+  box.textContent = "";
+  if (!c.composers.length) return;
+  const picked = selectedCards(m);
+  box.append(el("div", { class: "muted", text: picked.length ? "Picked: " + picked.map(cardText).join(" ") : "Pick cards in your hand, then:" }));
+  const meldIds = [];
+  for (const p of m.panels) if (p.kind === "melds") for (const meld of p.melds) meldIds.push(meld.id);
+  for (const comp of c.composers) {
+    const [least, most] = comp.count || [1, 60];
+    const row = el("div", { class: "composer" });
+    let target = null;
+    if (comp.meld) {
+      if (!meldIds.length) continue;
+      target = el("select", { "aria-label": "meld" });
+      for (const id of meldIds) target.append(el("option", { value: id, text: `[${id}]` }));
+    }
+    if (comp.groups) {
+      if (state.groups.length) row.append(el("div", { class: "groups", text: "Melds so far: " + state.groups.map((g) => g.map(cardText).join(" ")).join(" | ") }));
+      row.append(el("button", { type: "button", disabled: !picked.length, onclick: () => {
+        state.groups.push(picked); state.selected.clear(); drawHand(m, c); drawComposers(c, m);
+      } }, "Add as a meld"));
+    }
+    const ready = comp.groups ? (state.groups.length + (picked.length ? 1 : 0)) > 0 : picked.length >= least && picked.length <= most;
+    const button = el("button", { type: "button", class: "primary", disabled: !ready, "data-composer": comp.label }, comp.label);
+    button.addEventListener("click", () => {
+      const groups = comp.groups ? [...state.groups, ...(picked.length ? [picked] : [])] : [];
+      const move = comp.template.replace("{cards}", picked.join(" ")).replace("{groups}", groups.map((g) => g.join(" ")).join(" | ")).replace("{meld}", target ? target.value : "");
+      sendMove(move);
+    });
+    row.append(button);
+    if (target) row.append(" ", target);
+    box.append(row);
+  }
+}
+
+function drawSheet(m) {
+  const sheet = $("sheet");
+  sheet.textContent = "";
+  const head = el("tr", {}, el("th", { text: "round" }));
+  for (const s of m.seats) head.append(el("th", { text: s.name }));
+  sheet.append(head);
+  for (const row of m.sheet) {
+    const tr = el("tr", {}, el("td", { text: String(row.round) }));
+    for (const cell of row.cells) tr.append(el("td", { text: cell }));
+    sheet.append(tr);
+  }
+  const total = el("tr", {}, el("th", { text: "total" }));
+  for (const s of m.seats) total.append(el("th", { text: String(s.total) }));
+  sheet.append(total);
+  $("sheet-legend").textContent = m.sheet_legend;
+}
+
+// --- start ------------------------------------------------------------------------------------
+function init() {
+  $("join-form").addEventListener("submit", joinOrCreate);
+  $("make-room").addEventListener("click", makeRoom);
+  $("check-yaml").addEventListener("click", checkYaml);
+  $("ruleset").addEventListener("change", () => { uploaded = null; describeRules(currentRules()); });
+  $("players").addEventListener("change", () => seatKinds(currentRules()));
+  $("yaml-file").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    if (!file) return;
+    if (file.size > 64 * 1024) { showProblems({ error: "the file is larger than 64 kB" }); return; }
+    $("yaml").value = await file.text();
+    checkYaml();
+  });
+  $("start").addEventListener("click", () => send({ type: "start" }));
+  $("copy-share").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("share").href));
+  $("typed").addEventListener("submit", (event) => { event.preventDefault(); const v = $("typed-move").value.trim(); if (v) { sendMove(v); $("typed-move").value = ""; } });
+  const params = new URLSearchParams(location.search);
+  const room = params.get("room");
+  const token = params.get("token");
+  state.name = localStorage.getItem("cardrules:name") || "";
+  $("your-name").value = state.name;
+  if (room && token) localStorage.setItem(tokenKey(room), token);
+  if (room && localStorage.getItem(tokenKey(room))) { state.room = room; connect(); return; }
+  if (room) $("room-name").value = room;
+  show("entry");
+}
+
+init();
