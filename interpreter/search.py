@@ -1,0 +1,202 @@
+"""The search bot: a seat kind (``search``) that plans with the ruleset itself.
+
+At each decision it samples full game states consistent with what its seat has
+observed (the family's :meth:`~cardrules.interpreter.family.GameFamily.determinize`:
+the hidden hands dealt anew, respecting the suits a seat has shown void in, the
+cards seen taken from the discard pile and the cards played), tries each legal
+action in each sampled state, and plays the round out with the family's heuristic
+bot in every seat.  An action's value is what the ruleset's own scoring gives at the
+end of the round: the seat's points less the mean of the other seats' (a team's
+for partnerships), turned round where the lowest total wins.  So a change of scoring
+changes the search seat's bids and play, which a fixed heuristic cannot do.
+
+The budget is shared out by *sequential halving*: the playouts go in rounds, every
+action left gets the same number of sampled states in a round (the same states for
+every action: common random numbers), and after each round the worse half of the
+actions is dropped.  The policy has its own RNG, seeded from the game seed and its
+seat; with a budget of playouts (``search:300``) its moves depend only on that seed
+and what it observes; with a budget of time (``search:0.3s``) they depend on the
+machine's speed too.
+
+The policy never sees the game state: it gets the rules, its observation and the
+legal actions, and keeps a memory of its earlier observations (what the family
+wants to remember, e.g. discards since buried in the pile).
+
+>>> from cardrules.interpreter import ruleset_from_text
+>>> from cardrules.interpreter.families.trick_taking import EXAMPLE
+>>> from cardrules.interpreter.driver import play_bots
+>>> rules = ruleset_from_text(EXAMPLE)
+>>> parse_budget("search:40"), parse_budget("search:0.25s"), parse_budget("search")
+((40, None), (None, 0.25), (200, None))
+>>> state = play_bots(rules, ["search:8", "bot", "bot"], seed=3)
+>>> state.is_over
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any, Callable, Sequence
+
+from .family import Policy
+from .game import CHANCE, GameState
+from .rules import Ruleset
+
+KIND = "search"
+DEFAULT_PLAYOUTS = 200  # at most 0.5 s a decision for oh-hell with 10 cards (docs/performance.md)
+MAX_PLAYOUTS = 1_000_000
+MAX_SECONDS = 600.0
+PLAYOUT_MOVES = 100_000  # a playout that has not ended its round by then is cut short (never seen)
+
+
+class SearchUnavailable(ValueError):
+    """The family of the ruleset cannot sample hidden information (no ``determinize``)."""
+
+
+def parse_budget(kind: str) -> tuple[int | None, float | None]:
+    """(playouts, seconds) of a seat kind ``search``, ``search:N`` or ``search:Xs``;
+    raise ValueError saying what is wrong with any other spelling."""
+    if kind == KIND:
+        return DEFAULT_PLAYOUTS, None
+    head, sep, budget = kind.partition(":")
+    if head != KIND or not sep:
+        raise ValueError(f"'{kind}' is not a search seat")
+    usage = (f"seat kind '{kind}': give the search budget as playouts per decision (search:300, 1 to "
+             f"{MAX_PLAYOUTS:,}) or seconds per decision (search:0.5s, above 0 and at most {MAX_SECONDS:g})")
+    if budget.endswith("s"):
+        try:
+            seconds = float(budget[:-1])
+        except ValueError:
+            raise ValueError(usage) from None
+        if not 0 < seconds <= MAX_SECONDS or math.isnan(seconds):
+            raise ValueError(usage)
+        return None, seconds
+    if not budget.isdigit():
+        raise ValueError(usage)
+    playouts = int(budget)
+    if not 1 <= playouts <= MAX_PLAYOUTS:
+        raise ValueError(usage)
+    return playouts, None
+
+
+def is_search_kind(kind: str) -> bool:
+    return kind == KIND or kind.startswith(KIND + ":")
+
+
+class SearchBot:
+    """Chooses by playouts of sampled states, scored by the ruleset (see the module)."""
+
+    needs_observation = True
+
+    def __init__(self, rules: Ruleset, seed: int | str = 0, playouts: int | None = DEFAULT_PLAYOUTS,
+                 seconds: float | None = None, kind: str = KIND):
+        family = rules.family
+        determinize = getattr(family, "determinize", None)
+        if determinize is None:
+            raise SearchUnavailable(f"the {family.name} family has no search bot: it cannot sample the hidden "
+                                    "cards (GameFamily.determinize)")
+        bot = family.policies.get("bot")
+        if bot is None:
+            raise SearchUnavailable(f"the {family.name} family has no search bot: it has no heuristic bot "
+                                    "to play the playouts")
+        self.kind = kind
+        self.rules = rules
+        self.playouts = playouts
+        self.seconds = seconds
+        self.rng = random.Random(seed)
+        self.memory: dict[str, Any] = {}  # what the family remembers of this seat's earlier observations
+        self._determinize: Callable[..., GameState] = determinize
+        self._remember: Callable[..., None] | None = getattr(family, "remember", None)
+        self._bot_factory = bot
+        self._seed = seed
+        self._bots: list[Policy] = []
+        self.last_playouts = 0  # playouts of the last decision (for measurements)
+
+    def _playout_bots(self, players: int) -> list[Policy]:
+        if len(self._bots) != players:
+            self._bots = [self._bot_factory(self.rules, f"{self._seed}/playout/{seat}") for seat in range(players)]
+        return self._bots
+
+    def act(self, obs: Any, legal: Sequence[Any]) -> Any:
+        if self._remember is not None:
+            self._remember(self.rules, obs, self.memory)
+        if len(legal) == 1:
+            self.last_playouts = 0
+            return legal[0]
+        return legal[self._search(obs, legal)]
+
+    def _search(self, obs: Any, legal: Sequence[Any]) -> int:
+        seat = obs.seat
+        bots = self._playout_bots(obs.players)
+        rng = self.rng
+        determinize, rules, memory = self._determinize, self.rules, self.memory
+        alive = list(range(len(legal)))
+        sums = [0.0] * len(legal)
+        counts = [0] * len(legal)
+        stages = max(1, math.ceil(math.log2(len(legal))))
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        for stage in range(stages):
+            if deadline is None:
+                assert self.playouts is not None
+                worlds = max(1, self.playouts // (stages * len(alive)))
+                stage_end = None
+            else:
+                worlds = 1 << 30
+                stage_end = time.perf_counter() + (deadline - time.perf_counter()) / (stages - stage)
+            for world_number in range(worlds):
+                world = determinize(rules, obs, memory, rng)
+                for i in alive:
+                    state = world.clone()
+                    state.apply(legal[i])
+                    sums[i] += _playout_value(state, bots, seat)
+                    counts[i] += 1
+                    done += 1
+                if stage_end is not None and time.perf_counter() >= stage_end:
+                    break
+            if len(alive) > 1 and stage < stages - 1:
+                alive.sort(key=lambda i: (-sums[i] / counts[i], i))
+                alive = alive[:(len(alive) + 1) // 2]
+        self.last_playouts = done
+        return max(alive, key=lambda i: (sums[i] / counts[i], -i))
+
+
+def _playout_value(state: GameState, bots: Sequence[Policy], seat: int) -> float:
+    """Play the round on with ``bots`` in every seat; the round's points of ``seat``
+    (or its team) less the mean of the others', as the winner rule wants them."""
+    before = state.totals[:]
+    round_index = state.round_index
+    apply, observation, legal_actions = state.apply, state.observation, state.legal_actions
+    acts = [bot.act for bot in bots]
+    for _ in range(PLAYOUT_MOVES):
+        turn = state.turn
+        if turn >= 0:
+            apply(acts[turn](observation(turn), legal_actions()))
+        elif turn == CHANCE and state.round_index == round_index:
+            apply(state.chance_action())
+        else:
+            break
+    delta = [after - then for after, then in zip(state.totals, before)]
+    teams = state.setup.teams
+    if teams:
+        mine = [d for s, d in enumerate(delta) if teams[s] == teams[seat]]
+        theirs = [d for s, d in enumerate(delta) if teams[s] != teams[seat]]
+    else:
+        mine = [delta[seat]]
+        theirs = delta[:seat] + delta[seat + 1:]
+    value = sum(mine) / len(mine) - (sum(theirs) / len(theirs) if theirs else 0.0)
+    return value if state.rules.winner == "highest" else -value
+
+
+def make_search(rules: Ruleset, kind: str, seed: int | str) -> SearchBot:
+    """A search seat of ``kind`` (``search``, ``search:N``, ``search:Xs``)."""
+    playouts, seconds = parse_budget(kind)
+    return SearchBot(rules, seed, playouts, seconds, kind)
+
+
+def has_search(rules: Ruleset) -> bool:
+    """Whether games of ``rules`` can seat a search bot."""
+    family = rules.family
+    return getattr(family, "determinize", None) is not None and "bot" in family.policies
