@@ -48,6 +48,7 @@ KIND = "search"
 DEFAULT_PLAYOUTS = 200  # at most 0.5 s a decision for oh-hell with 10 cards (docs/performance.md)
 MAX_PLAYOUTS = 1_000_000
 MAX_SECONDS = 600.0
+MARGIN = 1.0  # standard errors by which an action must beat the heuristic bot's choice
 PLAYOUT_MOVES = 100_000  # a playout that has not ended its round by then is cut short (never seen)
 
 
@@ -112,6 +113,8 @@ class SearchBot:
         self._bot_factory = bot
         self._seed = seed
         self._bots: list[Policy] = []
+        self._guide: Policy = bot(rules, f"{seed}/guide")
+        self.margin: float | None = MARGIN
         self.last_playouts = 0  # playouts of the last decision (for measurements)
 
     def _playout_bots(self, players: int) -> list[Policy]:
@@ -132,12 +135,16 @@ class SearchBot:
         bots = self._playout_bots(obs.players)
         rng = self.rng
         determinize, rules, memory = self._determinize, self.rules, self.memory
+        # The heuristic bot's own choice is the default: another action must beat it, on
+        # the same sampled states, by more than chance (the playouts are noisy, and a
+        # move chosen for noise costs more than the search gains).
+        guide = legal.index(self._guide.act(obs, legal)) if self.margin is not None else -1
         alive = list(range(len(legal)))
-        sums = [0.0] * len(legal)
-        counts = [0] * len(legal)
+        values: list[list[float]] = [[] for _ in legal]  # per action, per sampled state it was tried in
+        worlds_of: list[list[int]] = [[] for _ in legal]
         stages = max(1, math.ceil(math.log2(len(legal))))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        done = 0
+        done = world_id = 0
         for stage in range(stages):
             if deadline is None:
                 assert self.playouts is not None
@@ -146,21 +153,40 @@ class SearchBot:
             else:
                 worlds = 1 << 30
                 stage_end = time.perf_counter() + (deadline - time.perf_counter()) / (stages - stage)
-            for world_number in range(worlds):
+            for _ in range(worlds):
                 world = determinize(rules, obs, memory, rng)
                 for i in alive:
                     state = world.clone()
                     state.apply(legal[i])
-                    sums[i] += _playout_value(state, bots, seat)
-                    counts[i] += 1
+                    values[i].append(_playout_value(state, bots, seat))
+                    worlds_of[i].append(world_id)
                     done += 1
+                world_id += 1
                 if stage_end is not None and time.perf_counter() >= stage_end:
                     break
             if len(alive) > 1 and stage < stages - 1:
-                alive.sort(key=lambda i: (-sums[i] / counts[i], i))
-                alive = alive[:(len(alive) + 1) // 2]
+                alive.sort(key=lambda i: (-sum(values[i]) / len(values[i]), i))
+                kept = alive[:(len(alive) + 1) // 2]
+                if guide >= 0 and guide not in kept:
+                    kept.append(guide)
+                alive = kept
         self.last_playouts = done
-        return max(alive, key=lambda i: (sums[i] / counts[i], -i))
+        best = max(alive, key=lambda i: (sum(values[i]) / len(values[i]), -i))
+        if guide < 0 or best == guide:
+            return best
+        by_world = dict(zip(worlds_of[guide], values[guide]))
+        diffs = [v - by_world[w] for w, v in zip(worlds_of[best], values[best])]
+        return best if _lower_bound(diffs, self.margin or 0.0) > 0 else guide
+
+
+def _lower_bound(values: Sequence[float], z: float) -> float:
+    """The mean of ``values`` less ``z`` standard errors."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean if z == 0 else -math.inf
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean - z * math.sqrt(var / n)
 
 
 def _playout_value(state: GameState, bots: Sequence[Policy], seat: int) -> float:

@@ -17,6 +17,7 @@ from collections import Counter
 from typing import Any, Sequence
 
 from ...deal import Deal
+from ...game import observed_mode
 from ...rules import Ruleset
 from .actions import ChooseTrump
 from .bot import TrickBot
@@ -24,25 +25,9 @@ from .state import TrickObservation, TrickTakingState, _BIDDING, _CHOOSE_TRUMP, 
 from .trickplay import led_suit
 
 
-def _mode(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any]) -> str | None:
-    """The mode being played: the one whose schedule has the observed rounds and hand size."""
-    key = ("mode", obs.players)
-    if key in memory:
-        mode: str | None = memory[key]
-        return mode
-    found = rules.mode
-    for candidate in [rules.mode] + [m for m in rules.modes if m != rules.mode]:
-        sizes = rules.setup(obs.players, candidate).hand_sizes
-        if len(sizes) == obs.rounds and sizes[obs.round - 1] == obs.hand_size:
-            found = candidate
-            break
-    memory[key] = found
-    return found
-
-
 def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], rng: random.Random) -> TrickTakingState:
     players, seat = obs.players, obs.seat
-    state = TrickTakingState(rules, players, rng.getrandbits(48), None, _mode(rules, obs, memory), None)
+    state = TrickTakingState(rules, players, rng.getrandbits(48), None, observed_mode(rules, obs), None)
     state.round_index = obs.round - 1
     state.dealer = obs.dealer
     state.totals = list(obs.totals)
@@ -119,6 +104,8 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
         state.moves += 1
         state.decisions += 1
     state.stock = stock
+    if state.phase is not _PLAYING:
+        state.leader = obs.leader  # (last round's, until the play starts)
     state._legal_at = -1
     state._keys_at = -1
     return state
