@@ -111,15 +111,14 @@ class SearchBot:
         self._determinize: Callable[..., GameState] = determinize
         self._remember: Callable[..., None] | None = getattr(family, "remember", None)
         self._bot_factory = bot
-        self._seed = seed
         self._bots: list[Policy] = []
-        self._guide: Policy = bot(rules, f"{seed}/guide")
+        self._guide: Policy = bot(rules, self.rng.getrandbits(32))
         self.margin: float | None = MARGIN
         self.last_playouts = 0  # playouts of the last decision (for measurements)
 
     def _playout_bots(self, players: int) -> list[Policy]:
         if len(self._bots) != players:
-            self._bots = [self._bot_factory(self.rules, f"{self._seed}/playout/{seat}") for seat in range(players)]
+            self._bots = [self._bot_factory(self.rules, self.rng.getrandbits(32)) for seat in range(players)]
         return self._bots
 
     def act(self, obs: Any, legal: Sequence[Any]) -> Any:
@@ -158,7 +157,7 @@ class SearchBot:
                 for i in alive:
                     state = world.clone()
                     state.apply(legal[i])
-                    values[i].append(_playout_value(state, bots, seat))
+                    values[i].append(playout_value(state, bots, seat))
                     worlds_of[i].append(world_id)
                     done += 1
                 world_id += 1
@@ -189,7 +188,7 @@ def _lower_bound(values: Sequence[float], z: float) -> float:
     return mean - z * math.sqrt(var / n)
 
 
-def _playout_value(state: GameState, bots: Sequence[Policy], seat: int) -> float:
+def playout_value(state: GameState, bots: Sequence[Policy], seat: int) -> float:
     """Play the round on with ``bots`` in every seat; the round's points of ``seat``
     (or its team) less the mean of the others', as the winner rule wants them."""
     before = state.totals[:]

@@ -99,6 +99,7 @@ class ClusterUnavailable(Exception):
     """Dask is not installed, or the cluster cannot be reached."""
 
 
+CONNECT_TIMEOUT = "10s"  # how long to wait for a scheduler to answer
 CLUSTER_EXTRA = "--cluster needs Dask: pip install 'cardrules[cluster]'"
 
 
@@ -122,7 +123,7 @@ def open_cluster(address: str, workers: int = 0) -> Iterator[Any]:
             yield client
         return
     try:
-        client = Client(address, timeout="10s")
+        client = Client(address, timeout=CONNECT_TIMEOUT)
     except Exception as exc:  # distributed raises OSError, TimeoutError, ValueError for a bad address
         raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     with client:
