@@ -344,7 +344,7 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
     "cardrules play oh-hell --seats bot,bot,bot,bot --seed 5 --record game.jsonl",
     "cardrules play oh-shit --seats human,human,bot --names Ann,Bob,Robot"))
 @click.argument("ruleset")
-@click.option("--seats", help="Comma-separated seat kinds (human, random, bot); their number is the "
+@click.option("--seats", help="Comma-separated seat kinds (human, random, bot, search, search:N); their number is the "
               "player count. Default: you and bots.")
 @click.option("--seed", type=SEED, help="Seed for the deal (default: a random one, printed).")
 @click.option("--record", "record", type=click.Path(dir_okay=False, path_type=Path),
@@ -626,7 +626,8 @@ def _interval(bounds: Sequence[float], scale: float = 1, unit: str = "") -> str:
     "cardrules simulate oh-hell --games 500 --csv games.csv --plot totals.png"))
 @click.argument("ruleset")
 @click.option("--games", type=Whole(1, 1_000_000), default=100, show_default=True)
-@click.option("--seats", help="Comma-separated seat kinds (bot, random). Default: bots.")
+@click.option("--seats", help="Comma-separated seat kinds (bot, random, search; search:N plays N playouts a "
+              "decision, search:Xs thinks X seconds). Default: bots.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i.")
 @click.option("--jobs", type=Whole(1, 64), default=1, show_default=True,
               help="Processes to spread the games over (results do not depend on it).")
@@ -699,7 +700,8 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
 @click.argument("ruleset_a")
 @click.argument("ruleset_b")
 @click.option("--games", type=Whole(2, 1_000_000), default=200, show_default=True)
-@click.option("--seats", help="Comma-separated seat kinds (bot, random). Default: bots.")
+@click.option("--seats", help="Comma-separated seat kinds (bot, random, search; search:N plays N playouts a "
+              "decision, search:Xs thinks X seconds). Default: bots.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i under both rulesets.")
 @click.option("--jobs", type=Whole(1, 64), default=1, show_default=True)
 @click.option("--cluster", metavar="ADDRESS", help=CLUSTER_HELP)
