@@ -13,8 +13,11 @@ changes the search seat's bids and play, which a fixed heuristic cannot do.
 The budget is shared out by *sequential halving*: the playouts go in rounds, every
 action left gets the same number of sampled states in a round (the same states for
 every action: common random numbers), and after each round the worse half of the
-actions is dropped.  The policy has its own RNG, seeded from the game seed and its
-seat; with a budget of playouts (``search:300``) its moves depend only on that seed
+actions is dropped.  The heuristic bot's own choice is never dropped, and it stands
+unless the best action beats it, on the same sampled states, by more than
+:data:`MARGIN` standard errors of the paired differences: the playouts are noisy, and
+a move chosen for noise costs more than the search gains.  The policy has its own
+RNG, seeded from the game seed and its seat; with a budget of playouts (``search:300``) its moves depend only on that seed
 and what it observes; with a budget of time (``search:0.3s``) they depend on the
 machine's speed too.
 

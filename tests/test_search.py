@@ -227,3 +227,18 @@ def test_the_command_line_takes_search_seats_and_refuses_bad_budgets(run_cli):
     result = run_cli("simulate", "oh-hell", "--games", "2", "--seats", "search:zero,bot,bot,bot")
     assert result.exit_code == 2
     assert "search:300" in result.output
+
+
+def test_the_table_says_when_a_search_seat_is_thinking(monkeypatch, capsys):
+    import sys
+
+    from cardrules.cli.games import Thinking
+
+    rules = load_ruleset("oh-hell")
+    state = new_game(rules, 4, 1)
+    state.apply(state.chance_action())
+    seat = Thinking(make_policy(rules, "search:4", 1, state.turn), "Cy")
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert seat.act(state.observation(state.turn), state.legal_actions()) in state.legal_actions()
+    out = capsys.readouterr().out
+    assert out.startswith("  Cy is thinking") and out.endswith("\r\033[K")  # shown, then wiped
