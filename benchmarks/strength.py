@@ -89,13 +89,17 @@ def strength(ruleset: str, kind: str, games: int, seed: int, seat: int, jobs: in
 
 
 def _bids(ruleset: str, kind: str, games: int, seed: int, seat: int, jobs: int, client: Any,
-          players: int, folder: Path) -> list[list[tuple[int, int]]]:
-    """Each game's (bid, hand size) of ``seat``, from the games' records."""
+          players: int, folder: Path, reuse: bool) -> list[list[tuple[int, int]]]:
+    """Each game's (bid, hand size) of ``seat``, round by round, from the games' records
+    (``reuse``: read the records a run with the same arguments left, if all are there)."""
     seats = ["bot"] * players
     seats[seat] = kind
     where = folder / f"{Path(ruleset).stem}-{kind.replace(':', '_')}"
     where.mkdir(parents=True, exist_ok=True)
-    run_games(_ref(ruleset), seats, games, seed, jobs, record_dir=where, cluster=client)
+    if not (reuse and all((where / f"game-{seed + i}.jsonl").exists() for i in range(games))):
+        for old in where.glob("game-*.jsonl"):
+            old.unlink()
+        run_games(_ref(ruleset), seats, games, seed, jobs, record_dir=where, cluster=client)
     out = []
     for i in range(games):
         lines = [json.loads(line) for line in (where / f"game-{seed + i}.jsonl").read_text().splitlines()]
@@ -117,17 +121,33 @@ def _distribution(games: Sequence[Sequence[tuple[int, int]]]) -> dict[str, Any]:
             "by_bid_over_hand_size": {f"{k:.2f}": v for k, v in sorted(Counter(round(r, 2) for r in ratios).items())}}
 
 
+def _differing(under_a: Sequence[Sequence[tuple[int, int]]], under_b: Sequence[Sequence[tuple[int, int]]],
+               first_only: bool) -> dict[str, Any]:
+    """How many of the seat's bids differ between the rulesets, round by round of the same
+    deals.  In the first round the seat's situation is the same under both (the same
+    cards, the same seed): only the scoring differs, so a different bid there is the
+    scoring's doing alone."""
+    pairs = [(x, y) for ga, gb in zip(under_a, under_b) for x, y in (list(zip(ga, gb))[:1] if first_only
+                                                                      else zip(ga, gb))]
+    differ = sum(1 for (x, _), (y, _) in pairs if x != y)
+    return {"bids": len(pairs), "differ": differ, "share": differ / len(pairs),
+            "share_ci95": list(wilson(differ, len(pairs))),
+            "a_minus_b_mean_bid": _paired([x for (x, _), _ in pairs], [y for _, (y, _) in pairs], ("a", "b"))}
+
+
 def sensitivity(a: str, b: str, kind: str, games: int, seed: int, seat: int, jobs: int, client: Any,
-                players: int, folder: Path) -> dict[str, Any]:
+                players: int, folder: Path, reuse: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {"a": a, "b": b, "games": games, "seed": seed, "seat": seat}
     for who in (kind, "bot"):
-        under_a = _bids(a, who, games, seed, seat, jobs, client, players, folder)
-        under_b = _bids(b, who, games, seed, seat, jobs, client, players, folder)
+        under_a = _bids(a, who, games, seed, seat, jobs, client, players, folder, reuse)
+        under_b = _bids(b, who, games, seed, seat, jobs, client, players, folder, reuse)
         per_game = ([statistics.fmean(x / s for x, s in g) for g in under_a],
                     [statistics.fmean(x / s for x, s in g) for g in under_b])
         out[who] = {"a": _distribution(under_a), "b": _distribution(under_b),
                     "a_minus_b_mean_bid_over_hand_size": _paired(*per_game, names=("a", "b")),
-                    "same_bids": under_a == under_b}
+                    "same_bids": under_a == under_b,
+                    "differing_bids_first_round": _differing(under_a, under_b, True),
+                    "differing_bids_every_round": _differing(under_a, under_b, False)}
     return out
 
 
@@ -144,6 +164,8 @@ def main() -> None:
     parser.add_argument("--bids", action="store_true", help="compare the seat's bids under two rulesets")
     parser.add_argument("--records", type=Path, default=Path("strength-records"),
                         help="where --bids keeps the games' records (read back for the bids)")
+    parser.add_argument("--reuse", action="store_true",
+                        help="--bids: read the records an earlier run with the same arguments left")
     args = parser.parse_args()
     client_context = open_cluster(args.cluster, args.jobs if args.jobs > 1 else 0) if args.cluster else None
     client = client_context.__enter__() if client_context is not None else None
@@ -152,7 +174,7 @@ def main() -> None:
             if len(args.rulesets) != 2:
                 parser.error("--bids compares two rulesets")
             result = sensitivity(args.rulesets[0], args.rulesets[1], args.kind, args.games, args.seed, args.seat,
-                                 args.jobs, client, args.players, args.records)
+                                 args.jobs, client, args.players, args.records, args.reuse)
         else:
             result = strength(args.rulesets[0], args.kind, args.games, args.seed, args.seat, args.jobs, client,
                               args.players)
