@@ -8,14 +8,13 @@ import select
 import signal
 import sys
 import time
-from pathlib import Path
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 import click
 
 from ..interpreter.bots import check_seat_kind, seat_kinds
-from ..interpreter.search import is_search_kind
 from ..interpreter.driver import play_out
 from ..interpreter.errors import EvaluationError, IllegalActionError, RecordError
 from ..interpreter.files import FileRefused, check_writable, is_file
@@ -23,6 +22,7 @@ from ..interpreter.game import GameState, new_game
 from ..interpreter.record import replay as replay_record
 from ..interpreter.record import save_record
 from ..interpreter.rules import Ruleset
+from ..interpreter.search import is_search_kind
 from ..interpreter.simulate import ClusterUnavailable, open_cluster, run_games, statistics
 from ..interpreter.textio import parse_input
 from .common import (Interrupted, InvalidInput, UsageProblem, Whole, color_option, echo, examples, json_option,
@@ -344,8 +344,8 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
     "cardrules play oh-hell --seats bot,bot,bot,bot --seed 5 --record game.jsonl",
     "cardrules play oh-shit --seats human,human,bot --names Ann,Bob,Robot"))
 @click.argument("ruleset")
-@click.option("--seats", help="Comma-separated seat kinds (human, random, bot, search, search:N); their number is the "
-              "player count. Default: you and bots.")
+@click.option("--seats", help="Comma-separated seat kinds (human, random, bot, search, search:N); their number "
+              "is the player count. Default: you and bots.")
 @click.option("--seed", type=SEED, help="Seed for the deal (default: a random one, printed).")
 @click.option("--record", "record", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game record (JSON Lines) to this file.")
@@ -639,8 +639,8 @@ def _interval(bounds: Sequence[float], scale: float = 1, unit: str = "") -> str:
 @output_options("the distribution of each seat's total")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, mode: str | None,
-             cluster: str | None, as_json: bool, record_dir: Path | None, csv_file: Path | None, plot_file: Path | None, force: bool,
-             quiet: bool) -> None:
+             cluster: str | None, as_json: bool, record_dir: Path | None, csv_file: Path | None,
+             plot_file: Path | None, force: bool, quiet: bool) -> None:
     """Play many games of RULESET with bots and report what happens."""
     rules = open_ruleset(ruleset)
     kinds = parse_seats(seats, rules, default_human=False)
@@ -709,7 +709,8 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
 @output_options("each seat's difference of totals B - A with its 95% interval")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def compare_command(ruleset_a: str, ruleset_b: str, games: int, seats: str | None, seed: int, jobs: int,
-                    cluster: str | None, as_json: bool, csv_file: Path | None, plot_file: Path | None, force: bool, quiet: bool) -> None:
+                    cluster: str | None, as_json: bool, csv_file: Path | None, plot_file: Path | None, force: bool,
+                    quiet: bool) -> None:
     """What does a house rule do? Play the same deals under RULESET_A and RULESET_B.
 
     Reports each figure under both, the difference B - A, and its 95% confidence

@@ -47,7 +47,8 @@ def check_seat_kind(rules: Ruleset, kind: str) -> None:
     if search.is_search_kind(kind):
         search.parse_budget(kind)
         if not search.has_search(rules):
-            raise ValueError(f"the {rules.family.name} family has no search bot (kinds: {', '.join(seat_kinds(rules))})")
+            raise ValueError(f"the {rules.family.name} family has no search bot "
+                             f"(kinds: {', '.join(seat_kinds(rules))})")
         return
     if kind not in seat_kinds(rules):
         raise ValueError(f"no seat kind '{kind}' for {rules.family.name} games "

@@ -17,9 +17,9 @@ actions is dropped.  The heuristic bot's own choice is never dropped, and it sta
 unless the best action beats it, on the same sampled states, by more than
 :data:`MARGIN` standard errors of the paired differences: the playouts are noisy, and
 a move chosen for noise costs more than the search gains.  The policy has its own
-RNG, seeded from the game seed and its seat; with a budget of playouts (``search:300``) its moves depend only on that seed
-and what it observes; with a budget of time (``search:0.3s``) they depend on the
-machine's speed too.
+RNG, seeded from the game seed and its seat; with a budget of playouts
+(``search:300``) its moves depend only on that seed and what it observes; with a
+budget of time (``search:0.3s``) they depend on the machine's speed too.
 
 The policy never sees the game state: it gets the rules, its observation and the
 legal actions, and keeps a memory of its earlier observations (what the family
