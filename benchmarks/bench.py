@@ -8,8 +8,12 @@
    random policy): games/s, decisions/s and the ratio (target: >= 0.5).
 2. shanghai-isra with four heuristic bot seats, and with four random seats:
    games/s and player decisions/s.
-3. The copy a search bot makes of a game at every step: `state.clone()` of a
-   mid-game state of each ruleset, microseconds per clone.
+3. What the search bot (`search` seats) spends its time on: `state.clone()` of a
+   mid-game state of each ruleset (microseconds per clone), sampling a full state from
+   a seat's observation (`determinize`), a playout of the rest of the round with four
+   heuristic bots from there (milliseconds), and a whole search decision at the
+   default budget for the first bid of `oh-hell` with 10 cards (mean and slowest of
+   several deals).
 4. If the `open_spiel` package is installed (`pip install open_spiel`; never a
    dependency of cardrules): OpenSpiel's `oh_hell` (4 players) and `gin_rummy` driven
    from Python with uniform random actions, decisions/s.
@@ -35,8 +39,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 import handwritten_oh_shit  # noqa: E402
 
 from cardrules.interpreter import load_ruleset, new_game  # noqa: E402
-from cardrules.interpreter.bots import make_policies  # noqa: E402
+from cardrules.interpreter.bots import make_policies, make_policy  # noqa: E402
 from cardrules.interpreter.driver import Stop, play_bots, play_out  # noqa: E402
+from cardrules.interpreter.game import GameState  # noqa: E402
+from cardrules.interpreter.search import DEFAULT_PLAYOUTS, playout_value  # noqa: E402
 
 Runner = Callable[[int], int]  # plays game number i, returns its player decisions
 
@@ -105,6 +111,57 @@ def clone_microseconds(name: str, decisions: int, repeat: int = 20000) -> float:
     return (time.perf_counter() - start) / repeat * 1e6
 
 
+def _mid_game(name: str, decisions: int) -> GameState:
+    rules = load_ruleset(name)
+    state = new_game(rules, 4, 1)
+    count = [0]
+
+    def stop(seat: int, action: object) -> None:
+        count[0] += 1
+        if count[0] >= decisions:
+            raise Stop
+
+    play_out(state, make_policies(rules, ["bot"] * 4, 1), on_action=stop)
+    return state
+
+
+def search_costs(name: str, decisions: int, seconds: float) -> tuple[float, float]:
+    """(microseconds per sampled state, milliseconds per playout of the rest of the
+    round with four heuristic bots) from a game of ``name`` after ``decisions`` decisions."""
+    state = _mid_game(name, decisions)
+    rules = state.rules
+    obs = state.observation(state.turn)
+    memory: dict[str, object] = {}
+    rng = random.Random(1)
+    bots = make_policies(rules, ["bot"] * 4, 1)
+    count, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds / 2:
+        rules.family.determinize(rules, obs, memory, rng)
+        count += 1
+    sample = (time.perf_counter() - start) / count * 1e6
+    count, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds / 2:
+        playout_value(state.clone(), bots, state.turn)
+        count += 1
+    return sample, (time.perf_counter() - start) / count * 1e3
+
+
+def search_decision_seconds(name: str, kind: str, deals: int = 10) -> tuple[float, float]:
+    """(mean, slowest) seconds of a ``kind`` seat's first decision of a game of ``name``
+    (oh-hell: the first bid, 10 cards), over ``deals`` deals."""
+    rules = load_ruleset(name)
+    times = []
+    for seed in range(deals):
+        state = new_game(rules, 4, seed)
+        state.apply(state.chance_action())
+        policy = make_policy(rules, kind, seed, state.turn)
+        obs, legal = state.observation(state.turn), state.legal_actions()
+        start = time.perf_counter()
+        policy.act(obs, legal)
+        times.append(time.perf_counter() - start)
+    return sum(times) / len(times), max(times)
+
+
 def openspiel_runner(game_name: str, **params: int) -> Runner | None:
     try:
         import pyspiel
@@ -149,6 +206,13 @@ def main() -> None:
         print(f"  {label:36} {games:9.1f} games/s {decisions:10.0f} decisions/s")
     for name, decisions in (("oh-shit", 40), ("shanghai-isra", 60)):
         print(f"  clone of a {name} game after {decisions} decisions: {clone_microseconds(name, decisions):6.1f} us")
+    for name, decisions in (("oh-hell", 1), ("oh-hell", 20), ("shanghai-isra", 1), ("shanghai-isra", 60)):
+        sample, playout = search_costs(name, decisions, args.seconds / 2)
+        print(f"  search, {name} after {decisions} decisions: a sampled state {sample:6.1f} us, "
+              f"a playout to the round's end {playout:6.2f} ms")
+    mean, slowest = search_decision_seconds("oh-hell", "search")
+    print(f"  search decision (default {DEFAULT_PLAYOUTS} playouts), oh-hell first bid with 10 cards: "
+          f"mean {mean:.3f} s, slowest {slowest:.3f} s of 10 deals (target <= 0.5 s)")
     hand = measured["hand-written oh-shit, 4 random"][0]
     ours = measured["cardrules oh-shit, 4 random"][0]
     paired = paired_ratio(per_slice, "cardrules oh-shit, 4 random", "hand-written oh-shit, 4 random", 0)

@@ -8,12 +8,13 @@ import select
 import signal
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import click
 
-from ..interpreter.bots import seat_kinds
+from ..interpreter.bots import check_seat_kind, seat_kinds
 from ..interpreter.driver import play_out
 from ..interpreter.errors import EvaluationError, IllegalActionError, RecordError
 from ..interpreter.files import FileRefused, check_writable, is_file
@@ -21,7 +22,8 @@ from ..interpreter.game import GameState, new_game
 from ..interpreter.record import replay as replay_record
 from ..interpreter.record import save_record
 from ..interpreter.rules import Ruleset
-from ..interpreter.simulate import run_games, statistics
+from ..interpreter.search import is_search_kind
+from ..interpreter.simulate import ClusterUnavailable, open_cluster, run_games, statistics
 from ..interpreter.textio import parse_input
 from .common import (Interrupted, InvalidInput, UsageProblem, Whole, color_option, echo, examples, json_option,
                      open_ruleset, prompt)
@@ -43,8 +45,14 @@ def parse_seats(text: str | None, rules: Ruleset, default_human: bool) -> list[s
     seats = [s.strip().lower() for s in text.split(",") if s.strip()]
     kinds = ("human",) + seat_kinds(rules)
     for s in seats:
-        if s not in kinds:
-            raise UsageProblem(f"unknown seat kind '{s}'; use {', '.join(kinds)}")
+        if s == "human":
+            continue
+        try:
+            check_seat_kind(rules, s)
+        except ValueError as exc:
+            if s.startswith("search:"):
+                raise UsageProblem(str(exc)) from None
+            raise UsageProblem(f"unknown seat kind '{s}'; use {', '.join(kinds)}") from None
     if not rules.min_players <= len(seats) <= rules.max_players:
         raise UsageProblem(f"{rules.name} is for {rules.min_players} to {rules.max_players} players; "
                            f"--seats gives {len(seats)}")
@@ -77,6 +85,27 @@ def parse_names(text: str, seats: Sequence[str]) -> list[str]:
     if len({n.lower() for n in names}) != len(names):
         raise UsageProblem("--names gives the same name twice; each seat needs its own")
     return names
+
+
+class Thinking:
+    """A bot that takes a while (a search seat): "Cy is thinking..." is shown on the
+    terminal while it chooses, and wiped once it has (nothing when not a terminal)."""
+
+    def __init__(self, policy: Any, name: str):
+        self.policy = policy
+        self.kind = policy.kind
+        self.needs_observation = policy.needs_observation
+        self.name = name
+
+    def act(self, obs: Any, legal: Any) -> Any:
+        shown = len(legal) > 1 and sys.stdout.isatty()
+        if shown:
+            echo(f"  {self.name} is thinking…", nl=False)
+        try:
+            return self.policy.act(obs, legal)
+        finally:
+            if shown:
+                click.echo("\r\033[K", nl=False)
 
 
 class HumanSeat:
@@ -272,6 +301,8 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
     for i, kind in enumerate(kinds):
         if kind == "human":
             policies[i] = HumanSeat(state.rules, renderer, hot_seat=humans > 1, autoplay=autoplay, typed=typed)
+        elif is_search_kind(kind) and not isinstance(policies[i], Thinking):
+            policies[i] = Thinking(policies[i], renderer.names[i])
     writer = SaveWriter(save, header) if save is not None else None
     if save is not None and humans:
         echo(f"(saving as you play to {save})")
@@ -331,8 +362,8 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
     "cardrules play oh-hell --seats bot,bot,bot,bot --seed 5 --record game.jsonl",
     "cardrules play oh-shit --seats human,human,bot --names Ann,Bob,Robot"))
 @click.argument("ruleset")
-@click.option("--seats", help="Comma-separated seat kinds (human, random, bot); their number is the "
-              "player count. Default: you and bots.")
+@click.option("--seats", help="Comma-separated seat kinds (human, random, bot, search, search:N); their number "
+              "is the player count. Default: you and bots.")
 @click.option("--seed", type=SEED, help="Seed for the deal (default: a random one, printed).")
 @click.option("--record", "record", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game record (JSON Lines) to this file.")
@@ -585,6 +616,24 @@ def check_outputs(csv_file: Path | None, plot_file: Path | None, force: bool) ->
     return fmt
 
 
+CLUSTER_HELP = ("Play the games on a Dask cluster: a scheduler's address (tcp://host:8786), or 'local' for one "
+                "on this machine (--jobs workers, default one a core). Needs pip install 'cardrules[cluster]'; "
+                "the results are those of --jobs 1.")
+
+
+@contextmanager
+def cluster_client(address: str | None, jobs: int) -> Iterator[Any]:
+    """The Dask client of --cluster (None without it); a missing Dask is exit 1, one line."""
+    if address is None:
+        yield None
+        return
+    try:
+        with open_cluster(address, jobs if jobs > 1 else 0) as client:
+            yield client
+    except ClusterUnavailable as exc:
+        raise InvalidInput(str(exc)) from None
+
+
 def _interval(bounds: Sequence[float], scale: float = 1, unit: str = "") -> str:
     return f"[{scale * bounds[0]:.1f}{unit}, {scale * bounds[1]:.1f}{unit}]"
 
@@ -595,19 +644,21 @@ def _interval(bounds: Sequence[float], scale: float = 1, unit: str = "") -> str:
     "cardrules simulate oh-hell --games 500 --csv games.csv --plot totals.png"))
 @click.argument("ruleset")
 @click.option("--games", type=Whole(1, 1_000_000), default=100, show_default=True)
-@click.option("--seats", help="Comma-separated seat kinds (bot, random). Default: bots.")
+@click.option("--seats", help="Comma-separated seat kinds (bot, random, search; search:N plays N playouts a "
+              "decision, search:Xs thinks X seconds). Default: bots.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i.")
 @click.option("--jobs", type=Whole(1, 64), default=1, show_default=True,
               help="Processes to spread the games over (results do not depend on it).")
 @click.option("--mode", help="Play one of the ruleset's modes.")
+@click.option("--cluster", metavar="ADDRESS", help=CLUSTER_HELP)
 @json_option("the statistics")
 @click.option("--record-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write every game's record into this folder.")
 @output_options("the distribution of each seat's total")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, mode: str | None,
-             as_json: bool, record_dir: Path | None, csv_file: Path | None, plot_file: Path | None, force: bool,
-             quiet: bool) -> None:
+             cluster: str | None, as_json: bool, record_dir: Path | None, csv_file: Path | None,
+             plot_file: Path | None, force: bool, quiet: bool) -> None:
     """Play many games of RULESET with bots and report what happens."""
     rules = open_ruleset(ruleset)
     kinds = parse_seats(seats, rules, default_human=False)
@@ -622,7 +673,8 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
     start = time.perf_counter()
     progress = Progress(games, rules.name, quiet)
     try:
-        results = run_games(ref, kinds, games, seed, jobs, mode, record_dir, progress)
+        with cluster_client(cluster, jobs) as client:
+            results = run_games(ref, kinds, games, seed, jobs, mode, record_dir, progress, client)
     finally:
         progress.close()
     elapsed = time.perf_counter() - start
@@ -666,14 +718,17 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
 @click.argument("ruleset_a")
 @click.argument("ruleset_b")
 @click.option("--games", type=Whole(2, 1_000_000), default=200, show_default=True)
-@click.option("--seats", help="Comma-separated seat kinds (bot, random). Default: bots.")
+@click.option("--seats", help="Comma-separated seat kinds (bot, random, search; search:N plays N playouts a "
+              "decision, search:Xs thinks X seconds). Default: bots.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i under both rulesets.")
 @click.option("--jobs", type=Whole(1, 64), default=1, show_default=True)
+@click.option("--cluster", metavar="ADDRESS", help=CLUSTER_HELP)
 @json_option("the comparison")
 @output_options("each seat's difference of totals B - A with its 95% interval")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def compare_command(ruleset_a: str, ruleset_b: str, games: int, seats: str | None, seed: int, jobs: int,
-                    as_json: bool, csv_file: Path | None, plot_file: Path | None, force: bool, quiet: bool) -> None:
+                    cluster: str | None, as_json: bool, csv_file: Path | None, plot_file: Path | None, force: bool,
+                    quiet: bool) -> None:
     """What does a house rule do? Play the same deals under RULESET_A and RULESET_B.
 
     Reports each figure under both, the difference B - A, and its 95% confidence
@@ -689,14 +744,17 @@ def compare_command(ruleset_a: str, ruleset_b: str, games: int, seats: str | Non
     if "human" in kinds:
         raise UsageProblem("compare plays bots only (seat kinds: bot, random)")
     for kind in kinds:
-        if kind not in seat_kinds(rules_b):
-            raise UsageProblem(f"{rules_b.name} has no seat kind '{kind}'")
+        try:
+            check_seat_kind(rules_b, kind)
+        except ValueError:
+            raise UsageProblem(f"{rules_b.name} has no seat kind '{kind}'") from None
     fmt = check_outputs(csv_file, plot_file, force)
     refs = [r if is_file(r) else rules.name for r, rules in ((ruleset_a, rules_a), (ruleset_b, rules_b))]
     progress = Progress(2 * games, "comparing", quiet)
     try:
-        results_a = run_games(refs[0], kinds, games, seed, jobs, progress=progress)
-        results_b = run_games(refs[1], kinds, games, seed, jobs, progress=progress)
+        with cluster_client(cluster, jobs) as client:
+            results_a = run_games(refs[0], kinds, games, seed, jobs, progress=progress, cluster=client)
+            results_b = run_games(refs[1], kinds, games, seed, jobs, progress=progress, cluster=client)
     finally:
         progress.close()
     same_deals = (rules_a.setup(len(kinds)).hand_sizes == rules_b.setup(len(kinds)).hand_sizes

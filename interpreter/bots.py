@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Sequence
 
+from . import search
 from .family import Policy
 from .rules import Ruleset
 
@@ -35,8 +36,23 @@ class RandomBot:
 
 
 def seat_kinds(rules: Ruleset) -> tuple[str, ...]:
-    """The bot kinds that can take a seat in games of ``rules``."""
-    return ("random",) + tuple(k for k in rules.family.policies if k != "random")
+    """The bot kinds that can take a seat in games of ``rules`` (``search`` also takes a
+    budget: ``search:300`` playouts or ``search:0.5s`` a decision)."""
+    kinds = ("random",) + tuple(k for k in rules.family.policies if k != "random")
+    return kinds + ((search.KIND,) if search.has_search(rules) else ())
+
+
+def check_seat_kind(rules: Ruleset, kind: str) -> None:
+    """Raise ValueError, saying why, unless ``kind`` can take a seat in games of ``rules``."""
+    if search.is_search_kind(kind):
+        search.parse_budget(kind)
+        if not search.has_search(rules):
+            raise ValueError(f"the {rules.family.name} family has no search bot "
+                             f"(kinds: {', '.join(seat_kinds(rules))})")
+        return
+    if kind not in seat_kinds(rules):
+        raise ValueError(f"no seat kind '{kind}' for {rules.family.name} games "
+                         f"(kinds: {', '.join(seat_kinds(rules))})")
 
 
 def make_policy(rules: Ruleset, kind: str, seed: int, seat: int) -> Policy:
@@ -44,6 +60,9 @@ def make_policy(rules: Ruleset, kind: str, seed: int, seat: int) -> Policy:
     rng_seed = seed * 64 + seat
     if kind == "random":
         return RandomBot(rules, rng_seed)
+    if search.is_search_kind(kind):
+        check_seat_kind(rules, kind)
+        return search.make_search(rules, kind, rng_seed)
     factory = rules.family.policies.get(kind)
     if factory is None:
         raise ValueError(f"no seat kind '{kind}' for {rules.family.name} games "

@@ -13,6 +13,7 @@ A *policy* chooses a seat's actions from what that seat may know: the rules and 
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:
@@ -139,3 +140,21 @@ class GameFamily(Protocol):
 
     def explain(self, rules: Ruleset, notes: bool = False) -> list[str]:
         """The family's sections of the rules in words (Markdown lines)."""
+
+
+class SearchableFamily(GameFamily, Protocol):
+    """A family whose games can seat the search bot (``search``, :mod:`..search`): it
+    can sample the cards a seat cannot see.  Optional: a family without
+    ``determinize`` has no search seat, and asking for one says so."""
+
+    def determinize(self, rules: Ruleset, observation: Any, memory: dict[str, Any], rng: random.Random) -> GameState:
+        """A full game state consistent with ``observation`` and what the seat remembers
+        (``memory``): its own hand and every public fact exactly as observed (the cards
+        played and who played them, melds, bids, totals, whose turn), the hidden cards
+        dealt at random by ``rng`` among the places they may be (keeping the suits a
+        seat has shown void in, the cards it was seen to take from the pile).  The
+        seat's observation of the result equals ``observation``."""
+
+    def remember(self, rules: Ruleset, observation: Any, memory: dict[str, Any]) -> None:
+        """Note in ``memory`` what ``determinize`` will want later from this
+        observation (called at each of the seat's decisions; optional)."""

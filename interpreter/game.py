@@ -382,6 +382,17 @@ def _slot_names(cls: type) -> tuple[str, ...]:
     return names
 
 
+def observed_mode(rules: Ruleset, observation: Any) -> str | None:
+    """The mode a seat's ``observation`` is of: the first (the ruleset's own first) whose
+    schedule has the observed number of rounds and the observed round's hand size."""
+    players, rounds, index = observation.players, observation.rounds, observation.round - 1
+    for mode in [rules.mode] + [m for m in rules.modes if m != rules.mode]:
+        sizes = rules.setup(players, mode).hand_sizes
+        if len(sizes) == rounds and sizes[index] == observation.hand_size:
+            return mode
+    return rules.mode
+
+
 def new_game(rules: Ruleset, players: int, seed: int = 0, names: Sequence[str] | None = None,
              mode: str | None = None, ruleset_ref: str | None = None) -> GameState:
     """A new game of ``rules`` for ``players`` seats; the same seed deals the same cards."""

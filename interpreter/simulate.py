@@ -2,16 +2,21 @@
 
 Game ``i`` of a run with seed ``S`` is played with seed ``S + i`` whatever the number
 of processes, and results are gathered in game order, so a run's numbers depend only
-on the ruleset, the seats, ``S`` and the number of games.
+on the ruleset, the seats, ``S`` and the number of games.  The games may also run on a
+Dask cluster (:func:`open_cluster`; the optional extra ``cardrules[cluster]``), with
+the same results.
 """
 
 from __future__ import annotations
 
+import logging
 import math
+import os
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from .driver import play_bots
 from .files import is_file
@@ -50,6 +55,10 @@ def _play_one(job: tuple[str, Sequence[str], int, str | None, str | None]) -> Ga
     return summarize(state)
 
 
+def _play_batch(batch: Sequence[tuple[str, Sequence[str], int, str | None, str | None]]) -> list[GameSummary]:
+    return [_play_one(job) for job in batch]
+
+
 _RULES: dict[str, Ruleset] = {}
 
 
@@ -63,10 +72,14 @@ def _cached_rules(ref: str) -> Ruleset:
 
 def run_games(ref: str, seats: Sequence[str], games: int, seed: int = 0, jobs: int = 1,
               mode: str | None = None, record_dir: Path | None = None,
-              progress: Any = None) -> list[GameSummary]:
-    """Play ``games`` games; ``progress(n)`` is called as games finish (in order)."""
+              progress: Any = None, cluster: Any = None) -> list[GameSummary]:
+    """Play ``games`` games; ``progress(n)`` is called as games finish.  ``cluster``: a
+    Dask client from :func:`open_cluster`, to play them on its workers instead of
+    ``jobs`` local processes (the results are the same)."""
     work = [(ref, tuple(seats), seed + i, mode, str(record_dir) if record_dir else None) for i in range(games)]
     results: list[GameSummary] = []
+    if cluster is not None:
+        return _run_on_cluster(cluster, work, progress)
     if jobs <= 1:
         for job in work:
             results.append(_play_one(job))
@@ -80,6 +93,61 @@ def run_games(ref: str, seats: Sequence[str], games: int, seed: int = 0, jobs: i
             if progress:
                 progress(1)
     return results
+
+
+class ClusterUnavailable(Exception):
+    """Dask is not installed, or the cluster cannot be reached."""
+
+
+CONNECT_TIMEOUT = "10s"  # how long to wait for a scheduler to answer
+CLUSTER_EXTRA = "--cluster needs Dask: pip install 'cardrules[cluster]'"
+
+
+@contextmanager
+def open_cluster(address: str, workers: int = 0) -> Iterator[Any]:
+    """A Dask client for ``address`` (``tcp://host:8786``, a scheduler started with
+    ``dask scheduler``), or for ``local``: a cluster of ``workers`` processes on this
+    machine (0: one a core).  Closed (and a local cluster stopped) on leaving."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise ClusterUnavailable(CLUSTER_EXTRA) from None
+    if address == "local":
+        count = workers or os.cpu_count() or 1
+        try:
+            local = LocalCluster(n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None,
+                                 silence_logs=logging.ERROR)
+        except Exception as exc:  # a local cluster that cannot start (ports, processes): say why
+            raise ClusterUnavailable(f"cannot start a local Dask cluster: {exc}") from None
+        with local, Client(local) as client:
+            yield client
+        return
+    try:
+        client = Client(address, timeout=CONNECT_TIMEOUT)
+    except Exception as exc:  # distributed raises OSError, TimeoutError, ValueError for a bad address
+        raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    with client:
+        yield client
+
+
+def _run_on_cluster(client: Any, work: Sequence[tuple[str, Sequence[str], int, str | None, str | None]],
+                    progress: Any) -> list[GameSummary]:
+    """Play ``work`` in batches on the cluster's workers; the progress counts each batch as it
+    finishes, wherever it ran, and the results are put back in game order."""
+    from distributed import as_completed
+
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    size = max(1, min(16, len(work) // (workers * 8) or 1))
+    batches = [list(work[i:i + size]) for i in range(0, len(work), size)]
+    futures = client.map(_play_batch, batches, pure=False)
+    place = {future.key: i for i, future in enumerate(futures)}
+    done: list[list[GameSummary] | None] = [None] * len(batches)
+    for future in as_completed(futures):
+        batch = future.result()
+        done[place[future.key]] = batch
+        if progress:
+            progress(len(batch))
+    return [summary for batch in done if batch is not None for summary in batch]
 
 
 def _mean_sd(values: Sequence[float]) -> tuple[float, float]:

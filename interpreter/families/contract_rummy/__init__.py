@@ -6,6 +6,7 @@ the core talks to (see :mod:`cardrules.interpreter.family`)."""
 from __future__ import annotations
 
 import json
+import random
 from importlib import resources
 from typing import Any, Callable, Mapping, Sequence
 
@@ -13,7 +14,7 @@ from ...expressions import Type
 from ...family import DeadEnd
 from ...game import GameState
 from ...rules import RulesBuilder, Ruleset, Setup
-from . import explain, rules, stats, textio
+from . import determinize, explain, rules, stats, textio
 from .bot import RummyBot
 from .state import RummyState
 
@@ -57,6 +58,12 @@ class ContractRummy:
     def parse_input(self, ruleset: Ruleset, observation: Any, text: str) -> Any:
         return textio.parse_input(ruleset.section.fitting_discard_call.name, text,
                                   getattr(observation, "phase", None) == "veto")
+
+    def remember(self, ruleset: Ruleset, observation: Any, memory: dict[str, Any]) -> None:
+        determinize.remember(ruleset, observation, memory)
+
+    def determinize(self, ruleset: Ruleset, observation: Any, memory: dict[str, Any], rng: random.Random) -> GameState:
+        return determinize.determinize(ruleset, observation, memory, rng)
 
     def action_from_event(self, state: Any, event: dict[str, Any]) -> Any:
         return textio.action_from_event(state, event)

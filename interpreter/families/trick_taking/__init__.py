@@ -5,6 +5,7 @@ talks to (see :mod:`cardrules.interpreter.family`)."""
 from __future__ import annotations
 
 import itertools
+import random
 import time
 
 import json
@@ -15,7 +16,7 @@ from ...expressions import Type
 from ...family import DeadEnd
 from ...game import GameState
 from ...rules import RulesBuilder, Ruleset, Setup
-from . import auction, explain, rules, stats, textio
+from . import auction, determinize, explain, rules, stats, textio
 from .bot import TrickBot
 from .state import TrickTakingState
 
@@ -94,6 +95,9 @@ class TrickTaking:
 
     def parse_input(self, ruleset: Ruleset, observation: Any, text: str) -> Any:
         return textio.parse_input(observation.phase, text)
+
+    def determinize(self, ruleset: Ruleset, observation: Any, memory: dict[str, Any], rng: random.Random) -> GameState:
+        return determinize.determinize(ruleset, observation, memory, rng)
 
     def action_from_event(self, state: Any, event: dict[str, Any]) -> Any:
         return textio.action_from_event(state, event)

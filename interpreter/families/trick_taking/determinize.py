@@ -1,0 +1,169 @@
+"""Sampling the hidden cards of a trick-taking round for the search bot: a full state
+that agrees with everything one seat has observed.
+
+The seat knows its hand (unless the round hides it), any hands the rules show, the
+upcard, the bids and every card played this round.  Who played each card follows from
+the rules: the first leader comes from the bids (as in the game), each trick's winner
+leads the next.  A seat that did not follow the suit led has none of it (nor, where
+trumping is compulsory, of trumps).  The other cards are dealt at random to the
+hands that need them, keeping those voids; a bid the seat cannot see (simultaneous
+bidding) is the heuristic bot's in the sampled state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, Sequence
+
+from ...deal import Deal
+from ...game import observed_mode
+from ...rules import Ruleset
+from .actions import ChooseTrump
+from .bot import TrickBot
+from .state import TrickObservation, TrickTakingState, _BIDDING, _CHOOSE_TRUMP, _PLAYING
+from .trickplay import led_suit
+
+
+def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], rng: random.Random) -> TrickTakingState:
+    players, seat = obs.players, obs.seat
+    state = TrickTakingState(rules, players, rng.getrandbits(48), None, observed_mode(rules, obs), None)
+    state.round_index = obs.round - 1
+    state.dealer = obs.dealer
+    state.totals = list(obs.totals)
+    for name, values in obs.counters:
+        state.counters[name] = list(values)
+    size = obs.hand_size
+    deck = Counter(state.deck)
+    upcard_wanted = state._expects_upcard()
+    upcard: int | None = None
+    if upcard_wanted:  # the observed upcard, or (hidden while bidding) one of the cards not seen
+        upcard = obs.upcard
+        if upcard is None:
+            unseen = deck - Counter(obs.hand) - Counter(c for hand in obs.others for c in hand) - Counter(obs.played)
+            upcard = rng.choice(sorted(unseen.elements()))
+    # a first deal of any cards, to set the round up; the hands are set once the plays are placed
+    pool = list(state.deck)
+    if upcard is not None:
+        pool.remove(upcard)
+    rng.shuffle(pool)
+    hands = tuple(tuple(pool[s * size:(s + 1) * size]) for s in range(players))
+    state.apply(Deal(hands, upcard, tuple(pool[players * size:])))
+    helper: TrickBot | None = None
+
+    def bot() -> TrickBot:
+        nonlocal helper
+        if helper is None:
+            helper = TrickBot(rules, rng.getrandbits(32))
+        return helper
+
+    # the trump (chosen before the bidding, or named after it) and the bids, as observed
+    while state.phase is _CHOOSE_TRUMP or state.phase is _BIDDING:
+        if state.turn == seat and obs.turn == seat and state.phase == obs.phase:
+            break
+        if state.phase is _CHOOSE_TRUMP:
+            if obs.trump is not None or obs.phase == "play":
+                state.apply(ChooseTrump(obs.trump))
+            else:
+                state.apply(bot().act(state.observation(state.turn), state.legal_actions()))
+            continue
+        bid = obs.bids[state.turn]
+        legal = state.legal_actions()
+        chosen = next((a for a in legal if a.bid == bid), None) if bid is not None else None
+        state.apply(chosen if chosen is not None else bot().act(state.observation(state.turn), legal))
+    # who played each card: the leader of the first trick is the state's, each winner leads next
+    played_by: list[list[int]] = [[] for _ in range(players)]
+    voids: list[set[int]] = [set() for _ in range(players)]
+    plays: list[tuple[int, int]] = []
+    if state.phase is _PLAYING:
+        suits, power, trump = state.suits, state.power, state.trump
+        infer = state._follow_suit and not state._by_rule
+        leader = state.leader
+        cards = obs.played
+        for start in range(0, len(cards), players):
+            trick = [((leader + k) % players, c) for k, c in enumerate(cards[start:start + players])]
+            for k, (who, c) in enumerate(trick):
+                played_by[who].append(c)
+                plays.append((who, c))
+                if k and infer:
+                    led = led_suit(trick[:k], suits)
+                    if led >= 0 and suits[c] != led:
+                        voids[who].add(led)
+                        if state._must_trump and trump is not None and suits[c] != trump:
+                            voids[who].add(trump)
+            if len(trick) == players:
+                leader = state._trick_winner(trick, suits, power, trump)
+        suits_now = suits
+    else:
+        suits_now = state.suits
+    full, stock = _deal_hidden(obs, deck, played_by, voids, suits_now, upcard, rng)
+    state.hands = full
+    for who, c in plays:  # the round's plays again, from the hands that made them
+        state.turn = who
+        state._play(c)
+        state.moves += 1
+        state.decisions += 1
+    state.stock = stock
+    if state.phase is not _PLAYING:
+        state.leader = obs.leader  # (last round's, until the play starts)
+    state._legal_at = -1
+    state._keys_at = -1
+    return state
+
+
+def _deal_hidden(obs: TrickObservation, deck: Counter[int], played_by: list[list[int]], voids: list[set[int]],
+                 suits: Sequence[int], upcard: int | None, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    """Every seat's hand at the start of the round (the cards it has played first) and
+    the stock: the known cards where they are, the others at random."""
+    players, seat, size = obs.players, obs.seat, obs.hand_size
+    known: list[list[int] | None] = [None] * players
+    if not obs.hand_hidden:
+        known[seat] = list(obs.hand)
+    for s, hand in enumerate(obs.others):
+        if s != seat:
+            known[s] = list(hand)
+    pool = deck.copy()
+    for s in range(players):
+        pool.subtract(played_by[s])
+        if known[s] is not None:
+            pool.subtract(known[s])
+    if upcard is not None:
+        pool[upcard] -= 1
+    need = [0 if known[s] is not None else size - len(played_by[s]) for s in range(players)]
+    hidden = _assign(sorted(pool.elements()), need, voids, suits, rng)
+    full = []
+    for s in range(players):
+        held = known[s]
+        full.append(played_by[s] + (held if held is not None else hidden[s]))
+    return full, hidden[players]
+
+
+def _assign(cards: list[int], need: list[int], voids: list[set[int]], suits: Sequence[int],
+            rng: random.Random) -> list[list[int]]:
+    """Deal ``cards`` at random: ``need[s]`` to each seat, none of a suit it is void in;
+    the cards left over (shuffled) last.  The most constrained seat is dealt first; a
+    deal that runs out is tried again, and after a few tries the voids are dropped
+    (the rules being what they are, the seat may have been free not to follow)."""
+    players = len(need)
+    for attempt in range(12):
+        left = cards[:]
+        rng.shuffle(left)
+        out: list[list[int]] = [[] for _ in range(players)]
+        constrained = voids if attempt < 11 else [set() for _ in range(players)]
+        order = sorted(range(players), key=lambda s: (-len(constrained[s]), s))
+        ok = True
+        for s in order:
+            if not need[s]:
+                continue
+            void = constrained[s]
+            take = [i for i, c in enumerate(left) if suits[c] not in void] if void else list(range(len(left)))
+            if len(take) < need[s]:
+                ok = False
+                break
+            chosen = set(take[:need[s]])
+            out[s] = [left[i] for i in take[:need[s]]]
+            left = [c for i, c in enumerate(left) if i not in chosen]
+        if ok:
+            out.append(left)
+            return out
+    raise AssertionError("the hidden cards cannot be dealt")  # unreachable: the last try has no voids

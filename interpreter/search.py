@@ -1,0 +1,230 @@
+"""The search bot: a seat kind (``search``) that plans with the ruleset itself.
+
+At each decision it samples full game states consistent with what its seat has
+observed (the family's :meth:`~cardrules.interpreter.family.GameFamily.determinize`:
+the hidden hands dealt anew, respecting the suits a seat has shown void in, the
+cards seen taken from the discard pile and the cards played), tries each legal
+action in each sampled state, and plays the round out with the family's heuristic
+bot in every seat.  An action's value is what the ruleset's own scoring gives at the
+end of the round: the seat's points less the mean of the other seats' (a team's
+for partnerships), turned round where the lowest total wins.  So a change of scoring
+changes the search seat's bids and play, which a fixed heuristic cannot do.
+
+The budget is shared out by *sequential halving*: the playouts go in rounds, every
+action left gets the same number of sampled states in a round (the same states for
+every action: common random numbers), and after each round the worse half of the
+actions is dropped.  The heuristic bot's own choice is never dropped, and it stands
+unless the best action beats it, on the same sampled states, by more than
+:data:`MARGIN` standard errors of the paired differences: the playouts are noisy, and
+a move chosen for noise costs more than the search gains.  The policy has its own
+RNG, seeded from the game seed and its seat; with a budget of playouts
+(``search:300``) its moves depend only on that seed and what it observes; with a
+budget of time (``search:0.3s``) they depend on the machine's speed too.
+
+The policy never sees the game state: it gets the rules, its observation and the
+legal actions, and keeps a memory of its earlier observations (what the family
+wants to remember, e.g. discards since buried in the pile).
+
+>>> from cardrules.interpreter import ruleset_from_text
+>>> from cardrules.interpreter.families.trick_taking import EXAMPLE
+>>> from cardrules.interpreter.driver import play_bots
+>>> rules = ruleset_from_text(EXAMPLE)
+>>> parse_budget("search:40"), parse_budget("search:0.25s"), parse_budget("search")
+((40, None), (None, 0.25), (200, None))
+>>> state = play_bots(rules, ["search:8", "bot", "bot"], seed=3)
+>>> state.is_over
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any, Callable, Sequence
+
+from .family import Policy
+from .game import CHANCE, GameState
+from .rules import Ruleset
+
+KIND = "search"
+DEFAULT_PLAYOUTS = 200  # at most 0.5 s a decision for oh-hell with 10 cards (docs/performance.md)
+MAX_PLAYOUTS = 1_000_000
+MAX_SECONDS = 600.0
+MARGIN = 1.0  # standard errors by which an action must beat the heuristic bot's choice
+PLAYOUT_MOVES = 100_000  # a playout that has not ended its round by then is cut short (never seen)
+
+
+class SearchUnavailable(ValueError):
+    """The family of the ruleset cannot sample hidden information (no ``determinize``)."""
+
+
+def parse_budget(kind: str) -> tuple[int | None, float | None]:
+    """(playouts, seconds) of a seat kind ``search``, ``search:N`` or ``search:Xs``;
+    raise ValueError saying what is wrong with any other spelling."""
+    if kind == KIND:
+        return DEFAULT_PLAYOUTS, None
+    head, sep, budget = kind.partition(":")
+    if head != KIND or not sep:
+        raise ValueError(f"'{kind}' is not a search seat")
+    usage = (f"seat kind '{kind}': give the search budget as playouts per decision (search:300, 1 to "
+             f"{MAX_PLAYOUTS:,}) or seconds per decision (search:0.5s, above 0 and at most {MAX_SECONDS:g})")
+    if budget.endswith("s"):
+        try:
+            seconds = float(budget[:-1])
+        except ValueError:
+            raise ValueError(usage) from None
+        if not 0 < seconds <= MAX_SECONDS or math.isnan(seconds):
+            raise ValueError(usage)
+        return None, seconds
+    if not budget.isdigit():
+        raise ValueError(usage)
+    playouts = int(budget)
+    if not 1 <= playouts <= MAX_PLAYOUTS:
+        raise ValueError(usage)
+    return playouts, None
+
+
+def is_search_kind(kind: str) -> bool:
+    return kind == KIND or kind.startswith(KIND + ":")
+
+
+class SearchBot:
+    """Chooses by playouts of sampled states, scored by the ruleset (see the module)."""
+
+    needs_observation = True
+
+    def __init__(self, rules: Ruleset, seed: int | str = 0, playouts: int | None = DEFAULT_PLAYOUTS,
+                 seconds: float | None = None, kind: str = KIND):
+        family = rules.family
+        determinize = getattr(family, "determinize", None)
+        if determinize is None:
+            raise SearchUnavailable(f"the {family.name} family has no search bot: it cannot sample the hidden "
+                                    "cards (GameFamily.determinize)")
+        bot = family.policies.get("bot")
+        if bot is None:
+            raise SearchUnavailable(f"the {family.name} family has no search bot: it has no heuristic bot "
+                                    "to play the playouts")
+        self.kind = kind
+        self.rules = rules
+        self.playouts = playouts
+        self.seconds = seconds
+        self.rng = random.Random(seed)
+        self.memory: dict[str, Any] = {}  # what the family remembers of this seat's earlier observations
+        self._determinize: Callable[..., GameState] = determinize
+        self._remember: Callable[..., None] | None = getattr(family, "remember", None)
+        self._bot_factory = bot
+        self._bots: list[Policy] = []
+        self._guide: Policy = bot(rules, self.rng.getrandbits(32))
+        self.margin: float | None = MARGIN
+        self.last_playouts = 0  # playouts of the last decision (for measurements)
+
+    def _playout_bots(self, players: int) -> list[Policy]:
+        if len(self._bots) != players:
+            self._bots = [self._bot_factory(self.rules, self.rng.getrandbits(32)) for seat in range(players)]
+        return self._bots
+
+    def act(self, obs: Any, legal: Sequence[Any]) -> Any:
+        if self._remember is not None:
+            self._remember(self.rules, obs, self.memory)
+        if len(legal) == 1:
+            self.last_playouts = 0
+            return legal[0]
+        return legal[self._search(obs, legal)]
+
+    def _search(self, obs: Any, legal: Sequence[Any]) -> int:
+        seat = obs.seat
+        bots = self._playout_bots(obs.players)
+        rng = self.rng
+        determinize, rules, memory = self._determinize, self.rules, self.memory
+        # The heuristic bot's own choice is the default: another action must beat it, on
+        # the same sampled states, by more than chance (the playouts are noisy, and a
+        # move chosen for noise costs more than the search gains).
+        guide = legal.index(self._guide.act(obs, legal)) if self.margin is not None else -1
+        alive = list(range(len(legal)))
+        values: list[list[float]] = [[] for _ in legal]  # per action, per sampled state it was tried in
+        worlds_of: list[list[int]] = [[] for _ in legal]
+        stages = max(1, math.ceil(math.log2(len(legal))))
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = world_id = 0
+        for stage in range(stages):
+            if deadline is None:
+                assert self.playouts is not None
+                worlds = max(1, self.playouts // (stages * len(alive)))
+                stage_end = None
+            else:
+                worlds = 1 << 30
+                stage_end = time.perf_counter() + (deadline - time.perf_counter()) / (stages - stage)
+            for _ in range(worlds):
+                world = determinize(rules, obs, memory, rng)
+                for i in alive:
+                    state = world.clone()
+                    state.apply(legal[i])
+                    values[i].append(playout_value(state, bots, seat))
+                    worlds_of[i].append(world_id)
+                    done += 1
+                world_id += 1
+                if stage_end is not None and time.perf_counter() >= stage_end:
+                    break
+            if len(alive) > 1 and stage < stages - 1:
+                alive.sort(key=lambda i: (-sum(values[i]) / len(values[i]), i))
+                kept = alive[:(len(alive) + 1) // 2]
+                if guide >= 0 and guide not in kept:
+                    kept.append(guide)
+                alive = kept
+        self.last_playouts = done
+        best = max(alive, key=lambda i: (sum(values[i]) / len(values[i]), -i))
+        if guide < 0 or best == guide:
+            return best
+        by_world = dict(zip(worlds_of[guide], values[guide]))
+        diffs = [v - by_world[w] for w, v in zip(worlds_of[best], values[best])]
+        return best if _lower_bound(diffs, self.margin or 0.0) > 0 else guide
+
+
+def _lower_bound(values: Sequence[float], z: float) -> float:
+    """The mean of ``values`` less ``z`` standard errors."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean if z == 0 else -math.inf
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean - z * math.sqrt(var / n)
+
+
+def playout_value(state: GameState, bots: Sequence[Policy], seat: int) -> float:
+    """Play the round on with ``bots`` in every seat; the round's points of ``seat``
+    (or its team) less the mean of the others', as the winner rule wants them."""
+    before = state.totals[:]
+    round_index = state.round_index
+    apply, observation, legal_actions = state.apply, state.observation, state.legal_actions
+    acts = [bot.act for bot in bots]
+    for _ in range(PLAYOUT_MOVES):
+        turn = state.turn
+        if turn >= 0:
+            apply(acts[turn](observation(turn), legal_actions()))
+        elif turn == CHANCE and state.round_index == round_index:
+            apply(state.chance_action())
+        else:
+            break
+    delta = [after - then for after, then in zip(state.totals, before)]
+    teams = state.setup.teams
+    if teams:
+        mine = [d for s, d in enumerate(delta) if teams[s] == teams[seat]]
+        theirs = [d for s, d in enumerate(delta) if teams[s] != teams[seat]]
+    else:
+        mine = [delta[seat]]
+        theirs = delta[:seat] + delta[seat + 1:]
+    value = sum(mine) / len(mine) - (sum(theirs) / len(theirs) if theirs else 0.0)
+    return value if state.rules.winner == "highest" else -value
+
+
+def make_search(rules: Ruleset, kind: str, seed: int | str) -> SearchBot:
+    """A search seat of ``kind`` (``search``, ``search:N``, ``search:Xs``)."""
+    playouts, seconds = parse_budget(kind)
+    return SearchBot(rules, seed, playouts, seconds, kind)
+
+
+def has_search(rules: Ruleset) -> bool:
+    """Whether games of ``rules`` can seat a search bot."""
+    family = rules.family
+    return getattr(family, "determinize", None) is not None and "bot" in family.policies
