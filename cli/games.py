@@ -66,7 +66,7 @@ def seat_names(seats: Sequence[str]) -> list[str]:
         if kind == "human":
             names.append("you" if humans == 1 else f"player-{i}")
         else:
-            names.append(f"{kind}-{i}")
+            names.append(f"{kind.partition(':')[0]}-{i}")  # search:300 plays as search-1
     return names
 
 
@@ -284,6 +284,9 @@ def take_back(state: GameState, policies: list[Any], hooks: TableHooks, game: di
     renderer = hooks.renderer
     renderer.round, renderer.heard = {}, []
     renderer.catch_up(rebuilt.events)  # the table as it was before your move
+    for seat, kind in enumerate(hooks.kinds):  # the rebuilt search seats say when they think, as before
+        if is_search_kind(kind) and not isinstance(bots[seat], Thinking):
+            bots[seat] = Thinking(bots[seat], renderer.names[seat])
     for seat in humans:
         bots[seat] = policies[seat]
         policies[seat].undone = True  # ask next time, even for a forced card: it may be undone further

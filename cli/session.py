@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any, Sequence
 
-from ..interpreter.bots import make_policy, seat_kinds
+from ..interpreter.bots import check_seat_kind, make_policy
 from ..interpreter.driver import Stop, play_out
 from ..interpreter.errors import CardrulesError, IllegalActionError, RulesetError
 from ..interpreter.game import GameState, new_game
@@ -253,10 +253,12 @@ def restore(saved: SavedGame, *, check_hash: bool = True, move_seats: list[int] 
     seats, names = header["seats"], header["names"]
     if len(seats) != len(names) or not all(isinstance(s, str) for s in seats + names):
         raise SaveError("the save's seats and names do not match")
-    kinds = seat_kinds(rules)
     for kind in seats:
-        if kind != "human" and kind not in kinds:
-            raise SaveError(f"unknown seat kind {kind!r} in the header")
+        if kind != "human":
+            try:
+                check_seat_kind(rules, kind)
+            except ValueError:
+                raise SaveError(f"unknown seat kind {kind[:40]!r} in the header") from None
     mode = header.get("mode")
     if mode is not None and mode not in rules.modes:
         raise SaveError(f"the ruleset has no mode '{mode}'")

@@ -383,3 +383,13 @@ def test_a_record_of_a_ruleset_file_replays_from_any_folder(run_cli, tmp_path, m
            "with --ruleset FILE" in result.output
     assert run_cli("replay", str(tmp_path / "work" / "sub" / "game.jsonl"), "--ruleset",
                    str(tmp_path / "work" / "mine.yaml")).exit_code == 0
+
+
+def test_a_game_with_search_seats_is_saved_and_resumed(run_cli, tmp_path):
+    save = tmp_path / "search.jsonl"
+    first = run_cli("play", "oh-hell", "--seats", "human,search:4,bot", "--seed", "5", "--fast", "--ascii",
+                    "--save", str(save), input="0\nquit\n")
+    assert first.exit_code == 0 and "search-1 bids" in first.output
+    resumed = run_cli("resume", str(save), "--fast", "--ascii", input="quit\n")
+    assert resumed.exit_code == 0, resumed.output
+    assert "resuming at round 1" in resumed.output and "your card (" in resumed.output

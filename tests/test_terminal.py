@@ -300,3 +300,21 @@ def test_hot_seat_at_a_terminal_passes_the_screen_by_name(tmp_path, env):
     term.send("quit")
     term.read_until(r"Resume it with[^\n]*\n")
     assert term.close() == 0
+
+
+def test_search_seats_say_they_are_thinking_before_and_after_an_undo(tmp_path, env):
+    term = Terminal(["play", "oh-hell", "--seats", "human,search:4,search:4", "--names", "Ann,Bob,Cy", "--seed", "5",
+                     "--fast", "--no-color", "--save", str(tmp_path / "game.jsonl")], env)
+    legal = re.search(r"your bid \(([0-9, ]+)\) > ", term.read_until(r"Ann, your bid \([0-9, ]+\) > ")).group(1)
+    term.send(legal.split(",")[0])
+    assert "is thinking" in term.read_until(r"Ann, your card \([^)]*\) > ")
+    term.send("undo")
+    term.read_until(r"taken back: your last move")
+    term.read_until(r"Ann, your bid \([0-9, ]+\) > ")
+    term.raw = ""
+    term.send(legal.split(",")[0])
+    term.read_until(r"Ann, your card \([^)]*\) > ")
+    assert "is thinking" in term.raw
+    term.send("quit")
+    term.read_until(r"Resume it with[^\n]*\n")
+    assert term.close() == 0
