@@ -681,7 +681,7 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
     finally:
         progress.close()
     elapsed = time.perf_counter() - start
-    stats = statistics(results, kinds, rules)
+    stats = statistics(results, kinds, rules, mode)
     stats.update(ruleset=rules.name, seed=seed, seconds=round(elapsed, 3))
     if csv_file is not None:
         write_output(csv_file, "--csv", csv_bytes([(rules.name, results)], kinds), force)
@@ -706,6 +706,10 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
                 f"{100 * entry['win_rate']:5.1f}% {win_cell:{win_width}} {entry['mean_total']:8.1f} "
                 f"{mean_cell:{mean_width}} {entry['sd_total']:7.1f} {entry['min_total']:6d} {entry['max_total']:6d}")
         echo(line + view.seat_cells(entry))
+    for team in stats.get("teams", []):  # partnerships: what decides the game
+        echo(f"  team {team['team']} (seats {', '.join(map(str, team['seats']))}): wins {100 * team['win_rate']:.1f}% "
+             f"{_interval(team['win_rate_ci95'], 100, '%')}, mean total {team['mean_total']:.1f} "
+             f"{_interval(team['mean_total_ci95'])}")
     echo(f"  game length: {stats['mean_rounds_per_game']:.1f} rounds, "
                f"{stats['mean_decisions_per_game']:.0f} player decisions")
     for text in view.summary_lines(stats):

@@ -157,7 +157,8 @@ def _mean_sd(values: Sequence[float]) -> tuple[float, float]:
     return mean, math.sqrt(var)
 
 
-def statistics(results: Sequence[GameSummary], seats: Sequence[str], rules: Ruleset) -> dict[str, Any]:
+def statistics(results: Sequence[GameSummary], seats: Sequence[str], rules: Ruleset,
+               mode: str | None = None) -> dict[str, Any]:
     """The run's figures, as plain data (the CLI prints them or dumps them as JSON)."""
     n = len(results)
     players = len(seats)
@@ -183,6 +184,17 @@ def statistics(results: Sequence[GameSummary], seats: Sequence[str], rules: Rule
             "win_rate_ci95": list(wilson(wins, n)), "mean_total_ci95": list(mean_interval(totals)),
         }
         out["seats"].append(entry)
+    teams = rules.setup(players, mode).teams if rules.team is not None else ()
+    if teams:  # partnerships: a team's total is its seats' summed, and all its seats win together
+        out["teams"] = []
+        for team in sorted(set(teams)):
+            members = [seat for seat, t in enumerate(teams) if t == team]
+            totals = [sum(r.totals[s] for s in members) for r in results]
+            mean, sd = _mean_sd(totals)
+            wins = sum(1 for r in results if members[0] in r.winners)
+            out["teams"].append({"team": team, "seats": members, "wins": wins, "win_rate": wins / n,
+                                 "mean_total": mean, "sd_total": sd, "win_rate_ci95": list(wilson(wins, n)),
+                                 "mean_total_ci95": list(mean_interval(totals))})
     per_seat, overall = rules.family.aggregate([r.extra for r in results], players)
     for entry, extra in zip(out["seats"], per_seat):
         entry.update(extra)

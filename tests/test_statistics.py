@@ -221,3 +221,23 @@ def test_plot_without_matplotlib_says_how_to_install_it(run_cli, tmp_path, monke
     assert result.exit_code == 1
     assert result.output.strip() == "cardrules: --plot needs matplotlib: pip install 'cardrules[plot]'"
     assert not out.exists()
+
+
+def test_partnership_games_report_each_team(run_cli):
+    """With `team`, simulate reports each partnership: its seats, its win rate (all its
+    seats win together) and its summed total, with intervals."""
+    import json
+
+    result = run_cli("simulate", "spades", "--games", "30", "--seats", "bot,random,bot,random", "--json")
+    stats = json.loads(result.output)
+    teams = stats["teams"]
+    assert [t["seats"] for t in teams] == [[0, 2], [1, 3]]
+    for team in teams:
+        seats = [stats["seats"][s] for s in team["seats"]]
+        assert team["mean_total"] == pytest.approx(sum(s["mean_total"] for s in seats))
+        assert team["win_rate"] == seats[0]["win_rate"] == seats[1]["win_rate"]
+        low, high = team["win_rate_ci95"]
+        assert low <= team["win_rate"] <= high
+    assert teams[0]["win_rate"] > teams[1]["win_rate"]  # bots against random seats
+    assert "team 0 (seats 0, 2): wins" in run_cli("simulate", "spades", "--games", "5").output
+    assert "teams" not in json.loads(run_cli("simulate", "oh-hell", "--games", "3", "--json").output)
