@@ -270,8 +270,6 @@ def test_limits_rate_size_and_room_capacity(tmp_path):
         made = create(client, ruleset="oh-hell", seats=["human", "human", "human"])
         assert client.post("/api/rooms", json={"room": "friday", "name": "B", "ruleset": "oh-hell"}).status_code == 400
         assert client.post("/api/rooms", json={"room": "Two", "name": "B", "ruleset": "oh-hell"}).status_code == 200
-        full = client.post("/api/rooms", json={"room": "Three", "name": "B", "ruleset": "oh-hell"})
-        assert "as many rooms" in full.json()["error"]
         big = client.post("/api/validate", content=b'{"yaml": "' + b"a" * (200 << 10) + b'"}')
         assert big.status_code == 413
         with client.websocket_connect("/ws") as ws:
@@ -289,6 +287,27 @@ def test_limits_rate_size_and_room_capacity(tmp_path):
             assert join(d, "D")["seat"] is None  # every seat taken: watching
             with client.websocket_connect("/ws") as e:
                 assert "full" in join(e, "E")["message"]
+
+
+def test_a_full_server_makes_way_by_closing_the_oldest_idle_room_never_one_in_use(tmp_path):
+    """Rooms made and left (by mistake, or a hundred at a time) cannot fill the server: at
+    --max-rooms the oldest room nobody is in, not started or over, makes way; rooms with
+    someone in them, or a game in progress, never do."""
+    rooms, client = server(tmp_path, max_rooms=2)
+    data = tmp_path / "rooms"
+    with client:
+        one = create(client, ruleset="oh-hell", room="One", seats=["human", "human", "bot"])
+        two = create(client, ruleset="oh-hell", room="Two", seats=["human", "human", "bot"])
+        with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b:
+            join(a, token=one["token"], room="One")
+            join(b, token=two["token"], room="Two")
+            full = client.post("/api/rooms", json={"room": "Three", "name": "C", "ruleset": "oh-hell"})
+            assert full.status_code == 400 and "as many rooms" in full.json()["error"]
+        assert (data / f"{one['id']}.json").exists()
+        three = client.post("/api/rooms", json={"room": "Three", "name": "C", "ruleset": "oh-hell"})
+        assert three.status_code == 200
+        assert rooms.get("One") is None and rooms.get("Two") is not None  # the oldest made way
+        assert not (data / f"{one['id']}.json").exists()  # never started: nothing to keep
 
 
 @pytest.mark.parametrize("settings,answer", [

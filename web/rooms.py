@@ -242,6 +242,7 @@ class Room:
         self.problem: str | None = None  # the rules could not go on
         self._bot_budget: int | None = None
         self._runner: asyncio.Task[None] | None = None
+        self.last_active = time.monotonic()  # the last join: the oldest idle room makes way first
 
     # --- seats ------------------------------------------------------------------------------
     @property
@@ -290,6 +291,7 @@ class Room:
             raise RoomError("this room is full: every seat is taken and there is no room to watch")
         client.room, client.seat = self, seat
         self.clients.append(client)
+        self.last_active = time.monotonic()
         return new_token
 
     def leave(self, client: Client) -> None:
@@ -582,7 +584,7 @@ class Rooms:
         room_name = clean_name(room, "the room's name", MAX_ROOM_NAME)
         if self.get(room_name) is not None:
             raise RoomError(f"there is already a room called {room_name}: join it, or choose another name")
-        if len(self.rooms) >= self.limits.max_rooms:
+        if len(self.rooms) >= self.limits.max_rooms and not self._make_way():
             raise RoomError("this server has as many rooms as it takes; try again later")
         if yaml_text is not None:
             if not isinstance(yaml_text, str):
@@ -629,6 +631,22 @@ class Rooms:
         self.rooms[key] = new
         self.save_room(new)
         return new, token
+
+    def _make_way(self) -> bool:
+        """Close the room idle longest among those nobody is in that are not started or
+        are over (a game in progress is never closed), to make room for a new one: so
+        rooms made and left, by mistake or by the hundred, cannot fill the server.  A
+        room not started is forgotten, its files removed; a finished one keeps its files
+        (its record) in the data folder.  False: every room is in use."""
+        idle = [r for r in self.rooms.values() if not r.clients and (not r.started or r.is_over)]
+        if not idle:
+            return False
+        victim = min(idle, key=lambda r: r.last_active)
+        del self.rooms[room_key(victim.name)]
+        if not victim.started and self.data is not None:
+            for suffix in (".json", ".jsonl"):
+                (self.data / f"{victim.file_id}{suffix}").unlink(missing_ok=True)
+        return True
 
     # --- the data folder --------------------------------------------------------------------
     def save_path(self, room: Room) -> Path | None:
