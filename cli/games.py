@@ -240,6 +240,7 @@ class TableHooks:
         self.pause = pause
         self.skip_pauses = False  # Enter during the bots' moves skips their pauses until your turn
         self.moves: list[tuple[int, str]] = []  # (seat, move) of every seat action so far, for `undo`
+        self.state: GameState | None = None  # the game being played
 
     def on_action(self, seat: int, action: Any) -> None:
         self.moves.append((seat, str(action)))
@@ -251,7 +252,9 @@ class TableHooks:
             self.skip_pauses = _pause(self.pause, self.typed)
 
     def on_event(self, event: dict[str, Any]) -> None:
-        self.renderer.event(event)
+        # not the event itself (the record's): the engine's view of it for the table's seat
+        assert self.state is not None
+        self.renderer.follow(self.state)
 
 
 def take_back(state: GameState, policies: list[Any], hooks: TableHooks, game: dict[str, Any]) -> \
@@ -283,7 +286,7 @@ def take_back(state: GameState, policies: list[Any], hooks: TableHooks, game: di
                                            if others else ""))
     renderer = hooks.renderer
     renderer.round, renderer.heard = {}, []
-    renderer.catch_up(rebuilt.events)  # the table as it was before your move
+    renderer.catch_up_state(rebuilt)  # the table as it was before your move
     for seat, kind in enumerate(hooks.kinds):  # the rebuilt search seats say when they think, as before
         if is_search_kind(kind) and not isinstance(bots[seat], Thinking):
             bots[seat] = Thinking(bots[seat], renderer.names[seat])
@@ -312,6 +315,7 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
     previous = signal.signal(signal.SIGHUP, _hang_up) if hasattr(signal, "SIGHUP") else None
     hooks = TableHooks(kinds, renderer, writer, pause, typed)
     hooks.moves = list(moves)
+    hooks.state = state
     game = game if game is not None else header
     try:
         while True:
@@ -323,6 +327,7 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
                     echo("  undo needs the game's save")
                 else:
                     state, policies = take_back(state, policies, hooks, game)
+                    hooks.state = state
     except (Quit, click.Abort, EOFError, KeyboardInterrupt) as exc:
         echo("")
         if record:
@@ -357,7 +362,7 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
         if not renderer.quiet:
             echo(f"record written to {record}")
     if renderer.quiet:
-        renderer.final(state.events[-1])
+        renderer.final(state.event_views(None, state.event_count - 1)[0])
 
 
 @click.command(short_help="Play a ruleset at the terminal.", epilog=examples(
@@ -464,14 +469,15 @@ def resume(save: Path | None, record: Path | None, ignore_hash: bool, ascii_only
         echo("(the ruleset has changed since this game was saved; playing on under the rules as they are now)")
     if state.is_over:
         echo("That game is over.")
-        Renderer(names, rules, mode=state.mode, ascii_only=ascii_only).final(state.events[-1])
+        Renderer(names, rules, mode=state.mode, ascii_only=ascii_only).final(
+            state.event_views(None, state.event_count - 1)[0])
         retire(save)
         return
     echo(f"{rules.title} ({rules.name}), seed {saved.header['seed']}: resuming at round {state.round} "
                f"after {len(saved.moves)} moves")
     renderer = Renderer(names, rules, mode=state.mode, ascii_only=ascii_only, narrate="human" in kinds,
                         private_seat=list(kinds).index("human") if list(kinds).count("human") == 1 else None)
-    renderer.catch_up(state.events)
+    renderer.catch_up_state(state)
     if saved.dropped_torn_line:  # rewrite the file without the torn line
         repair(save, saved)
     play_session(state, kinds, policies, renderer, save, None, record,

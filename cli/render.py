@@ -51,10 +51,32 @@ class Renderer:
         self.heard: list[str] = []  # what was said since the view last marked the end of a turn
         self.sheet: list[tuple[int, list[str], list[int]]] = []  # each round: number, cells, totals
         self.view = view_for(rules, self)
+        self._following: Any = None  # the game whose events are shown, and how many of them so far
+        self._seen = 0
 
     # --- the event stream ---------------------------------------------------------------
+    # The renderer reads the engine's views of the events for its seat (``private_seat``,
+    # or a spectator's when there is no one person at the table): never the record, so
+    # it cannot show what that seat may not see.
+    def follow(self, state: Any) -> None:
+        """Show the events of ``state`` this table has not shown yet, as its seat sees them."""
+        if state is not self._following:
+            self._following, self._seen = state, 0
+        views = state.event_views(self.private_seat, self._seen)
+        self._seen += len(views)
+        for event in views:
+            self.event(event)
+
+    def catch_up_state(self, state: Any) -> None:
+        """Read the events of ``state`` so far silently (a resumed or rebuilt game)."""
+        self._following, self._seen = state, 0
+        views = state.event_views(self.private_seat)
+        self._seen = len(views)
+        self.catch_up(views)
+
     def catch_up(self, events: Sequence[dict[str, Any]]) -> None:
-        """Read the events of a resumed game silently, to know the round so far."""
+        """Read events (views, as the seat sees them) of a resumed game silently, to know
+        the round so far."""
         quiet, narrate = self.quiet, self.narrate
         self.quiet, self.narrate = True, False
         try:

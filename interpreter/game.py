@@ -29,11 +29,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from .cards import NAMES, make_deck
 from .deal import Deal, deal_cards, reshuffle_pile, verify_deal
 from .errors import EvaluationError, IllegalActionError
+from .privacy import CORE_EVENTS, Declaration, Visibility, view_event, visibility_of
 from .rules import Rotation, Ruleset, SeatFromDealer, Setup
 from .scoring import winners
 
@@ -75,7 +76,8 @@ class GameState:
     # own still works: it gets a __dict__ for its attributes.
     __slots__ = ("rules", "setup", "players", "seed", "mode", "names", "deck", "totals", "round_index", "turn",
                  "moves", "decisions", "dealer", "_rotation_step", "stock", "pile", "_pending", "_pending_round",
-                 "_legal_at", "_legal_list", "_rngs", "_shared_rngs", "_log", "_events", "outcomes_from_record")
+                 "_legal_at", "_legal_list", "_rngs", "_shared_rngs", "_log", "_events", "outcomes_from_record",
+                 "_seen_overrides", "_held_from")
 
     def __init__(self, rules: Ruleset, players: int, seed: int, names: Sequence[str] | None = None,
                  mode: str | None = None, ruleset_ref: str | None = None):
@@ -118,6 +120,11 @@ class GameState:
         # one when `events` is read, so a game nobody records builds no dicts.
         self._log: list[Any] = []
         self._events: list[Event] = []
+        # Who sees what (interpreter/privacy.py): the events whose kind's declaration is
+        # narrowed for them, by their place in the history, and the place from which
+        # every event is held back from the seats until revealed (-1: none).
+        self._seen_overrides: dict[int, Visibility] = {}
+        self._held_from = -1
         header: Event = {"event": "game", "format": RECORD_FORMAT, "ruleset": rules.name,
                          "ruleset_sha256": rules.sha256, "players": self.names, "seed": seed}
         if self.mode:
@@ -140,8 +147,52 @@ class GameState:
     def event_count(self) -> int:
         return len(self._log)
 
-    def log(self, event: Event) -> None:
+    def log(self, event: Event, seen: Visibility | None = None) -> None:
+        """Add ``event`` to the history; ``seen`` narrows who sees its fields, for this
+        event only (see :mod:`.privacy`)."""
+        if seen:
+            self._seen_overrides[len(self._log)] = seen
         self._log.append(event)
+
+    def log_at(self, index: int, event: Event) -> None:
+        """Put ``event`` into the history at ``index`` (before events it caused that were
+        logged first), keeping every later event's declared audience."""
+        if self._seen_overrides:
+            self._seen_overrides = {(i + 1 if i >= index else i): v for i, v in self._seen_overrides.items()}
+        self._log.insert(index, event)
+
+    # --- who sees what ---------------------------------------------------------------------------
+    def hold_events(self) -> None:
+        """Hold back every event from now on from every seat and spectator, until
+        :meth:`release_events` (bids made at once: none is seen before all are made)."""
+        if self._held_from < 0:
+            self._held_from = len(self._log)
+
+    def release_events(self) -> None:
+        self._held_from = -1
+
+    def seen_count(self) -> int:
+        """How many events of the history the seats may see by now (the rest is held)."""
+        return self._held_from if self._held_from >= 0 else len(self._log)
+
+    def event_views(self, viewer: int | None, start: int = 0) -> list[Event]:
+        """The events from ``start`` on that ``viewer`` (a seat, or None for a spectator)
+        may see by now, each as that viewer sees it: what a table narrates and a page
+        shows. A view never holds what the viewer may not know."""
+        events = self.events
+        declarations = self._declarations()
+        overrides = self._seen_overrides
+        return [view_event(events[i], visibility_of(events[i], declarations, overrides.get(i)), viewer)
+                for i in range(start, self.seen_count())]
+
+    def _declarations(self) -> Mapping[str, Declaration]:
+        cache = self.setup.cache
+        declarations = cache.get("event_visibility")
+        if declarations is None:
+            # a family's declarations, a mapping or a method of the rules; none: only who acted shows
+            own = getattr(self.rules.family, "event_visibility", None) or {}
+            declarations = cache["event_visibility"] = {**CORE_EVENTS, **(own(self.rules) if callable(own) else own)}
+        return declarations
 
     # --- rounds -----------------------------------------------------------------------------
     @property
@@ -232,7 +283,10 @@ class GameState:
     def _expects_upcard(self) -> bool:
         return self.rules.deal.upcard and self.hand_size * self.players < len(self.deck)
 
-    def log_deal(self, deal: Deal) -> None:
+    def log_deal(self, deal: Deal, seen: Visibility | None = None) -> None:
+        """Record the deal (``seen``: what its views hide this round, beyond the others' hands)."""
+        if seen:
+            self._seen_overrides[len(self._log)] = seen
         self._log.append((_deal_event, self.round_index + 1, self.dealer, self.hand_size, deal.hands, deal.upcard,
                           len(deal.stock), self.rules_round))
 
@@ -357,6 +411,7 @@ class GameState:
         new.pile = self.pile[:]
         new._log = self._log[:]
         new._events = self._events[:]
+        new._seen_overrides = dict(self._seen_overrides)
         new._legal_at = -1
         if hasattr(new, "_keys_at"):
             new._keys_at = -1

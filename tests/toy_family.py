@@ -13,6 +13,7 @@ from cardrules.interpreter.deal import Deal, deal_from_event
 from cardrules.interpreter.errors import IllegalActionError
 from cardrules.interpreter.expressions import Compiled, Type
 from cardrules.interpreter.game import CHANCE, OVER, GameState
+from cardrules.interpreter.privacy import Seen
 from cardrules.interpreter.rules import ROUND_NAMES
 
 SCHEMA = {"properties": {"high_card": {"type": "object", "additionalProperties": False, "properties": {
@@ -90,10 +91,11 @@ class HighCardState(GameState):
             points = self.rules.section.points(self.round_env())
             self.score_round([t * points for t in self.taken])
 
-    def observation(self, seat: int) -> HighCardObservation:
-        return HighCardObservation(seat, self.players, self.round, self.rounds, self.hand_size if self.turn != OVER
-                                   else 0, self.dealer, "over" if self.turn == OVER else "play", self.turn,
-                                   tuple(self.totals), tuple(self.hands[seat]), tuple(self.trick),
+    def observation(self, seat: int | None) -> HighCardObservation:
+        return HighCardObservation(-1 if seat is None else seat, self.players, self.round, self.rounds,
+                                   self.hand_size if self.turn != OVER else 0, self.dealer,
+                                   "over" if self.turn == OVER else "play", self.turn, tuple(self.totals),
+                                   () if seat is None else tuple(self.hands[seat]), tuple(self.trick),
                                    tuple(self.taken))
 
     def _copy_into(self, new: Any) -> None:
@@ -119,6 +121,8 @@ class HighCard:
     derived_events = frozenset({"take"})
     optional_fields: frozenset[str] = frozenset()
     policies = {"bot": HighestCardBot}
+    # every card is laid face up
+    event_visibility = {"lay": {"seat": Seen.ALL, "card": Seen.ALL}, "take": {"winner": Seen.ALL}}
 
     def default_upcard(self, builder: Any) -> bool:
         return False

@@ -143,72 +143,69 @@ def card_names(message: Any) -> set[str]:
 
 
 class Visible:
-    """Fed a game's events in order: the cards each round has shown everyone, and the
-    cards each (seat, round) may know besides (its hand, its draws from the stock, its
-    buys' penalty cards, cards given to it)."""
+    """The cards one viewer (a seat, or None for a spectator) may know, round by round,
+    by the engine's own notion of privacy: the cards named in its views of the game's
+    events (``state.event_views``), which hold its hand, what was played face up and
+    what it drew itself. Knows no family: a family's declarations decide."""
 
-    def __init__(self) -> None:
-        self.public: dict[int, set[str]] = defaultdict(set)
-        self.private: dict[tuple[int, int], set[str]] = defaultdict(set)
+    def __init__(self, state: Any, seat: int | None) -> None:
+        self.events = state.events
+        self.views = state.event_views(seat)
+        assert len(self.views) == len(self.events), "a finished game holds nothing back"
+        self.seen: dict[int, set[str]] = defaultdict(set)
         self.round = 0
         self.fed = 0
-        self._discarder: int | None = None
 
-    def feed(self, event: dict[str, Any]) -> None:
+    def feed(self) -> None:
+        view = self.views[self.fed]
         self.fed += 1
-        kind, r = event["event"], event.get("round", self.round)
+        r = view.get("round", self.round)
         self.round = max(self.round, r if isinstance(r, int) else 0)
-        public, private = self.public, self.private
-        if kind == "deal":
-            for seat, hand in enumerate(event["hands"]):
-                private[seat, r].update(hand)
-            if event.get("upcard"):
-                public[r].add(event["upcard"])
-        elif kind == "draw" and event.get("from") == "stock":
-            private[event["seat"], r].add(event["card"])
-        elif kind == "buy":
-            public[r].add(event["card"])
-            private[event["seat"], r].update(event["penalty"])
-        elif "given" in event:  # a fitting-discard call: cards go from the caller to the discarder
-            public[r].add(event["card"])
-            public[r].update(event.get("cards_after", []))
-            private[event["seat"], r].update(event["given"])
-            if self._discarder is not None:
-                private[self._discarder, r].update(event["given"])
-        elif kind not in ("game", "score", "end"):
-            if kind == "discard":
-                self._discarder = event["seat"]
-            public[r].update(card_names({k: v for k, v in event.items() if k != "event"}))
+        self.seen[self.round].update(card_names({k: v for k, v in view.items() if k != "event"}))
 
-    def allowed(self, seat: int | None) -> set[str]:
-        """What a message now may name: this round's and the last round's (whose end a
-        message may still show) public cards, and the seat's own."""
-        r = self.round
-        allowed = self.public[r] | self.public[r - 1]
-        if seat is not None:
-            allowed |= self.private[seat, r] | self.private[seat, r - 1]
-        return allowed
+    def allowed(self) -> set[str]:
+        """What a message now may name: the cards this viewer has seen this round and the
+        last (whose end a message may still show)."""
+        return self.seen[self.round] | self.seen[self.round - 1]
 
 
-def hidden_leaks(messages: list[dict[str, Any]], seat: int | None, events: list[dict[str, Any]],
-                 players: int) -> list[str]:
+def hidden_leaks(messages: list[dict[str, Any]], seat: int | None, state: Any) -> list[str]:
     """The cards a message showed that its receiver could not know when it was sent: a
-    card neither shown to everyone nor the seat's own by then.  A message's ``step`` is
-    the number of events the game had produced when it was sent (a socket's messages
-    come in that order).  ``seat`` None: a spectator, who may know only public cards."""
+    card in none of the engine's views of the events for that receiver by then.  A
+    message's ``step`` is the number of events the game had produced when it was sent (a
+    socket's messages come in that order).  ``state`` is the finished game (its record
+    replayed)."""
     leaks = []
-    visible = Visible()
+    visible = Visible(state, seat)
     for number, message in enumerate(messages):
         if message.get("type") != "table":
             continue
         assert message["step"] >= visible.fed, "messages out of order"
         while visible.fed < message["step"]:
-            visible.feed(events[visible.fed])
-        extra = card_names(message) - visible.allowed(seat)
+            visible.feed()
+        extra = card_names(message) - visible.allowed()
         if extra:
             leaks.append(f"message {number} (round {visible.round}) to "
                          f"{'a spectator' if seat is None else f'seat {seat}'} names {sorted(extra)}")
     return leaks
+
+
+def replayed(client: TestClient, message: dict[str, Any], folder: Path) -> Any:
+    """The finished game of a room, rebuilt by replaying the record the room offers."""
+    from cardrules.interpreter.record import replay
+
+    response = client.get(message["record"])
+    assert response.status_code == 200, response.text
+    path = folder / "room-record.jsonl"
+    path.write_text(response.text)
+    rules = client.get(message["record"].replace("/record", "/ruleset.yaml"))  # an uploaded ruleset's text
+    ruleset = None
+    if rules.status_code == 200:
+        ruleset = folder / "room-ruleset.yaml"
+        ruleset.write_text(rules.text)
+    result = replay(path, None if ruleset is None else str(ruleset))
+    assert result.complete
+    return result.state
 
 
 def record_of(client: TestClient, message: dict[str, Any]) -> list[dict[str, Any]]:

@@ -11,8 +11,9 @@ terminal, parsed by the family (``parse_input``) and verified by the engine; the
 is driven by the one driver loop (:func:`~cardrules.interpreter.driver.play_out`),
 each person's seat a policy that hands over the move its player sent and stops the
 loop when there is none.  Every connection is sent only what its seat may see, built
-from ``state.observation(seat)`` (a spectator: a seat's observation without its
-private part); the narration is the terminal table's, which says only public things.
+from what the engine gives that seat: ``state.observation(seat)`` (a spectator's,
+``observation(None)``, holds no hand) and the narration of the engine's public views of
+the events (``state.event_views(None)``), so a view cannot show a hidden card.
 
 Rooms are kept in the data folder: ``<id>.json`` (the room: its name, ruleset, seats
 and token hashes) and, once started, ``<id>.jsonl``, the terminal game's save format
@@ -333,7 +334,7 @@ class Room:
         self.policies = [_PersonSeat(self, i) if s.is_human else _BotSeat(self, self.policies[i])
                          for i, s in enumerate(self.seats)]
         self.narration = PublicNarration(self.names(), self.rules, self.mode)
-        self.narration.catch_up(self.state.events)
+        self.narration.catch_up_state(self.state)
         path = self.rooms.save_path(self)
         if path is not None and not self.is_over:
             self.writer = SaveWriter(path, header)
@@ -428,8 +429,9 @@ class Room:
             self.writer.action(str(action))
 
     def _on_event(self, event: dict[str, Any]) -> None:
-        if self.narration is not None:
-            self.narration.event(event)
+        if self.narration is not None:  # what everyone may see of it (the engine's view), not the event
+            assert self.state is not None
+            self.narration.follow(self.state)
 
     def _finish(self) -> None:
         if self.writer is not None:
@@ -492,7 +494,7 @@ class Room:
         assert state is not None and self.narration is not None
         names = self.names()
         spectator = seat is None
-        obs = state.observation(0 if seat is None else seat)
+        obs = state.observation(seat)  # a spectator's (None) holds no hand and nothing private
         my_turn = seat is not None and state.turn == seat and self.problem is None
         legal = list(state.legal_actions()) if my_turn else []
         message: dict[str, Any] = {

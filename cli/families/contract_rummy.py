@@ -48,7 +48,7 @@ class RummyView:
     def on_draw(self, event: dict[str, Any]) -> None:
         if event["from"] == "discard":
             self.r.say(f"{self._name(event['seat'])} takes {self.r.card(event['card'])}")
-        elif event["seat"] == self.r.private_seat and event.get("card"):  # your own draw: you see the card
+        elif event.get("card"):  # your own draw (the engine shows the card to you alone)
             self.r.say(f"{self._name(event['seat'])} draws {self.r.card(event['card'])} from the stock")
         else:
             self.r.say(f"{self._name(event['seat'])} draws from the stock")
@@ -91,8 +91,8 @@ class RummyView:
     def on_buy(self, event: dict[str, Any]) -> None:
         buys = self.r.round.setdefault("buys", [0] * len(self.r.names))
         buys[event["seat"]] += 1
-        penalty = (": " + self.r.cards(event["penalty"]) if event["seat"] == self.r.private_seat and event["penalty"]
-                   else "")  # your own penalty cards: you see them
+        penalty = (": " + self.r.cards(event["penalty"]) if event["penalty"] and event["penalty"][0] is not None
+                   else "")  # your own penalty cards (the engine shows them to you alone)
         self.r.say(f"{self._name(event['seat'])} buys {self.r.card(event['card'])} "
                    f"(+{len(event['penalty'])} from the stock{penalty})")
 

@@ -10,7 +10,7 @@ from ...interpreter.families.trick_taking.trickplay import winner_function
 from ...interpreter.families.trick_taking.trump import card_order
 from ...interpreter.families.trick_taking.actions import Bid, Play
 from ...interpreter.families.trick_taking.bot import estimate_tricks
-from ...interpreter.families.trick_taking.rules import BidOrder, TrickRules, TrumpKind
+from ...interpreter.families.trick_taking.rules import TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
 from ...interpreter.rules import Ruleset
 from ..common import echo
@@ -37,22 +37,16 @@ class TrickView:
         if "seat" not in event and self.section.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER:
             return  # the bidding is played without trump; the highest bidder names it after
         self.r.round["trump"] = event["suit"]
+        if "upcard" in event:  # the trump was hidden during the bidding: now the turned card shows too
+            self.r.round["upcard"] = event["upcard"]
         if "seat" in event:  # named by a player (not turned up): say what was named
             named = "no trump" if event["suit"] is None else SUIT_NAMES[event["suit"]]
             self.r.say(f"{self.r.names[event['seat']]} names {named}")
 
     def on_bid(self, event: dict[str, Any]) -> None:
         self.r.round["bids"][event["seat"]] = event["bid"]
-        line = f"{self.r.names[event['seat']]} bids {event['bid']}"
-        if self.section.bidding.order is BidOrder.SIMULTANEOUS:
-            # bids made at once are shown together, once everyone has bid
-            pending = self.r.round.setdefault("pending_bids", [])
-            pending.append(line)
-            if len(pending) == len(self.r.names):
-                for held in pending:
-                    self.r.say(held)
-            return
-        self.r.say(line)
+        # (bids made at once reach the table together, once everyone has bid: the engine holds them)
+        self.r.say(f"{self.r.names[event['seat']]} bids {event['bid']}")
         if len(self.r.round["bids"]) == len(self.r.names):
             self.r.say(self._bids_against_tricks(list(self.r.round["bids"].values())))
 
@@ -108,7 +102,10 @@ class TrickView:
     def round_header(self) -> str:
         round_ = self.r.round
         if "trump" not in round_:
-            return ", trump not named yet" if "deal" in round_ else ""
+            if "deal" not in round_:
+                return ""
+            # a deal whose turned card is not shown: the trump is hidden until the bidding is over
+            return ", trump shown after the bidding" if "upcard" not in round_["deal"] else ", trump not named yet"
         suit = round_["trump"]
         head = ", " + ("no trump" if suit is None else f"trump {SUIT_NAMES[suit]}")
         if round_.get("upcard"):
@@ -139,6 +136,7 @@ class TrickView:
         named_later = self.section.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER and obs.phase == Phase.BIDDING
         line = "Trump: " + ("none yet" if obs.phase == Phase.CHOOSE_TRUMP else
                             "named by the highest bidder after the bidding" if named_later else
+                            "hidden until the bidding is over" if obs.trump_hidden else
                             "no trump" if trump is None else SUIT_NAMES[SUITS[trump]])
         if obs.upcard is not None:
             line += f" (turned {self.r.card(NAMES[obs.upcard])})"

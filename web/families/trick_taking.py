@@ -35,7 +35,8 @@ class TrickWebView:
                        and obs.phase == Phase.BIDDING)
         if obs.phase != Phase.OVER:
             trump = ("not named yet" if obs.phase == Phase.CHOOSE_TRUMP else
-                     "named by the highest bidder after the bidding" if named_later else _suit_words(obs.trump))
+                     "named by the highest bidder after the bidding" if named_later else
+                     "hidden until the bidding is over" if obs.trump_hidden else _suit_words(obs.trump))
             facts.append({"label": "Trump", "value": trump,
                           "cards": [NAMES[obs.upcard]] if obs.upcard is not None else [],
                           "note": "turned" if obs.upcard is not None else ""})

@@ -1100,8 +1100,8 @@ class RummyState(GameState):
         self.hands[seat].extend(penalty)
         self.buys[seat] += 1
         self.counters["buys"] += 1
-        self._log.insert(at, {"event": "buy", "round": self.round, "seat": seat, "card": NAMES[c],
-                              "penalty": [NAMES[p] for p in penalty]})
+        self.log_at(at, {"event": "buy", "round": self.round, "seat": seat, "card": NAMES[c],
+                         "penalty": [NAMES[p] for p in penalty]})
 
     def _claim(self, meld_id: int) -> None:
         claimer = self.turn
@@ -1121,9 +1121,10 @@ class RummyState(GameState):
             self.hands[discarder].append(pick)
             given.append(pick)
         self.counters["calls"] += 1
+        # the cards given are seen by the two players they pass between
         self.log({"event": self.section.fitting_discard_call.name, "round": self.round, "seat": claimer,
                   "meld": meld_id, "card": NAMES[c], "given": [NAMES[g] for g in given],
-                  "cards_after": self.melds[meld_id].names()})
+                  "cards_after": self.melds[meld_id].names()}, seen={"given": frozenset({claimer, discarder})})
         self.buyer = None
         self.window = []
         self._draw_for_player()
@@ -1266,7 +1267,10 @@ class RummyState(GameState):
                                    self.hand_size, self._round_value(buying.limit, ("buying", "limit")) if buying.allowed else None)
         return facts
 
-    def observation(self, seat: int) -> RummyObservation:
+    def observation(self, seat: int | None) -> RummyObservation:
+        """What ``seat`` may know; ``None``: what a spectator may (seat -1, no hand)."""
+        if seat is None:
+            return self.observation(0)._replace(seat=-1, hand=(), buys_left=0, went_down_this_turn=False)
         if self.turn == OVER:  # no round is being played: no hand size, contract or buys
             phase, contract, hand_size, buy_limit = _OVER, None, 0, None
         else:

@@ -15,10 +15,19 @@ from typing import Any, Callable, Mapping, Sequence
 from ...expressions import Type
 from ...family import DeadEnd
 from ...game import GameState
+from ...privacy import Declaration, Seen
 from ...rules import RulesBuilder, Ruleset, Setup
 from . import auction, determinize, explain, rules, stats, textio
 from .bot import TrickBot
 from .state import TrickTakingState
+
+
+_PUBLIC_EVENTS: Mapping[str, Declaration] = {
+    "trump": {"suit": Seen.ALL, "seat": Seen.ALL, "upcard": Seen.ALL},
+    "bid": {"seat": Seen.ALL, "bid": Seen.ALL},
+    "play": {"trick": Seen.ALL, "seat": Seen.ALL, "card": Seen.ALL},
+    "trick": {"trick": Seen.ALL, "winner": Seen.ALL},
+}
 
 
 class TrickTaking:
@@ -39,6 +48,12 @@ class TrickTaking:
 
     def default_upcard(self, builder: RulesBuilder) -> bool:
         return rules.default_upcard(builder)
+
+    def event_visibility(self, ruleset: Ruleset) -> Mapping[str, Declaration]:
+        """Every field of this family's events is public once logged: a trump hidden
+        during the bidding is logged when it is revealed, and bids made at once are held
+        back until all are made (see state.py)."""
+        return _PUBLIC_EVENTS
 
     def build_section(self, builder: RulesBuilder) -> rules.TrickRules:
         return rules.build_section(builder)

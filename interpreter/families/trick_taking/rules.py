@@ -231,6 +231,11 @@ def build_section(builder: RulesBuilder) -> TrickRules:
         builder.warn(("trump", "chooser"), "trump.suit never gives `chosen`, so no one is asked to name the trump")
     names_trump = kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER or (
         isinstance(get(("trump", "suit")), str) and "chosen" in names_read(get(("trump", "suit"))))
+    if get(("information", "trump_while_bidding")) is not None and isinstance(get(("trump", "suit")), str) and \
+            "chosen" in names_read(get(("trump", "suit"))):
+        builder.fail(("information", "trump_while_bidding"), "a trump that a player names before the bidding "
+                     "cannot be hidden during it (the player naming it knows it): hide a turned or rotating "
+                     "trump, or have the highest bidder name it after the bidding")
     if get(("trump", "choices")) is not None and not names_trump:
         builder.warn(("trump", "choices"), "no one names the trump here (trump.kind is not named-by-highest-bidder "
                      "and trump.suit never gives `chosen`), so these choices are never offered")

@@ -16,6 +16,7 @@ from ...cards import JOKER, NAMES, SUIT_NAMES, SUITS
 from ...deal import Deal
 from ...errors import EvaluationError, IllegalActionError
 from ...game import CHANCE, OVER, GameState
+from ...privacy import Seen
 from . import auction, trickplay
 from .actions import BIDS, PLAYS, TRUMP_CHOICES, Bid, ChooseTrump, Play
 from .rules import CHOSEN, BidOrder, TrickRules, TrumpKind
@@ -66,6 +67,7 @@ class TrickObservation(NamedTuple):
     # every seat's hand, this seat's left empty, in a round whose rules show the others' hands; else ()
     others: tuple[tuple[int, ...], ...] = ()
     hand_hidden: bool = False  # this seat bids without seeing its own hand (``hand`` is then empty)
+    trump_hidden: bool = False  # the trump and the turned card are shown after the bidding (both None until then)
 
 
 def _bid_event(round_number: int, seat: int, bid: int) -> dict[str, Any]:
@@ -92,7 +94,8 @@ class TrickTakingState(GameState):
                  "constrained_bids", "exact_bids", "points_by_hand_size", "_candidates", "_candidate_actions", "_candidate_action",
                  "_candidate_cache", "_bid_env", "_made", "_legal_keys", "_keys_at", "_follow_suit", "_must_trump",
                  "_simultaneous", "_first_offset", "_orders", "_bids_memo", "_round_bids", "_made_key", "_restricted", "_score", "_per_seat_names", "_teams", "_named_trump",
-                 "_by_rule", "_trick_winner", "_trump_broken", "counters", "_own_hidden", "_others_shown", "_trump_hidden")
+                 "_by_rule", "_trick_winner", "_trump_broken", "counters", "_own_hidden", "_others_shown", "_trump_hidden",
+                 "_trump_due")
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -154,6 +157,7 @@ class TrickTakingState(GameState):
         self._own_hidden = False  # this round a seat bids without seeing its own hand
         self._others_shown = False  # this round a seat sees every other hand
         self._trump_hidden = False  # this round the trump (and the turned card) is shown after the bidding
+        self._trump_due: dict[str, Any] | None = None  # the trump event of such a round, logged when revealed
         # counter name -> each seat's value, carried from round to round
         self.counters: dict[str, list[int]] = {}
         for counter in self.tricks.counters:
@@ -448,7 +452,27 @@ class TrickTakingState(GameState):
         self.trick = []
         self.trick_number = 1
         self.played = []
-        self.log_deal(deal)
+        tricks = self.tricks
+        if tricks.own_hand is not None or tricks.others_hands is not None or tricks.trump_while_bidding is not None:
+            env = self.setup.round_env(self.round_index)
+            self._trump_hidden = tricks.trump_while_bidding is not None and \
+                not self._evaluated(tricks.trump_while_bidding, env, ("information", "trump_while_bidding"))
+            self._own_hidden = tricks.own_hand is not None and \
+                not self._evaluated(tricks.own_hand, env, ("information", "own_hand"))
+            self._others_shown = tricks.others_hands is not None and \
+                bool(self._evaluated(tricks.others_hands, env, ("information", "others_hands")))
+            # what the information rules hide this round, the deal's views hide too: the
+            # turned card until the trump is revealed (its event then names it), and the
+            # hands when a seat may not see its own or sees the others' (the
+            # observation says which)
+            hidden: dict[str, Seen] = {}
+            if self._trump_hidden:
+                hidden["upcard"] = Seen.NOBODY
+            if self._own_hidden or self._others_shown:
+                hidden["hands"] = Seen.NOBODY
+            self.log_deal(deal, hidden)
+        else:
+            self.log_deal(deal)
         first = (self.dealer + self._first_offset) % players
         self.bid_order = [(first + k) % players for k in range(players)]  # seat_after(first, k)
         round_index = self.round_index
@@ -471,15 +495,6 @@ class TrickTakingState(GameState):
                 memo.clear()
             self._round_bids = memo.setdefault((round_index, self.dealer), {})
         self._trump_broken = False
-        tricks = self.tricks
-        if tricks.own_hand is not None or tricks.others_hands is not None or tricks.trump_while_bidding is not None:
-            env = self.setup.round_env(round_index)
-            self._trump_hidden = tricks.trump_while_bidding is not None and \
-                not self._evaluated(tricks.trump_while_bidding, env, ("information", "trump_while_bidding"))
-            self._own_hidden = tricks.own_hand is not None and \
-                not self._evaluated(tricks.own_hand, env, ("information", "own_hand"))
-            self._others_shown = tricks.others_hands is not None and \
-                bool(self._evaluated(tricks.others_hands, env, ("information", "others_hands")))
         if self.tricks.trump.suit is not None:
             suit = self._rule_trump()
             if suit == CHOSEN:  # a seat names it, before the bidding
@@ -547,6 +562,11 @@ class TrickTakingState(GameState):
                                  "suit": None if suit is None else SUITS[suit]}
         if seat is not None:
             event["seat"] = seat
+        if self._trump_hidden and seat is None:
+            # shown after the bidding: logged then, with the card turned (hidden in the deal's views)
+            event["upcard"] = None if self.upcard is None else NAMES[self.upcard]
+            self._trump_due = event
+            return
         self._log.append(event)
 
     def _bid(self, bid: int) -> None:
@@ -556,6 +576,8 @@ class TrickTakingState(GameState):
             self.constrained_bids += 1
         self.bids[seat] = bid
         made = self._made
+        if self._simultaneous and not made:
+            self.hold_events()  # bids made at once: none is seen before all are made
         made.append(bid)
         self._made_key += (bid,)
         self._log.append((_bid_event, self.round_index + 1, seat, bid))
@@ -563,6 +585,11 @@ class TrickTakingState(GameState):
         if position < self.players:
             self.turn = self.bid_order[position]
             return
+        if self._simultaneous:
+            self.release_events()
+        if self._trump_due is not None:  # the trump, hidden during the bidding, is revealed
+            self._log.append(self._trump_due)
+            self._trump_due = None
         if self._named_trump:
             high = max(b for b in self.bids if b is not None)
             self.phase = _CHOOSE_TRUMP
@@ -702,7 +729,14 @@ class TrickTakingState(GameState):
         own = not (self._own_hidden and self.phase is not _PLAYING and self.turn != OVER)
         return own, self._others_shown and self.turn != OVER
 
-    def observation(self, seat: int) -> TrickObservation:
+    def observation(self, seat: int | None) -> TrickObservation:
+        """What ``seat`` may know; ``None``: what a spectator may (seat -1, no hand, and
+        no bid while bids made at once are hidden)."""
+        if seat is None:
+            public = self.observation(0)
+            hidden = self._simultaneous and self.phase is _BIDDING
+            return public._replace(seat=-1, hand=(), others=(), hand_hidden=False,
+                                   bids=tuple(None for _ in public.bids) if hidden else public.bids)
         phase = self.phase
         over = self.turn == OVER
         hidden_bids = self._simultaneous and phase is _BIDDING
@@ -712,6 +746,7 @@ class TrickTakingState(GameState):
         trump = None if phase is _DEAL or phase is _CHOOSE_TRUMP else self.trump
         others: tuple[tuple[int, ...], ...] = ()
         own = True
+        trump_hidden = False
         if self._own_hidden or self._others_shown or self._trump_hidden:  # information rules this round
             own, sees_others = self.sees(seat)
             if not own:
@@ -721,13 +756,15 @@ class TrickTakingState(GameState):
             if self._trump_hidden and phase is _BIDDING:
                 upcard = trump = None
                 suits, power = self._order(None)
+                trump_hidden = True
         return TrickObservation(
             seat, self.players, self.round_index + 1, len(self.setup.hand_sizes),
             0 if over else self.hand_size, self.dealer, _OVER if over else phase, self.turn,
             tuple(self.totals), hand, upcard, trump,
             tuple(bids) if not hidden_bids else tuple(b if s == seat else None for s, b in enumerate(bids)),
             tuple(self.taken), tuple(self.trick), self.trick_number, self.leader, tuple(self.played),
-            suits, power, tuple((name, tuple(v)) for name, v in self.counters.items()), others, not own)
+            suits, power, tuple((name, tuple(v)) for name, v in self.counters.items()), others, not own,
+            trump_hidden)
 
     # --- copies -------------------------------------------------------------------------------
     def _copy_into(self, new: Any) -> None:
