@@ -12,7 +12,11 @@ from dataclasses import dataclass
 
 
 class CardrulesError(Exception):
-    """Base class of every error cardrules reports to a user."""
+    """Base class of every error cardrules reports to a user.
+
+    Every one survives pickling whole (a worker process of ``simulate --jobs`` or a
+    Dask worker sends its errors back to the command line): an error whose constructor
+    takes more than its message says how to rebuild it in ``__reduce__``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +64,9 @@ class RulesetError(CardrulesError):
         self.problems = problems
         super().__init__("\n".join(p.format(caret=False) for p in problems))
 
+    def __reduce__(self) -> tuple[type, tuple[list[Problem]]]:
+        return (type(self), (self.problems,))
+
 
 class ExpressionError(CardrulesError):
     """A syntax or type error inside one expression, at a character offset."""
@@ -69,6 +76,9 @@ class ExpressionError(CardrulesError):
         self.start = start
         self.end = start + 1 if end is None else max(end, start + 1)
         super().__init__(message)
+
+    def __reduce__(self) -> tuple[type, tuple[str, int, int]]:
+        return (type(self), (self.message, self.start, self.end))
 
 
 class EvaluationError(CardrulesError):
@@ -80,6 +90,9 @@ class EvaluationError(CardrulesError):
         self.path = path
         super().__init__(message)
 
+    def __reduce__(self) -> tuple[type, tuple[str, tuple[str | int, ...] | None]]:
+        return (type(self), (str(self), self.path))
+
 
 class IllegalActionError(CardrulesError):
     """A player tried something the rules forbid; the message says which rule."""
@@ -90,4 +103,8 @@ class RecordError(CardrulesError):
 
     def __init__(self, message: str, line: int = 0):
         self.line = line
+        self.message = message
         super().__init__(f"line {line}: {message}" if line else message)
+
+    def __reduce__(self) -> tuple[type, tuple[str, int]]:
+        return (type(self), (self.message, self.line))

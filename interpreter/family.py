@@ -1,9 +1,10 @@
 """What the core asks of a game family, and of a seat's policy.
 
-A *family* (trick-taking, contract rummy, ...) is a package under ``families/`` that
-provides one object satisfying :class:`GameFamily`.  The registry in
-``families/__init__.py`` maps each ``family:`` value of a ruleset to that object; it
-is the only place that knows which families exist.  Everything else in the core
+A *family* (trick-taking, contract rummy, ...) is a package that provides one object
+satisfying :class:`GameFamily`, published under the ``cardrules.families`` entry point
+(cardrules' own two in its pyproject.toml, a plug-in in its own).  The registry in
+``families/__init__.py`` finds them; it is the only place that knows which families
+exist.  Everything else in the core
 (loading, the driver loop, records, simulation, comparison, explanation, bots, the
 CLI) talks to a family through this protocol and never names one.
 
@@ -90,6 +91,20 @@ class GameFamily(Protocol):
     derived_events: frozenset[str]  # of those, the ones the engine produces itself
     optional_fields: frozenset[str]  # record fields a writer may leave out
     policies: Mapping[str, PolicyFactory]  # seat kinds beyond `random` (e.g. `bot`)
+    # Where its table views live, "package.module:Class" by kind ("terminal", "web"):
+    # imported only by what draws them; a family without one gets the generic view.
+    views: Mapping[str, str]
+
+    def event_visibility(self, rules: Ruleset) -> Mapping[str, Any]:
+        """Who sees each field of each event kind it writes (:mod:`.privacy`): a
+        mapping kind -> {field: Seen} (or a function of the event giving one). A field
+        not named is seen by nobody; a kind not named shows only who acted. May also be
+        a plain mapping attribute."""
+
+    def candidate_actions(self, state: GameState) -> Sequence[Action]:
+        """A superset of the moves that could be legal at the state's decision (and
+        some that are not), for the shared legality check: the listed moves must be
+        exactly those of these that ``verify`` accepts (tests/test_legality.py)."""
 
     # --- rules ---
     def default_upcard(self, builder: RulesBuilder) -> bool:

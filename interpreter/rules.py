@@ -430,6 +430,9 @@ class SetupError(Exception):
         self.path = path
         super().__init__(message)
 
+    def __reduce__(self) -> tuple[type, tuple[JsonPath, str]]:
+        return (type(self), (self.path, str(self)))
+
 
 def _eval(compiled: Compiled, env: Mapping[str, Any], path: JsonPath) -> Any:
     try:

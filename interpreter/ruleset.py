@@ -16,6 +16,8 @@ line and column.  The schema is the core schema with every registered family's k
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
+import difflib
 from pathlib import Path
 from typing import Any
 
@@ -166,11 +168,27 @@ def _other_keys(name: str) -> frozenset[str]:
     return frozenset(others - own)
 
 
+def _missing_family(name: str) -> str:
+    """Why ``family: name`` names no family here, and how one is installed."""
+    broken = families.why_missing(name)
+    if broken:
+        return f"the game family '{name}' is installed but cannot be used: {broken}"
+    known = ", ".join(sorted(families.names()))
+    close = difflib.get_close_matches(name, families.names(), n=1)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    return (f"no game family '{name}' is installed{hint}; the families here are {known} (a family from "
+            f"another package is found through its '{families.GROUP}' entry point once that package is "
+            "installed)")
+
+
 def build_ruleset(doc: Document) -> Ruleset:
     """Check a resolved document against the schema and the semantic rules."""
     problems = schema_problems(doc, _validator())
     name = doc.data.get("family")
     family = families.get(name) if isinstance(name, str) else None
+    if family is None and isinstance(name, str):
+        problems = [replace(p, message=_missing_family(name)) if p.message.startswith("family: ") else p
+                    for p in problems]
     if problems:
         # Still look for expression errors, so one run reports everything it can; the
         # builder expects schema-valid data, so it may stop early on a shape it cannot read.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import math
+import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -18,7 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
+from . import families
 from .driver import play_bots
+from .errors import CardrulesError
 from .files import is_file
 from .game import GameState
 from .intervals import mean_interval, wilson
@@ -78,6 +81,8 @@ def run_games(ref: str, seats: Sequence[str], games: int, seed: int = 0, jobs: i
     ``jobs`` local processes (the results are the same)."""
     work = [(ref, tuple(seats), seed + i, mode, str(record_dir) if record_dir else None) for i in range(games)]
     results: list[GameSummary] = []
+    if cluster is not None or jobs > 1:
+        _workers_find_family(ref)
     if cluster is not None:
         return _run_on_cluster(cluster, work, progress)
     if jobs <= 1:
@@ -87,12 +92,28 @@ def run_games(ref: str, seats: Sequence[str], games: int, seed: int = 0, jobs: i
                 progress(1)
         return results
     chunk = max(1, min(64, games // (jobs * 8) or 1))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # spawned, not forked: a worker starts as any process does and finds the families
+    # through their entry points (as on every platform, and on a cluster's machines)
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         for summary in pool.map(_play_one, work, chunksize=chunk):
             results.append(summary)
             if progress:
                 progress(1)
     return results
+
+
+class FamilyNotInstalled(CardrulesError):
+    """The ruleset's family is registered in this process only, so worker processes
+    (``--jobs``, a cluster) cannot find it."""
+
+
+def _workers_find_family(ref: str) -> None:
+    name = _cached_rules(ref).family.name
+    if not families.is_installed(name):
+        raise FamilyNotInstalled(
+            f"the game family '{name}' is registered in this process only, so worker processes cannot find "
+            f"it: install its package (with a '{families.GROUP}' entry point) to play it with --jobs or "
+            "--cluster, or play with --jobs 1")
 
 
 class ClusterUnavailable(Exception):

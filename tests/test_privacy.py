@@ -149,9 +149,12 @@ def test_rounds_that_hide_or_show_hands_keep_the_deal_out_of_the_views(rule):
     assert all("hands" not in state.event_views(viewer)[1] for viewer in (0, 1, None))
 
 
-def test_a_family_that_declares_nothing_shows_only_who_acted():
-    from toy_family import FAMILY, HighCard
+def test_a_family_that_declares_nothing_shows_only_who_acted(monkeypatch):
+    from helpers import DATA
     from cardrules.interpreter import families
+
+    monkeypatch.syspath_prepend(str(DATA / "plugin"))  # the plugin family's module, registered by hand
+    from cardrules_highcard import FAMILY, HighCard
 
     class Silent(HighCard):
         name = "silent-high-card"

@@ -12,7 +12,6 @@ from collections import Counter
 
 import pytest
 
-import toy_family
 from cardrules.interpreter import families, load_ruleset
 from cardrules.interpreter.cards import card
 from cardrules.interpreter.bots import check_seat_kind, make_policies, make_policy, seat_kinds
@@ -204,8 +203,11 @@ def test_search_is_listed_among_the_seat_kinds():
     assert "search" in seat_kinds(load_ruleset("shanghai-isra"))
 
 
-def test_a_family_without_determinize_has_no_search_bot(tmp_path):
-    families.register(toy_family.FAMILY)
+def test_a_family_without_determinize_has_no_search_bot(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(DATA / "plugin"))  # the plugin family's module, registered by hand
+    import cardrules_highcard
+
+    families.register(cardrules_highcard.FAMILY)
     try:
         path = tmp_path / "toy.yaml"
         path.write_text("family: high-card\nname: toy\nplayers: {min: 2, max: 4}\ndeal: {hand_size: 3}\n"

@@ -1,6 +1,7 @@
-"""How each family's table looks at the terminal: the registry of views, keyed by the
-ruleset's ``family:`` value.  A family without a view of its own gets
-:class:`GenericView`, which still narrates, shows the hand and lists the legal moves.
+"""How each family's table looks at the terminal.  A family names its view in its
+``views`` (``"terminal": "package.module:Class"``); a family without one gets
+:class:`GenericView`, which still narrates (from the engine's views of the events, so
+only what the seat may see), shows the hand and lists the legal moves.
 
 A view is made for one game's renderer (``view_for(rules, renderer)``) and answers:
 ``event(event)`` (narrate a family event), ``round_header()`` and
@@ -14,14 +15,13 @@ there is only one and it is played for the person; else None), ``help_text()``; 
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 
 from ...interpreter.cards import NAMES
 from ...interpreter.rules import Ruleset
 from ..common import echo
-from .contract_rummy import RummyView
-from .trick_taking import TrickView
+from ...interpreter.families import view as family_view
 
 
 class GenericView:
@@ -85,16 +85,6 @@ class GenericView:
         return []
 
 
-VIEWS: dict[str, Callable[[Ruleset, Any], Any]] = {
-    "trick-taking": TrickView,
-    "contract-rummy": RummyView,
-}
-
-
-def register_view(family: str, view: Callable[[Ruleset, Any], Any]) -> None:
-    """Give the family registered as ``family`` its own table view."""
-    VIEWS[family] = view
-
-
 def view_for(rules: Ruleset, renderer: Any) -> Any:
-    return VIEWS.get(rules.family.name, GenericView)(rules, renderer)
+    """The terminal view the ruleset's family names (``views["terminal"]``), or the generic one."""
+    return (family_view(rules.family, "terminal") or GenericView)(rules, renderer)

@@ -1,5 +1,5 @@
-"""How each family's table looks in the browser: the registry of web views, keyed by
-the ruleset's ``family:`` value.  A family without a view of its own gets
+"""How each family's table looks in the browser.  A family names its web view in its
+``views`` (``"web": "package.module:Class"``); a family without one gets
 :class:`GenericWebView`: the hand, and every legal move as a button.
 
 A view is made once per room (``web_view_for(rules)``) and turns one seat's
@@ -19,12 +19,11 @@ It reads only the observation, the legal actions and the rules: never the state.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from ...interpreter.cards import NAMES
 from ...interpreter.rules import Ruleset
-from .contract_rummy import RummyWebView
-from .trick_taking import TrickWebView
+from ...interpreter.families import view as family_view
 
 MAX_BUTTONS = 60
 
@@ -47,16 +46,6 @@ class GenericWebView:
                 "composers": [], "prompt": "your move"}
 
 
-VIEWS: dict[str, Callable[[Ruleset], Any]] = {
-    "trick-taking": TrickWebView,
-    "contract-rummy": RummyWebView,
-}
-
-
-def register_web_view(family: str, view: Callable[[Ruleset], Any]) -> None:
-    """Give the family registered as ``family`` its own web view."""
-    VIEWS[family] = view
-
-
 def web_view_for(rules: Ruleset) -> Any:
-    return VIEWS.get(rules.family.name, GenericWebView)(rules)
+    """The web view the ruleset's family names (``views["web"]``), or the generic one."""
+    return (family_view(rules.family, "web") or GenericWebView)(rules)

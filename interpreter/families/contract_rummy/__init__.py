@@ -15,7 +15,7 @@ from ...family import DeadEnd
 from ...game import GameState
 from ...privacy import Declaration, Seen
 from ...rules import RulesBuilder, Ruleset, Setup
-from . import determinize, explain, rules, stats, textio
+from . import checks, determinize, explain, rules, stats, textio
 from .bot import RummyBot
 from .state import RummyState
 
@@ -38,6 +38,9 @@ class ContractRummy:
     derived_events = frozenset({"out", "reshuffle", "exhausted", "bonus"})
     optional_fields = frozenset({"cards_after"})
     policies: Mapping[str, Callable[..., Any]] = {"bot": RummyBot}
+    # the table views, imported only by what draws them (the interpreter never imports cli or web)
+    views: Mapping[str, str] = {"terminal": "cardrules.cli.families.contract_rummy:RummyView",
+                                "web": "cardrules.web.families.contract_rummy:RummyWebView"}
 
     def __init__(self) -> None:
         text = resources.files(__package__).joinpath("schema.json").read_text("utf-8")
@@ -94,6 +97,9 @@ class ContractRummy:
 
     def determinize(self, ruleset: Ruleset, observation: Any, memory: dict[str, Any], rng: random.Random) -> GameState:
         return determinize.determinize(ruleset, observation, memory, rng)
+
+    def candidate_actions(self, state: Any) -> list[Any]:
+        return checks.candidate_actions(state)
 
     def action_from_event(self, state: Any, event: dict[str, Any]) -> Any:
         return textio.action_from_event(state, event)

@@ -17,7 +17,7 @@ from ...family import DeadEnd
 from ...game import GameState
 from ...privacy import Declaration, Seen
 from ...rules import RulesBuilder, Ruleset, Setup
-from . import auction, determinize, explain, rules, stats, textio
+from . import auction, checks, determinize, explain, rules, stats, textio
 from .bot import TrickBot
 from .state import TrickTakingState
 
@@ -41,6 +41,9 @@ class TrickTaking:
     derived_events = frozenset({"trump", "trick"})
     optional_fields: frozenset[str] = frozenset()
     policies: Mapping[str, Callable[..., Any]] = {"bot": TrickBot}
+    # the table views, imported only by what draws them (the interpreter never imports cli or web)
+    views: Mapping[str, str] = {"terminal": "cardrules.cli.families.trick_taking:TrickView",
+                                "web": "cardrules.web.families.trick_taking:TrickWebView"}
 
     def __init__(self) -> None:
         text = resources.files(__package__).joinpath("schema.json").read_text("utf-8")
@@ -113,6 +116,9 @@ class TrickTaking:
 
     def determinize(self, ruleset: Ruleset, observation: Any, memory: dict[str, Any], rng: random.Random) -> GameState:
         return determinize.determinize(ruleset, observation, memory, rng)
+
+    def candidate_actions(self, state: Any) -> list[Any]:
+        return checks.candidate_actions(state)
 
     def action_from_event(self, state: Any, event: dict[str, Any]) -> Any:
         return textio.action_from_event(state, event)

@@ -1,7 +1,12 @@
 """A third game family, small enough to read in one sitting: "high card".  Each seat
 lays a card, the highest rank takes the trick (the first laid of equal ranks), the
-taker leads the next, and each trick scores the ruleset's ``high_card.points``.  It
-plugs into cardrules through the public registry alone (see test_toy_family.py)."""
+taker leads the next, and each trick scores the ruleset's ``high_card.points``.
+
+It is a package of its own (its pyproject.toml publishes ``FAMILY`` under the
+``cardrules.families`` entry point) and uses only cardrules' public protocol: installed,
+it validates, plays, records, replays, simulates (in worker processes too), explains and
+serves with no line of cardrules changed (tests/test_plugin_family.py). It brings no
+table views, so the terminal and the browser use their generic ones."""
 
 from __future__ import annotations
 
@@ -152,6 +157,9 @@ class HighCard:
             return Lay(card(words[-1]))
         except (ValueError, IndexError):
             raise IllegalActionError("type a card, e.g. 'lay QS'") from None
+
+    def candidate_actions(self, state: Any) -> list[Any]:
+        return [Lay(c) for c in range(53)]  # every card of the pack, and the joker
 
     def action_from_event(self, state: Any, event: dict[str, Any]) -> Any:
         if event["event"] == "deal":

@@ -1,0 +1,35 @@
+"""Candidate moves for the shared legality check (tests/test_legality.py): a superset
+of the moves a player could make at a decision (and some that cannot be made), so that
+the check can confirm that exactly the listed ones are accepted by ``verify``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...cards import JOKER
+from .actions import ALLOW, BUY, DRAW, PASS, REFUSE, TAKE, Claim, Discard, GoDown, LayOff, Swap
+
+
+def candidate_actions(state: Any) -> list[Any]:
+    """Take, draw, buy, pass, allow, refuse; a claim of every meld (and of one that is
+    not there); a discard of every card held (and of one not held) with and without a
+    call; a lay-off of every card held on every meld (a wild card at either end of a
+    run); a swap of every card held into every meld; and every go-down the listing gives
+    (go-downs are listed in canonical form; tests/test_go_down_search.py checks that
+    search against a brute-force enumeration)."""
+    seat = state.turn
+    held = list(dict.fromkeys(state.hands[seat]))
+    not_held = next(c for c in range(JOKER) if c not in held)
+    ids = list(state.melds) + [len(state.melds) + 1]
+    out: list[Any] = [TAKE, DRAW, BUY, PASS, ALLOW, REFUSE] + [Claim(m) for m in ids]
+    out += [Discard(c, call) for c in held + [not_held] for call in (False, True)]
+    for m in ids:
+        meld = state.melds.get(m)
+        for c in held:
+            if c in state.meld_engine.wild:  # its canonical forms: an end of a run, or no end on a set
+                ends = (None,) if meld is not None and meld.kind == "set" else (False, True)
+                out += [LayOff(m, (c,), end) for end in ends]
+            else:
+                out.append(LayOff(m, (c,), None))
+                out.append(Swap(m, c))
+    return out + [a for a in state.legal_actions() if isinstance(a, GoDown)]

@@ -1,0 +1,17 @@
+"""Candidate moves for the shared legality check (tests/test_legality.py): a superset
+of every move that could be legal at a decision, so that the check can confirm that
+exactly the listed ones are accepted by ``verify``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...cards import JOKER
+from .actions import TRUMP_CHOICES, Bid, Play
+
+
+def candidate_actions(state: Any) -> list[Any]:
+    """Every card of the pack as a play, every bid from -1 to the hand size + 2, and
+    every trump choice."""
+    return [Play(c) for c in range(JOKER + 1)] + [Bid(b) for b in range(-1, state.hand_size + 3)] + \
+        list(TRUMP_CHOICES)
