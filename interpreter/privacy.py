@@ -55,7 +55,7 @@ UNDECLARED: Visibility = {"seat": Seen.ALL}  # an event kind nobody declared: wh
 CORE_EVENTS: dict[str, Declaration] = {
     # the seed is the whole deal: nobody at the table may know it
     "game": {"format": Seen.ALL, "ruleset": Seen.ALL, "ruleset_sha256": Seen.ALL, "players": Seen.ALL,
-             "mode": Seen.ALL, "ruleset_path": Seen.ALL},
+             "mode": Seen.ALL, "ruleset_path": Seen.ALL, "seed": Seen.NOBODY},
     "deal": {"dealer": Seen.ALL, "hand_size": Seen.ALL, "hands": Seen.OWN, "upcard": Seen.ALL,
              "stock": Seen.ALL, "rules_round": Seen.ALL},
     "score": {"points": Seen.ALL, "totals": Seen.ALL},

@@ -182,6 +182,10 @@ class _RecordSource:
         self.optional = OPTIONAL_FIELDS | state.rules.family.optional_fields
         self.pos = 0  # the line the game is at
         self.steps = 0  # actions applied since the last line was matched
+        # how many actions one line may stand for (the family says; one by default): a line
+        # that calls for more does not follow from the game
+        most = getattr(state.rules.family, "steps_per_line", None)
+        self.most_steps = most(state.players) if most is not None else 1
         self.number = lines[0][0] if lines else 1
         self.kind = lines[0][1]["event"] if lines else "game"
         self.matched_all = True
@@ -193,7 +197,7 @@ class _RecordSource:
             number, event = self.lines[self.pos]
             self.number, self.kind = number, event["event"]
             self.steps += 1
-            if self.steps > 4 * self.state.players + 8:
+            if self.steps > self.most_steps:
                 raise RecordError(f"\"{event['event']}\" does not follow from the game so far", number)
             try:
                 action = self.decode(self.state, event)

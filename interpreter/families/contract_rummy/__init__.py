@@ -98,6 +98,10 @@ class ContractRummy:
     def determinize(self, ruleset: Ruleset, observation: Any, memory: dict[str, Any], rng: random.Random) -> GameState:
         return determinize.determinize(ruleset, observation, memory, rng)
 
+    def steps_per_line(self, players: int) -> int:
+        """The most actions one record line stands for: a draw after a buying window is the decline, every seat's pass and the card off the stock; with a veto, the request and the answer; a buy also its penalty cards."""
+        return 4 * players + 8
+
     def candidate_actions(self, state: Any) -> list[Any]:
         return checks.candidate_actions(state)
 

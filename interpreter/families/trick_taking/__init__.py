@@ -117,6 +117,10 @@ class TrickTaking:
     def determinize(self, ruleset: Ruleset, observation: Any, memory: dict[str, Any], rng: random.Random) -> GameState:
         return determinize.determinize(ruleset, observation, memory, rng)
 
+    def steps_per_line(self, players: int) -> int:
+        """The most actions one record line stands for: every action is a line of its own."""
+        return 1
+
     def candidate_actions(self, state: Any) -> list[Any]:
         return checks.candidate_actions(state)
 

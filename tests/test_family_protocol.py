@@ -1,0 +1,168 @@
+"""The checklist every family is held to (docs/architecture.md, "The family checklist"),
+run the same way against each: the two bundled families on every bundled ruleset, and
+the plug-in family of tests/data/plugin. A new family passes this file before it is
+anything else.
+
+Over whole games with bots and random seats at two player counts, for each family:
+1. the game ends, and whose turn it is is always a seat, chance or the end;
+2. every listed move verifies, ``legal_count`` counts them, and what the table shows
+   for a move (``str``) is read back by ``parse_input`` as a move that verifies;
+3. the record replays to the same totals, and the same seed plays the same game;
+4. every event kind written is declared (the core's or the family's ``record_events``)
+   and every field of it has a declared audience (``event_visibility``): a field the
+   family forgot would be seen by nobody, silently;
+5. a seat's view of the deal holds its own hand and no other, and a spectator's
+   observation holds no hand;
+6. a clone is independent: playing it to the end leaves the original as it was.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardrules.interpreter import families, load_ruleset, new_game
+from cardrules.interpreter.bots import make_policies
+from cardrules.interpreter.driver import play_out
+from cardrules.interpreter.game import CHANCE, OVER
+from cardrules.interpreter.loader import bundled_names
+from cardrules.interpreter.privacy import CORE_EVENTS, Seen, visibility_of
+from cardrules.interpreter.record import replay, save_record
+from cardrules.interpreter.ruleset import ruleset_from_text
+
+from helpers import DATA
+
+TOY = """\
+family: high-card
+name: high-card-toy
+players: {min: 2, max: 4}
+deal: {hand_size: [3, 5, 3]}
+high_card: {points: "round * 2"}
+winner: highest
+"""
+
+
+@pytest.fixture(scope="module")
+def toy_family():
+    import sys
+
+    sys.path.insert(0, str(DATA / "plugin"))
+    import cardrules_highcard
+
+    families.register(cardrules_highcard.FAMILY)
+    yield ruleset_from_text(TOY)
+    families.unregister("high-card")
+    sys.path.remove(str(DATA / "plugin"))
+
+
+def _cases():
+    by_family: dict[str, list[str]] = {}
+    for name in bundled_names():
+        by_family.setdefault(load_ruleset(name).family.name, []).append(name)
+    # a few rulesets of each family: the first, the last, and one between (all of them is
+    # test_golden_all.py's and test_legality.py's job)
+    picked = [(family, names[i]) for family, names in sorted(by_family.items())
+              for i in sorted({0, len(names) // 2, len(names) - 1})]
+    return picked + [("high-card", "toy")]
+
+
+class Watch:
+    """A seat's policy that checks each decision's listing as it plays."""
+
+    def __init__(self, policy, state):
+        self.policy, self.state = policy, state
+        self.kind, self.needs_observation = policy.kind, True
+        self.checked = 0
+
+    def act(self, observation, legal):
+        state = self.state
+        assert state.legal_count() == len(legal)
+        for action in legal:
+            state.verify(action)
+        if self.checked % 5 == 0:  # what the table shows a move as, typed back
+            family = state.rules.family
+            for action in list(legal)[:20]:
+                state.verify(family.parse_input(state.rules, observation, str(action)))
+        self.checked += 1
+        return self.policy.act(observation, legal)
+
+
+def _game(rules, players, seed, tmp_path):
+    kinds = ["bot" if (seat + seed) % 2 == 0 else "random" for seat in range(players)]
+    state = new_game(rules, players, seed)
+    seats = [Watch(p, state) for p in make_policies(rules, kinds, seed)]
+    turns = []
+
+    def watch_turn(event):
+        turns.append(state.turn)
+
+    play_out(state, seats, on_event=watch_turn)
+    assert state.turn == OVER and state.moves < 200_000
+    assert all(t >= 0 or t in (CHANCE, OVER) for t in turns)
+    assert sum(s.checked for s in seats) > 0
+    return state, kinds
+
+
+@pytest.mark.parametrize("family,ref", _cases(), ids=lambda v: v)
+def test_the_family_checklist(family, ref, tmp_path, request):
+    rules = request.getfixturevalue("toy_family") if ref == "toy" else load_ruleset(ref)
+    assert rules.family.name == family
+    counts = sorted({rules.min_players, min(rules.max_players, rules.min_players + 2)})
+    for players in counts:
+        seed = players * 7
+        state, kinds = _game(rules, players, seed, tmp_path)
+        # 3. the record replays, and the seed decides the game
+        if ref != "toy":  # (a ruleset from a text has no file a record could name)
+            record = tmp_path / f"{players}.jsonl"
+            save_record(state, record)
+            result = replay(record)
+            assert result.complete and result.state.totals == state.totals
+        again = new_game(rules, players, seed)
+        play_out(again, make_policies(rules, kinds, seed))
+        assert again.events == state.events
+        # 4. every event kind declared, every field with an audience
+        declared = {**CORE_EVENTS}
+        own = getattr(rules.family, "event_visibility", None) or {}
+        declared.update(own(rules) if callable(own) else own)
+        kinds_written = {e["event"] for e in state.events}
+        assert kinds_written <= set(CORE_EVENTS) | set(rules.family.record_events) | set(declared), \
+            kinds_written - set(declared)
+        for event in state.events:
+            assert event["event"] in declared, f"{event['event']} has no declared audience"
+            audience = visibility_of(event, declared)
+            missing = set(event) - {"event", "round"} - set(audience)
+            assert not missing, f"{event['event']}: {sorted(missing)} have no declared audience"
+        # 5. the deal's views and a spectator's observation
+        deal = next(i for i, e in enumerate(state.events) if e["event"] == "deal")
+        for seat in range(players):
+            hands = state.event_views(seat, deal)[0].get("hands")
+            if hands is not None:
+                assert hands[seat] == state.events[deal]["hands"][seat]
+                assert all(c is None for s, hand in enumerate(hands) if s != seat for c in hand)
+        assert state.observation(None).hand == ()
+    # 6. a clone is independent
+    state = new_game(rules, counts[0], 3)
+    policies = make_policies(rules, ["random"] * counts[0], 3)
+    rng = random.Random(3)
+    for _ in range(rng.randint(5, 40)):
+        if state.turn == OVER:
+            break
+        if state.turn == CHANCE:
+            state.apply(state.chance_action())
+        else:
+            state.apply(policies[state.turn].act(None, state.legal_actions()))
+    before = (list(state.events), [state.observation(s) for s in range(counts[0])], state.turn)
+    copy = state.clone()
+    play_out(copy, make_policies(rules, ["random"] * counts[0], 4))
+    assert copy.turn == OVER
+    assert (state.events, [state.observation(s) for s in range(counts[0])], state.turn) == before
+
+
+def test_the_checklist_finds_a_field_without_an_audience(toy_family):
+    """The declaration check can fail: a field the family forgot to declare."""
+    state = new_game(toy_family, 2, 1)
+    play_out(state, make_policies(toy_family, ["random", "random"], 1))
+    lay = next(e for e in state.events if e["event"] == "lay")
+    audience = visibility_of(dict(lay, secret="x"), toy_family.family.event_visibility)
+    assert "secret" not in audience and audience["card"] is Seen.ALL
