@@ -92,7 +92,8 @@ class GameState:
         self.names = list(names) if names else [f"seat-{i}" for i in range(players)]
         if len(self.names) != players:
             raise ValueError("one name per seat")
-        self.deck = make_deck(self.setup.decks, self.setup.jokers, self.setup.ranks, self.setup.removed)
+        setup = self.setup
+        self.deck = setup.pack.deck(setup.decks, setup.jokers, setup.ranks, setup.removed, setup.special_counts)
         self.totals = [0] * players
         self.round_index = 0
         self.turn = CHANCE

@@ -18,7 +18,9 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from .cards import JOKER, NAMES, RANKS, card
+from .cards import JOKER, NAMES, RANKS
+from .pack import STANDARD, Pack
+from .pack_rules import build_pack, is_standard_ranks
 from .errors import EvaluationError, ExpressionError, Problem
 from .expressions import Compiled, Type, check_source, compile_checked
 from .loader import Document, JsonPath
@@ -107,6 +109,9 @@ class DeckRules:
     # deck.remove: (when, cards) pairs: the cards taken out of every pack when ``when`` (of
     # players and decks; None: always) holds
     remove: tuple[tuple[Compiled | None, tuple[int, ...]], ...] = ()
+    pack: Pack = STANDARD  # every kind of card the pack can hold (deck.suits, deck.ranks, deck.specials)
+    specials: tuple[tuple[int, Compiled], ...] = ()  # each special card (not the joker) and its count a pack
+    names: Mapping[str, int] = field(default_factory=dict)  # the pack's suits and special cards in expressions
 
 
 @dataclass(frozen=True)
@@ -133,6 +138,8 @@ class Setup:
     full_rounds: int = 0  # rounds of the full game (a mode plays some of them); 0: as many as played
     ranks: tuple[str, ...] = RANKS_TUPLE  # the ranks in this game's deck
     removed: tuple[int, ...] = ()  # deck.remove: cards taken out of every pack for this player count
+    pack: Pack = STANDARD  # the kinds of card (a game's cards are ints of this pack)
+    special_counts: tuple[tuple[int, int], ...] = ()  # each special card (not the joker) and how many in all
     # Values derived from this setup alone, kept for every game made with it (a family
     # keys its own entries: the bids a round allows, card orders, ...).
     cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -220,6 +227,8 @@ class RulesBuilder:
         self.warnings: list[Problem] = []
         self.let_names: dict[str, Type] = {}
         self.deck: DeckRules | None = None
+        self.pack: Pack = STANDARD  # the ruleset's pack, read first
+        self.pack_names: dict[str, int] = {}  # its suits' and special cards' names in expressions
         self.numbers = True  # run the checks that evaluate the rules for every player count
         self.deadline = time.monotonic() + SETUP_SECONDS  # for reading every expression
         self.out_of_time = False
@@ -303,14 +312,15 @@ class RulesBuilder:
             for j, text in enumerate(texts):
                 at = path + (j,) if isinstance(entry, dict) else path
                 try:
-                    c = card(str(text))
+                    c = self.pack.card(str(text))
                 except ValueError as exc:
                     self.fail(at, str(exc))
                     continue
-                if c == JOKER:
-                    self.fail(at, "deck.remove takes natural cards; deck.jokers says how many jokers there are")
+                if self.pack.special_of[c] >= 0:
+                    self.fail(at, "deck.remove takes suited cards; deck.jokers and deck.specials say how many "
+                              "special cards there are")
                 elif c in found or (not isinstance(entry, dict) and c in always):
-                    self.fail(at, f"{NAMES[c]} is listed twice")
+                    self.fail(at, f"{self.pack.code(c)} is listed twice")
                 else:
                     found.append(c)
                     if not isinstance(entry, dict):
@@ -329,15 +339,31 @@ class RulesBuilder:
             if key in self.data:
                 self.fail((key,), f"'{key}' does not apply to a {family.name} ruleset", at_key=True,
                           span=len(key))
+        pack, specials, pack_names = build_pack(self)
+        self.pack = pack
+        if pack is not STANDARD and not getattr(family, "any_pack", False):
+            # a family written for the standard pack reads cards by its arithmetic: refuse, not misplay
+            self.fail(("deck",), f"the {family.name} family plays only the standard pack (the French suits, "
+                      "ranks 2 to A and jokers): deck.suits, other ranks and deck.specials are not for it",
+                      at_key=True, span=4)
+        ranks_given = self.get(("deck", "ranks"))
+        standard_ranks = not isinstance(ranks_given, list) or is_standard_ranks(ranks_given)
+        self.pack_names = pack_names
+        for name in pack_names:  # a suit or a special card of the pack, by name, in every expression
+            self.let_names[name] = Type.INT
         deck = self.deck = DeckRules(
             decks=self.expr(("deck", "decks"), {"players": Type.INT}, Type.INT, 1),
             jokers=self.expr(("deck", "jokers"), {"players": Type.INT, "decks": Type.INT}, Type.INT, 0),
-            ranks=RANKS_TUPLE if isinstance(self.get(("deck", "ranks")), str) else
-            tuple(r for r in RANKS if r in [str(x) for x in self.get(("deck", "ranks"), RANKS)]),
+            ranks=RANKS_TUPLE if isinstance(ranks_given, str) else
+            tuple(r for r in RANKS if r in [str(x).upper().replace("10", "T") for x in (ranks_given or RANKS)])
+            if standard_ranks else tuple(r.code for r in pack.ranks),
             ace=Ace(self.get(("deck", "ace"), "high")),
             ranks_rule=self.expr(("deck", "ranks"), {"players": Type.INT, "decks": Type.INT}, Type.LIST)
-            if isinstance(self.get(("deck", "ranks")), str) else None,
+            if isinstance(ranks_given, str) else None,
             remove=self._removed_cards(),
+            pack=pack,
+            specials=specials,
+            names=pack_names,
         )
         lets = []
         for name in self.get(("let",), {}):
@@ -457,9 +483,18 @@ def compute_setup(rules: Ruleset, players: int, mode: str | None, deadline: floa
     removed: tuple[int, ...] = ()
     if rules.deck.remove:
         removed = _removed(rules, ranks, players, decks)
-    deck_size = decks * (4 * len(ranks) - len(removed)) + jokers
+    pack = rules.deck.pack
+    special_counts = []
+    for card, count in rules.deck.specials:
+        n = _eval(count, {"players": players, "decks": decks}, ("deck", "specials", len(special_counts), "count"))
+        if not 0 <= n <= 24:
+            raise SetupError(("deck", "specials", len(special_counts), "count"),
+                             f"a pack holds {n} of {pack.code(card)}; it must be 0 to 24")
+        special_counts.append((card, n * decks))
+    deck_size = decks * (len(pack.suits) * len(ranks) - len(removed)) + jokers + sum(n for _, n in special_counts)
     env: dict[str, Any] = {"players": players, "decks": decks, "jokers": jokers, "deck_size": deck_size}
-    lets: dict[str, Any] = {}
+    lets: dict[str, Any] = dict(rules.deck.names)  # the pack's names, as fixed values every expression sees
+    env.update(lets)
     for name, compiled in rules.lets:
         if deadline is not None and time.monotonic() > deadline:
             raise SetupError(("let", name), f"evaluating the ruleset's expressions for every player count and "
@@ -498,7 +533,7 @@ def compute_setup(rules: Ruleset, players: int, mode: str | None, deadline: floa
         if len(set(teams)) < 2:
             raise SetupError(("team",), f"every seat is on team {teams[0]}: partnerships need two teams or more")
     return Setup(players, decks, jokers, deck_size, lets, tuple(sizes), tuple(numbers), teams, full_rounds=full_rounds,
-                 ranks=ranks, removed=removed)
+                 ranks=ranks, removed=removed, pack=pack, special_counts=tuple(special_counts))
 
 
 def _removed(rules: Ruleset, ranks: tuple[str, ...], players: int, decks: int) -> tuple[int, ...]:
@@ -507,11 +542,12 @@ def _removed(rules: Ruleset, ranks: tuple[str, ...], players: int, decks: int) -
     for i, (when, cards) in enumerate(rules.deck.remove):
         if when is not None and not _eval(when, {"players": players, "decks": decks}, ("deck", "remove", i, "when")):
             continue
+        pack = rules.deck.pack
         for c in cards:
-            if RANKS[c % 13] not in ranks:
-                raise SetupError(("deck", "remove", i), f"the deck has no {NAMES[c]} to remove (deck.ranks)")
+            if pack.ranks[pack.rank_of[c]].code not in ranks:
+                raise SetupError(("deck", "remove", i), f"the deck has no {pack.code(c)} to remove (deck.ranks)")
             out.add(c)
-    if len(out) == 4 * len(ranks):
+    if len(out) == len(rules.deck.pack.suits) * len(ranks):
         raise SetupError(("deck", "remove"), "deck.remove takes out every card")
     return tuple(sorted(out))
 
