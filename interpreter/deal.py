@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from .cards import NAMES, card
+from .pack import STANDARD, Pack
 from .errors import IllegalActionError
 
 
@@ -43,7 +43,8 @@ def deal_cards(deck: Sequence[int], rng: random.Random, players: int, hand_size:
     return Deal(hands, turned, tuple(cards[at:]))
 
 
-def verify_deal(deal: Deal, deck: Sequence[int], players: int, hand_size: int, upcard: bool) -> None:
+def verify_deal(deal: Deal, deck: Sequence[int], players: int, hand_size: int, upcard: bool,
+                pack: Pack = STANDARD) -> None:
     """Raise unless ``deal`` could come from ``deck`` under this round's rules."""
     if len(deal.hands) != players:
         raise IllegalActionError(f"the deal has {len(deal.hands)} hands for {players} players")
@@ -56,7 +57,7 @@ def verify_deal(deal: Deal, deck: Sequence[int], players: int, hand_size: int, u
     available = Counter(deck)
     for c, n in dealt.items():
         if n > available[c]:
-            raise IllegalActionError(f"the deal holds {n} x {NAMES[c]}, but the deck has {available[c]}")
+            raise IllegalActionError(f"the deal holds {n} x {pack.code(c)}, but the deck has {available[c]}")
     left = len(deck) - sum(dealt.values())
     if upcard and deal.upcard is None and left > 0:
         raise IllegalActionError("this round turns an upcard, but the deal has none")
@@ -64,13 +65,13 @@ def verify_deal(deal: Deal, deck: Sequence[int], players: int, hand_size: int, u
         raise IllegalActionError("this ruleset turns no upcard, but the deal has one")
 
 
-def deal_from_event(event: dict[str, Any], deck: Sequence[int]) -> Deal:
+def deal_from_event(event: dict[str, Any], deck: Sequence[int], pack: Pack = STANDARD) -> Deal:
     """The Deal action a record's "deal" line describes.  The record holds no stock
     order (a replay never depends on an RNG): the stock is the rest of the deck, and
     draws from the stock name their cards."""
-    hands = tuple(tuple(card(c) for c in hand) for hand in event["hands"])
+    hands = tuple(tuple(pack.card(c) for c in hand) for hand in event["hands"])
     upcard = event.get("upcard")
-    turned = card(upcard) if upcard is not None else None
+    turned = pack.card(upcard) if upcard is not None else None
     rest = Counter(deck)
     rest.subtract(c for hand in hands for c in hand)
     if turned is not None:
@@ -96,12 +97,12 @@ def reshuffle_pile(stock: list[int], pile: list[int], rng: random.Random) -> lis
     return new_stock
 
 
-def take_from_stock(stock: list[int], wanted: int | None) -> int:
+def take_from_stock(stock: list[int], wanted: int | None, pack: Pack = STANDARD) -> int:
     """The top card of ``stock`` or, when a replay names it, the card ``wanted`` from
     wherever it lies in the (unknown) order (IllegalActionError if the stock has none)."""
     if wanted is None or (stock and stock[-1] == wanted):  # the top card: no need to look for it
         return stock.pop()
     if wanted not in stock:
-        raise IllegalActionError(f"the stock holds no {NAMES[wanted]}")
+        raise IllegalActionError(f"the stock holds no {pack.code(wanted)}")
     index = len(stock) - 1 - stock[::-1].index(wanted)
     return stock.pop(index)

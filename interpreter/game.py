@@ -31,7 +31,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
-from .cards import NAMES, make_deck
+from .cards import NAMES
 from .deal import Deal, deal_cards, reshuffle_pile, verify_deal
 from .errors import EvaluationError, IllegalActionError
 from .privacy import CORE_EVENTS, Declaration, Visibility, view_event, visibility_of
@@ -46,11 +46,11 @@ Event = dict[str, Any]
 
 
 def _deal_event(round_number: int, dealer: int, hand_size: int, hands: tuple[tuple[int, ...], ...],
-                upcard: int | None, stock: int, rules_round: int) -> Event:
+                upcard: int | None, stock: int, rules_round: int, codes: Sequence[str] = NAMES) -> Event:
     event: Event = {
         "event": "deal", "round": round_number, "dealer": dealer, "hand_size": hand_size,
-        "hands": [[NAMES[c] for c in hand] for hand in hands],
-        "upcard": None if upcard is None else NAMES[upcard],
+        "hands": [[codes[c] for c in hand] for hand in hands],
+        "upcard": None if upcard is None else codes[upcard],
         "stock": stock,
     }
     if rules_round != round_number:
@@ -279,7 +279,7 @@ class GameState:
             raise IllegalActionError(f"the cards must be dealt first, not '{deal}'")
         if deal is self._pending:  # made by chance_action from our own deck
             return
-        verify_deal(deal, self.deck, self.players, self.hand_size, self._expects_upcard())
+        verify_deal(deal, self.deck, self.players, self.hand_size, self._expects_upcard(), self.setup.pack)
 
     def _expects_upcard(self) -> bool:
         return self.rules.deal.upcard and self.hand_size * self.players < len(self.deck)
@@ -289,7 +289,7 @@ class GameState:
         if seen:
             self._seen_overrides[len(self._log)] = seen
         self._log.append((_deal_event, self.round_index + 1, self.dealer, self.hand_size, deal.hands, deal.upcard,
-                          len(deal.stock), self.rules_round))
+                          len(deal.stock), self.rules_round, self.setup.pack.codes))
 
     # --- the stock and the discard pile ------------------------------------------------------
     def reshuffle(self) -> bool:

@@ -222,7 +222,8 @@ class _RecordSource:
         if self.seed is not None:
             dealt = state.chance_action()
             if not _same_outcome(action, dealt):
-                raise RecordError(f"this is not the {self.kind} seed {self.seed} gives ({dealt} {_shown(dealt)}): the "
+                shown = _shown(dealt, state.setup.pack.codes)
+                raise RecordError(f"this is not the {self.kind} seed {self.seed} gives ({dealt} {shown}): the "
                                   "record was changed, or written by another program (replay --any-deal takes "
                                   "its outcomes as they are)", self.number)
             return dealt  # the seed's own outcome: a deal with its stock in the order the draws will check
@@ -246,9 +247,9 @@ def _same_outcome(recorded: Any, dealt: Any) -> bool:
     return bool(recorded == dealt)
 
 
-def _shown(outcome: Any) -> str:
+def _shown(outcome: Any, codes: Any = NAMES) -> str:
     if isinstance(outcome, Deal):
-        return "with " + "; ".join(" ".join(NAMES[c] for c in hand) for hand in outcome.hands)
+        return "with " + "; ".join(" ".join(codes[c] for c in hand) for hand in outcome.hands)
     return ""
 
 
