@@ -204,3 +204,79 @@ def test_expressions_that_take_too_long_are_refused(run_cli, tmp_path, monkeypat
     result = run_cli("validate", "--no-play", str(path))
     assert time.monotonic() - start < 40
     assert result.exit_code == 1 and "takes more than 1 seconds" in result.output
+
+
+@pytest.mark.parametrize("value", ["0x" + "f" * 5000, "0b" + "1" * 20000, "0" + "7" * 3000, "0xfffffffffffffffff",
+                                   "-1000000000000001", "190:20:30:40:50:59:59:59:59:59"])
+def test_a_number_too_large_is_refused_where_it_is_written(run_cli, tmp_path, value):
+    """YAML 1.1 reads 0xfff... (or 0b, 0o, base 60) of any length as an integer, and
+    Python refuses to write one of more than 4,300 digits: bounded at load, once, for
+    any value or key."""
+    for text in (f"extends: oh-hell\nname: big\ntitle: {value}\n",
+                 f"extends: oh-hell\nname: big\nlet: {{x: [1, {value}]}}\n"):
+        path = tmp_path / "big.yaml"
+        path.write_text(text)
+        for args in (("validate", str(path)), ("explain", str(path)), ("show", str(path)),
+                     ("validate", "--json", str(path))):
+            result = run_cli(*args)
+            assert result.exit_code == 1, (args, result.output)
+            assert "internal error" not in result.output
+            if "--json" not in args:
+                assert f"big.yaml:{text.count(chr(10)) if 'let' in text else 3}:" in result.output
+                assert "number is too large" in result.output, result.output
+    path.write_text(f"extends: oh-hell\nname: big\nlet:\n  {value[:1000]}: 1\n")  # a key
+    result = run_cli("validate", str(path))
+    assert result.exit_code == 1 and "internal error" not in result.output and "big.yaml:4:3:" in result.output
+
+
+@pytest.mark.parametrize("value", ["2001-13-45", "!!float abc", "!!timestamp x", "!!bool maybe", "!!int 1.5"])
+def test_a_value_that_its_tag_cannot_read_is_refused_where_it_is_written(run_cli, tmp_path, value):
+    path = tmp_path / "tag.yaml"
+    path.write_text(f"extends: oh-hell\nname: tag\ntitle: {value}\n")
+    result = run_cli("validate", str(path))
+    assert result.exit_code == 1 and "internal error" not in result.output
+    assert "tag.yaml:3:8: " in result.output
+
+
+@pytest.mark.parametrize("char, where", [("\x07", "2:8"), ("\x00", "2:8"), ("\x1b", "2:8"), ("\x7f", "2:8")])
+def test_a_control_character_is_refused_at_its_line_and_column_in_one_line(run_cli, tmp_path, monkeypatch, char,
+                                                                           where):
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "ctl.yaml"
+    path.write_text(f"extends: oh-hell\nname: a{char}b\n")
+    result = run_cli("validate", str(path))
+    assert result.exit_code == 1, result.output
+    message = result.output.splitlines()[0]
+    assert message.startswith(f"ctl.yaml:{where}: ") and "not allowed" in message, result.output
+    # after characters of several bytes each, the column still counts characters
+    path.write_text(f"title: ééé\nname: é{char}b\n")
+    assert run_cli("validate", str(path)).output.startswith(f"ctl.yaml:{where}: ")
+
+
+def test_a_lone_surrogate_in_text_is_refused_at_its_line_and_column():
+    from cardrules.interpreter.errors import RulesetError
+    from cardrules.interpreter.loader import document_from_text
+
+    with pytest.raises(RulesetError) as caught:
+        document_from_text("extends: oh-hell\nname: a\ud800b\n", "upload.yaml")
+    problem = caught.value.problems[0]
+    assert (problem.line, problem.column) == (2, 8) and "not valid Unicode" in problem.message
+
+
+def test_the_pure_python_yaml_reader_gives_a_position_too(monkeypatch):
+    """Without libyaml, PyYAML's own reader refuses the character (while the loader is
+    made) and counts its position in characters, not bytes."""
+    import yaml
+
+    from cardrules.interpreter import loader
+    from cardrules.interpreter.errors import RulesetError
+
+    class Pure(yaml.SafeLoader):
+        pass
+
+    monkeypatch.setattr(loader, "_Loader", Pure)
+    monkeypatch.setattr(loader, "_READS_BYTES", False)
+    with pytest.raises(RulesetError) as caught:
+        loader.parse_yaml(loader.Source("p.yaml", "title: ééé\nname: é\x07b\n"))
+    assert (caught.value.problems[0].line, caught.value.problems[0].column) == (2, 8)
+
