@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 import click
 import yaml
 
-from ..interpreter.errors import CardrulesError, Problem, RulesetError
+from ..interpreter.errors import CardrulesError, Problem, RulesetError, one_line
 from ..interpreter.files import is_file
 from ..interpreter.loader import bundled_names, display_name, load_document
 from ..interpreter.ruleset import build_ruleset, editor_schema, load_ruleset, ruleset_schema
@@ -31,8 +31,8 @@ MAX_SHOWN = 100  # problems shown per file: the first hundred, then how many mor
 
 
 def _exit(message: str, code: int) -> NoReturn:
-    if message:
-        echo(f"cardrules: {message}", err=True)
+    if message:  # one line, whatever it quotes (a path, a record's text)
+        echo(f"cardrules: {one_line(message)}", err=True)
     sys.exit(code)
 
 

@@ -280,3 +280,42 @@ def test_the_pure_python_yaml_reader_gives_a_position_too(monkeypatch):
         loader.parse_yaml(loader.Source("p.yaml", "title: ééé\nname: é\x07b\n"))
     assert (caught.value.problems[0].line, caught.value.problems[0].column) == (2, 8)
 
+
+@pytest.mark.parametrize("text", [
+    'extends: oh-hell\nname: nl\n"bad\\nkey\\rhere": 2\n',  # an unknown key with a newline
+    'extends: oh-hell\nname: nl\nplayers: {min: "3\\n\\n4"}\n',  # a value quoted in a schema message
+    'extends: oh-hell\nname: nl\nlet: {"a\\nb": 1, "a\\nb": 2}\n',  # a duplicate key
+    'extends: oh-hell\nname: nl\nwinner: "high\\nest"\n',  # an enum with "did you mean"
+    'extends: "oh-\\nhell"\nname: nl\n',  # a parent that does not exist
+    'extends: oh-hell\nname: nl\nscoring: {points: "tricks +\\n\\n"}\n',  # an expression
+])
+def test_every_message_is_one_line_whatever_it_quotes(run_cli, tmp_path, monkeypatch, text):
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "nl.yaml"
+    path.write_text(text)
+    result = run_cli("validate", "--no-play", str(path))
+    assert result.exit_code == 1
+    messages = [line for line in result.output.splitlines() if line.startswith("nl.yaml:")]
+    assert messages, result.output
+    # each problem is its line, then (with a caret) the ruleset's line and the caret: nothing else
+    lines = result.output.splitlines()
+    assert len(lines) == 3 * len(messages) + 1 or len(lines) == len(messages) + 1 or \
+        all(line.startswith(("nl.yaml:", "    ")) for line in lines[:-1]), result.output
+
+
+def test_a_long_quoted_text_is_shortened_in_the_message(run_cli, tmp_path):
+    path = tmp_path / "long.yaml"
+    path.write_text("extends: oh-hell\nname: long\nwinner: " + "x" * 50_000 + "\n")
+    result = run_cli("validate", "--no-play", str(path))
+    assert result.exit_code == 1
+    assert all(len(line) < 1200 for line in result.output.splitlines()), max(map(len, result.output.splitlines()))
+    assert "…" in result.output
+
+
+def test_an_outcome_message_is_one_line_whatever_it_quotes(run_cli, tmp_path):
+    record = tmp_path / "r.jsonl"
+    record.write_text('{"event": "game", "format": 1, "ruleset": "no\\nsuch\\u001b[2J", "seed": 1}\n')
+    result = run_cli("replay", str(record))
+    assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1, result.output
+    assert "\x1b" not in result.output
+
