@@ -318,4 +318,85 @@ def test_an_outcome_message_is_one_line_whatever_it_quotes(run_cli, tmp_path):
     result = run_cli("replay", str(record))
     assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1, result.output
     assert "\x1b" not in result.output
+    result = run_cli("play", "oh-hell", "--seats", "bot,bot,bot", "--record", str(tmp_path / ("d" * 300)) + "/\n/x")
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1, result.output
 
+
+def _one_message(output):
+    """One line from cardrules (``cardrules: ...``), or click's usage error (a usage line,
+    a hint, then one ``Error: ...`` line)."""
+    lines = [line for line in output.splitlines() if line.strip()]
+    return len(lines) == 1 or (len(lines) == 3 and lines[0].startswith("Usage:") and lines[2].startswith("Error:"))
+
+
+def _odd_targets(tmp_path):
+    """Files that cannot be written, each a different way."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    plain = tmp_path / "plain"
+    plain.write_text("mine\n")
+    return {"/proc": "/proc/x.jsonl", "/sys": "/sys/x.jsonl", "a folder": str(tmp_path),
+            "a device": "/dev/full", "a FIFO": str(fifo), "a path under a file": str(plain / "x.jsonl"),
+            "a path under a FIFO": str(fifo / "x.jsonl"), "a name too long": str(tmp_path / ("x" * 300)),
+            "a path too long": str(tmp_path / ("d/" * 3000)) + "x", "no folder": str(tmp_path / "no" / "x")}
+
+
+def test_a_file_that_cannot_be_written_is_refused_before_the_game_in_one_line(run_cli, tmp_path):
+    """--record, --save, --csv and --plot share one pre-flight check, which tries the
+    folder for real (as root, permissions say yes to /proc)."""
+    bots = ("--seats", "bot,bot,bot", "--seed", "1", "--quiet")
+    for what, target in _odd_targets(tmp_path).items():
+        for args, code in ((("play", "oh-hell", *bots, "--save", target), 2),
+                           (("play", "oh-hell", *bots, "--record", target), 2),
+                           (("simulate", "oh-hell", "--games", "2", "--csv", target), 1),
+                           (("simulate", "oh-hell", "--games", "2", "--csv", target, "--force"), 1),
+                           (("compare", "oh-hell", "oh-hell", "--games", "2", "--plot", target + ".png"), 1)):
+            if "--plot" in args and what in ("a folder", "a device", "a FIFO"):
+                continue  # target.png is another file
+            result = run_cli(*args)
+            assert result.exit_code in (code, 2), (what, args, result.output)
+            assert "internal error" not in result.output and "Game over" not in result.output, (what, args)
+            assert _one_message(result.output), (what, args, result.output)
+    assert (tmp_path / "plain").read_text() == "mine\n"
+    for target in ("/proc", "/sys", str(tmp_path / "plain"), str(tmp_path / "fifo")):
+        result = run_cli("simulate", "oh-hell", "--games", "2", "--record-dir", target)
+        assert result.exit_code == 2 and _one_message(result.output), (target, result.output)
+
+
+def test_replace_never_replaces_what_is_not_a_regular_file(run_cli, tmp_path):
+    fifo = tmp_path / "fifo.csv"
+    os.mkfifo(fifo)
+    result = run_cli("simulate", "oh-hell", "--games", "2", "--csv", str(fifo), "--force")
+    assert result.exit_code == 1 and "not a regular file" in result.output
+    import stat
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere permissions say it may not")
+def test_a_folder_without_permission_is_refused(run_cli, tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    result = run_cli("play", "oh-hell", "--seats", "bot,bot,bot", "--record", str(locked / "g.jsonl"))
+    assert result.exit_code == 2 and "cannot write in the folder" in result.output
+
+
+def test_a_saves_folder_that_cannot_be_used_is_refused_in_one_line(run_cli, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", "/proc")
+    result = run_cli("play", "oh-hell", "--seats", "human,bot,bot", "--seed", "1", input="quit\n")
+    assert result.exit_code == 1 and "cannot save games in /proc" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_save_that_cannot_go_on_being_written_ends_the_game_in_one_line(run_cli, tmp_path, monkeypatch):
+    import errno
+
+    from cardrules.cli import session
+
+    def full(self, move):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(session.SaveWriter, "action", full)
+    result = run_cli("play", "oh-hell", "--seats", "bot,bot,bot", "--seed", "1", "--quiet",
+                     "--save", str(tmp_path / "s.jsonl"))
+    assert result.exit_code == 1 and "No space left on device" in result.output.splitlines()[-1]
+    assert "internal error" not in result.output
