@@ -400,3 +400,19 @@ def test_a_save_that_cannot_go_on_being_written_ends_the_game_in_one_line(run_cl
                      "--save", str(tmp_path / "s.jsonl"))
     assert result.exit_code == 1 and "No space left on device" in result.output.splitlines()[-1]
     assert "internal error" not in result.output
+
+
+@pytest.mark.parametrize("missing, ranks, points", [
+    ("A", "[2, 3, 4, 5, 6, 7, 8, 9, T, J, Q, K]", '{"2 3 4 5 6 7 8 9": 5, "T J Q K": 10, JK: 15}'),
+    ("K", "[A, 2, 3, 4, 5, 6, 7, 8, 9, T, J, Q]", '{"2 3 4 5 6 7 8 9": 5, "T J Q": 10, A: 15, JK: 15}'),
+    ("7", "[A, 2, 3, 4, 5, 6, 8, 9, T, J, Q, K]", '{"2 3 4 5 6 8 9": 5, "T J Q K": 10, A: 15, JK: 15}'),
+    ("2", '"[3..14]"', '{"3 4 5 6 7 8 9": 5, "T J Q K": 10, A: 15, JK: 15}'),  # as an expression
+])
+def test_explain_takes_a_rummy_pack_without_aces_kings_or_twos(run_cli, tmp_path, missing, ranks, points):
+    path = tmp_path / "short.yaml"
+    path.write_text(f"extends: shanghai\nname: short\ndeck: {{ranks: {ranks}}}\ncard_points: {points}\n")
+    for notes in ((), ("--notes",)):
+        result = run_cli("explain", *notes, str(path))
+        assert result.exit_code == 0, result.output
+        example = result.output.split("Worked example: a hand of ")[1].split(" left over")[0].split()
+        assert len(example) == 4 and not any(card.startswith(missing) for card in example), example
