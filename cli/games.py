@@ -35,7 +35,9 @@ from .session import (SavedGame, SaveError, SaveWriter, bot_policies, default_sa
                       read_save, repair, restore, retire)
 
 
-SEED = Whole(-(1 << 62), 1 << 62)
+# Seeds are never negative (interpreter.game.seed_problem); at most 2^62, so that simulate's
+# seed + i stays a seed.
+SEED = Whole(0, 1 << 62, " (a seed is 0 or more: a negative seed would deal as its positive)")
 
 
 def parse_seats(text: str | None, rules: Ruleset, default_human: bool) -> list[str]:

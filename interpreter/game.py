@@ -393,8 +393,33 @@ def observed_mode(rules: Ruleset, observation: Any) -> str | None:
     return rules.mode
 
 
+MAX_SEED = (1 << 63) - 1
+
+
+def seed_problem(seed: object) -> str | None:
+    """Why ``seed`` cannot be a game's seed (None if it can).  A seed is a whole number
+    from 0 to MAX_SEED: ``random.Random`` deals a negative seed as its absolute value
+    (``Random(-1)`` as ``Random(1)``), so -1 would be a second name for seed 1's game, and
+    a record whose seed was changed from 1 to -1 would replay as if untouched.
+
+    >>> seed_problem(7) is None, seed_problem(-1)
+    (True, 'the seed -1 is negative; seeds are whole numbers from 0 to 9223372036854775807')
+    """
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        return f"the seed {str(seed)[:40]!r} is not a whole number"
+    if seed < 0:
+        return f"the seed {str(seed)[:40]} is negative; seeds are whole numbers from 0 to {MAX_SEED}"
+    if seed > MAX_SEED:
+        return f"the seed {str(seed)[:40]} is too large; seeds are whole numbers from 0 to {MAX_SEED}"
+    return None
+
+
 def new_game(rules: Ruleset, players: int, seed: int = 0, names: Sequence[str] | None = None,
              mode: str | None = None, ruleset_ref: str | None = None) -> GameState:
-    """A new game of ``rules`` for ``players`` seats; the same seed deals the same cards."""
+    """A new game of ``rules`` for ``players`` seats; the same seed deals the same cards
+    (ValueError for a seed :func:`seed_problem` refuses: every way into a game comes here)."""
+    problem = seed_problem(seed)
+    if problem is not None:
+        raise ValueError(problem)
     return rules.family.new_state(rules, players, seed, names, mode, ruleset_ref)
 

@@ -416,3 +416,39 @@ def test_explain_takes_a_rummy_pack_without_aces_kings_or_twos(run_cli, tmp_path
         assert result.exit_code == 0, result.output
         example = result.output.split("Worked example: a hand of ")[1].split(" left over")[0].split()
         assert len(example) == 4 and not any(card.startswith(missing) for card in example), example
+
+
+def test_negative_seeds_are_refused_everywhere_a_seed_enters(run_cli, tmp_path):
+    """random.Random(-1) deals as Random(1): a negative seed would be a second name for a
+    game, and a record whose seed was changed from 1 to -1 replayed "ok"."""
+    import json
+
+    from cardrules.interpreter import load_ruleset
+    from cardrules.interpreter.game import new_game
+    from cardrules.web.rooms import Limits, RoomError, Rooms
+
+    for args in (("play", "oh-hell", "--seats", "bot,bot,bot", "--quiet"), ("simulate", "oh-hell", "--games", "2"),
+                 ("compare", "oh-hell", "oh-hell", "--games", "2")):
+        result = run_cli(*args, "--seed", "-1")
+        assert result.exit_code == 2 and "a seed is 0 or more" in result.output, (args, result.output)
+
+    def negative(lines):
+        header = json.loads(lines[0])
+        assert header["seed"] == 1
+        header["seed"] = -1
+        return [json.dumps(header)] + lines[1:]
+
+    changed = _tampered(tmp_path, "oh-heck-seed1-bots.jsonl", negative)
+    for extra in ((), ("--any-deal",)):
+        result = run_cli("replay", *extra, str(changed))
+        assert result.exit_code == 1 and "the seed -1 is negative" in result.output, result.output
+    save = tmp_path / "save.jsonl"
+    run_cli("play", "oh-hell", "--seats", "human,bot,bot", "--seed", "1", "--save", str(save), input="quit\n")
+    lines = save.read_text().splitlines()
+    save.write_text("\n".join(negative(lines)) + "\n")
+    result = run_cli("resume", str(save))
+    assert result.exit_code == 1 and "the seed -1 is negative" in result.output
+    with pytest.raises(ValueError, match="negative"):
+        new_game(load_ruleset("oh-hell"), 3, -1)
+    with pytest.raises(RoomError, match="negative"):
+        Rooms(None, Limits()).create(room="r", name="Ann", ruleset="oh-hell", seed=-1)
