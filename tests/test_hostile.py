@@ -452,3 +452,56 @@ def test_negative_seeds_are_refused_everywhere_a_seed_enters(run_cli, tmp_path):
         new_game(load_ruleset("oh-hell"), 3, -1)
     with pytest.raises(RoomError, match="negative"):
         Rooms(None, Limits()).create(room="r", name="Ann", ruleset="oh-hell", seed=-1)
+
+
+def test_a_busy_machine_does_not_make_validate_play_less(monkeypatch):
+    """On a busy machine validate said "ok (...; 0 games played, 12 left out at the time
+    limit)": its budget was wall-clock time.  It is processor time now; here the wall
+    clock races (100 s a call) and every game is still played."""
+    import time
+    import types
+
+    from cardrules.interpreter import load_ruleset, playcheck
+
+    rules = load_ruleset("oh-hell")
+    calls = [0.0]
+
+    def racing() -> float:
+        calls[0] += 100.0
+        return calls[0]
+
+    monkeypatch.setattr(playcheck, "time", types.SimpleNamespace(monotonic=racing, process_time=time.process_time,
+                                                                  perf_counter=racing, time=racing))
+    report = playcheck.check_by_playing(rules, games=2)
+    assert (report.games, report.skipped, report.unplayed, report.problems) == (10, 0, [], [])
+
+
+def test_the_play_check_plays_one_game_at_every_player_count_before_a_second_at_any(monkeypatch):
+    from cardrules.interpreter import load_ruleset, playcheck
+
+    started = [0]
+    real = playcheck.new_game
+
+    def counted(*args, **kwargs):
+        started[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(playcheck, "new_game", counted)
+    # a fake clock: one second a game begun; a budget of five seconds, five player counts
+    report = playcheck.check_by_playing(load_ruleset("oh-hell"), games=3, seconds=5, clock=lambda: started[0])
+    assert report.unplayed == [] and report.games == 5 and report.skipped == 10
+
+
+def test_validate_says_plainly_when_it_could_not_play(run_cli, monkeypatch):
+    from cardrules.interpreter import playcheck
+
+    monkeypatch.setattr(playcheck, "SECONDS", 0)  # no time at all: every game is cut at its first check
+    result = run_cli("validate", "oh-hell")
+    assert result.exit_code == 0, result.output  # valid as written: a warning, not a problem
+    assert ": ok (" not in result.output
+    assert "oh-hell: warning: not played with 3 to 7 players" in result.output
+    assert "oh-hell: valid as written, but not played with 3 to 7 players" in result.output
+    import json
+    data = json.loads(run_cli("validate", "--json", "oh-hell").output)["files"][0]
+    assert data["unplayed"] == [{"players": n, "mode": None} for n in range(3, 8)]
+    assert data["warnings"][0]["message"].startswith("not played with 3 to 7 players")
