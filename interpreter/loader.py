@@ -75,6 +75,7 @@ class Document:
     positions: dict[JsonPath, Pos]
     source: Source
     chain: list[str] = field(default_factory=list)  # the files it was resolved from
+    names: dict[str, str] = field(default_factory=dict)  # each of those files' ruleset name, by file
 
     def pos(self, path: JsonPath) -> Pos | None:
         path = tuple(path)
@@ -377,7 +378,8 @@ def _resolve(source: Source, path: Path, _seen: tuple[Path, ...]) -> Document:
     if not isinstance(data, dict):
         raise RulesetError([Problem(source.name, 1, 1, "a ruleset must be a mapping of keys to values",
                                     "schema", source.line(1))])
-    here = Document(data, positions, source, [source.name])
+    own_name = data.get("name") if isinstance(data.get("name"), str) else Path(source.name).stem
+    here = Document(data, positions, source, [source.name], {source.name: own_name})
     parent_ref = data.get("extends")
     if parent_ref is None:
         return here
@@ -405,7 +407,7 @@ def _resolve(source: Source, path: Path, _seen: tuple[Path, ...]) -> Document:
     merged_positions: dict[JsonPath, Pos] = {}
     _merge_positions(merged, (), positions, parent.positions, merged_positions)
     merged_positions[()] = positions[()]
-    return Document(merged, merged_positions, source, [source.name] + parent.chain)
+    return Document(merged, merged_positions, source, [source.name] + parent.chain, {**parent.names, **here.names})
 
 
 # --- schema --------------------------------------------------------------------------

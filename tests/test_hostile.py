@@ -505,3 +505,25 @@ def test_validate_says_plainly_when_it_could_not_play(run_cli, monkeypatch):
     data = json.loads(run_cli("validate", "--json", "oh-hell").output)["files"][0]
     assert data["unplayed"] == [{"players": n, "mode": None} for n in range(3, 8)]
     assert data["warnings"][0]["message"].startswith("not played with 3 to 7 players")
+
+
+def test_explain_notes_shows_each_note_under_the_ruleset_it_comes_from(run_cli, tmp_path):
+    """A child's explain --notes showed its parent's notes as its own, even the one about
+    the scoring the child replaced."""
+    base = tmp_path / "base.yaml"
+    base.write_text("extends: oh-hell\nname: base\nnotes: ['Base: a reading of the base file.']\n")
+    child = tmp_path / "child.yaml"
+    child.write_text("extends: ./base.yaml\nname: child\nscoring: {points: \"tricks\"}\n"
+                     "notes: ['Scoring: one point a trick, nothing for the bid.', 'A note of the child.']\n")
+    text = run_cli("explain", "--notes", str(child)).output
+    readings = text.split("## Readings of the source")[1]
+    parent, rest = readings.split("From `base`, which this ruleset extends")
+    grandparent = parent.split("From `oh-hell`, which this ruleset extends through `base`")[1]
+    assert "The page does not say who deals first" in grandparent
+    assert "Scoring: the page lists three methods" not in readings  # replaced by the child's note of that label
+    mine = rest.split("Of `child` itself:")[1]
+    assert "Base: a reading" in rest.split("Of `child` itself:")[0]
+    assert "- Scoring: one point a trick" in mine and "- A note of the child." in mine
+    # a ruleset that extends nothing, or inherits no notes, lists its notes as before
+    alone = run_cli("explain", "--notes", "oh-hell").output.split("## Readings of the source")[1]
+    assert "From `" not in alone and "itself:" not in alone
