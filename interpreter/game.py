@@ -414,11 +414,28 @@ def seed_problem(seed: object) -> str | None:
     return None
 
 
+MAX_NAME = 100
+
+
+def name_problem(name: object) -> str | None:
+    """Why ``name`` cannot be a seat's name (None if it can): a name is shown in every
+    line about its seat, at a terminal, in a browser and in a record's replay, so it is
+    printable text (no newline, no control character) of 1 to MAX_NAME characters.
+    `play --names` and the web allow fewer; a record or a save from elsewhere is held
+    to this."""
+    if not isinstance(name, str):
+        return f"the name {str(name)[:40]!r} is not text"
+    if not name or len(name) > MAX_NAME or not name.isprintable():
+        return f"the name {name[:40]!r} is not up to {MAX_NAME} printable characters"
+    return None
+
+
 def new_game(rules: Ruleset, players: int, seed: int = 0, names: Sequence[str] | None = None,
              mode: str | None = None, ruleset_ref: str | None = None) -> GameState:
     """A new game of ``rules`` for ``players`` seats; the same seed deals the same cards
-    (ValueError for a seed :func:`seed_problem` refuses: every way into a game comes here)."""
-    problem = seed_problem(seed)
+    (ValueError for a seed :func:`seed_problem` or a name :func:`name_problem` refuses:
+    every way into a game comes here)."""
+    problem = seed_problem(seed) or next(filter(None, map(name_problem, names or ())), None)
     if problem is not None:
         raise ValueError(problem)
     return rules.family.new_state(rules, players, seed, names, mode, ruleset_ref)

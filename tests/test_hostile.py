@@ -527,3 +527,26 @@ def test_explain_notes_shows_each_note_under_the_ruleset_it_comes_from(run_cli, 
     # a ruleset that extends nothing, or inherits no notes, lists its notes as before
     alone = run_cli("explain", "--notes", "oh-hell").output.split("## Readings of the source")[1]
     assert "From `" not in alone and "itself:" not in alone
+
+
+def test_a_record_or_save_whose_names_are_not_printable_is_refused(run_cli, tmp_path):
+    """Found by the fuzz: a record naming a player "a\\nb" replayed, and its "ok" line
+    ran over two lines.  A seat's name is printable text, whatever brings it in."""
+    import json
+
+    def rename(lines):
+        header = json.loads(lines[0])
+        header["players"][0] = "a\nb"
+        return [json.dumps(header)] + lines[1:]
+
+    result = run_cli("replay", str(_tampered(tmp_path, "oh-shit-seed7-random.jsonl", rename)))
+    assert result.exit_code == 1 and "is not up to 100 printable characters" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    save = tmp_path / "save.jsonl"
+    run_cli("play", "oh-hell", "--seats", "human,bot,bot", "--seed", "1", "--save", str(save), input="quit\n")
+    lines = save.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["names"][1] = "\x1b[2J"
+    save.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    result = run_cli("resume", str(save))
+    assert result.exit_code == 1 and "printable" in result.output and "\x1b" not in result.output
