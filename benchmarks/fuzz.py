@@ -4,11 +4,12 @@
 
 Mutants of the bundled rulesets, of the golden game records and of saves of bot games
 (tests/fuzzing.py makes them) are run through `validate`, `replay` and `resume` as a
-user would run them, in worker processes.  Prints the count of each outcome by kind
-of input: exit 0 and exit 1 are clean ends; an internal error, a traceback, a mutant
-that takes more than 10 seconds or a worker past 1 GB are findings, printed with the
-mutant that caused them.  Not a test: the suite runs a few dozen of each
-(tests/test_fuzz_inputs.py).
+user would run them, and odd command lines through every command but `serve`, in
+worker processes.  Prints the count of each outcome by kind of input: exit 0 and exit
+1 are clean ends (and exit 2, a usage error, for a command line); an internal error, a
+traceback, a message over several lines, a mutant that takes more than 10 seconds or
+a worker past 1 GB are findings, printed with the mutant that caused them.  Not a
+test: the suite runs a few dozen of each (tests/test_fuzz_inputs.py).
 """
 
 from __future__ import annotations
@@ -55,19 +56,27 @@ def _run(job: tuple[str, int]) -> tuple[str, str, float, str]:
     kind, seed = job
     assert _folder is not None
     rng = random.Random(seed)
-    text = (fuzzing.mutate_ruleset(rng) if kind == "ruleset" else fuzzing.mutate_record(rng) if kind == "record"
-            else fuzzing.mutate_save(rng, _saves))
+    if kind == "args":
+        folder = _folder / "args"
+        folder.mkdir(exist_ok=True)
+        args = fuzzing.random_arguments(rng, folder)
+        text = " ".join(repr(a[:200]) for a in args)
+    else:
+        text = (fuzzing.mutate_ruleset(rng) if kind == "ruleset" else fuzzing.mutate_record(rng) if kind == "record"
+                else fuzzing.mutate_save(rng, _saves))
     start = time.monotonic()
     signal.alarm(LIMIT_SECONDS)
     try:
-        outcome, output = fuzzing.run_mutant(kind, text, _folder)
+        outcome, output = (fuzzing.run_arguments(args, folder) if kind == "args" else
+                           fuzzing.run_mutant(kind, text, _folder))
     except _Timeout:
         outcome, output = "over 10 s", ""
     finally:
         signal.alarm(0)
     if resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 > LIMIT_BYTES:
         outcome = "over 1 GB"
-    finding = "" if outcome in ("exit 0", "exit 1") else f"--- {kind} mutant {seed}: {outcome}\n{output[-2000:]}\n{text[:2000]}"
+    clean = ("exit 0", "exit 1", "exit 2") if kind == "args" else ("exit 0", "exit 1")
+    finding = "" if outcome in clean else f"--- {kind} mutant {seed}: {outcome}\n{output[-2000:]}\n{text[:2000]}"
     return kind, outcome, time.monotonic() - start, finding
 
 
@@ -77,8 +86,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    kinds = ["ruleset", "record", "save"]
-    jobs = [(kinds[i % 3], args.seed + i) for i in range(args.mutants)]
+    kinds = ["ruleset", "record", "save", "args"]
+    jobs = [(kinds[i % len(kinds)], args.seed + i) for i in range(args.mutants)]
     counts: Counter[tuple[str, str]] = Counter()
     slowest = 0.0
     findings = []
@@ -96,7 +105,7 @@ def main() -> None:
     for kind in kinds:
         by = {o: n for (k, o), n in sorted(counts.items()) if k == kind}
         print(f"  {kind:8} " + ", ".join(f"{outcome}: {n}" for outcome, n in by.items()))
-    bad = sum(n for (k, o), n in counts.items() if o not in ("exit 0", "exit 1"))
+    bad = sum(n for (k, o), n in counts.items() if o not in ("exit 0", "exit 1") and not (k == "args" and o == "exit 2"))
     print(f"  findings: {bad}")
     sys.exit(1 if bad else 0)
 
