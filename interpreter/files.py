@@ -54,6 +54,8 @@ def read_bounded(path: Path, limit: int, what: str) -> bytes:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise FileRefused(f"cannot read it: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL or a lone surrogate in a name from a save or a record
+        raise FileRefused("cannot read it: not a usable file name") from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise FileRefused(f"not a regular file, so it cannot be {what}")

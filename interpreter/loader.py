@@ -290,9 +290,12 @@ def locate(ref: str, relative_to: Path | None = None) -> Path:
 def display_name(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        if path.resolve().parent == bundled_dir().resolve():
-            return f"<bundled>/{path.name}"
+    except (ValueError, OSError):  # (not below the current folder; or a name no file system takes)
+        try:
+            if path.resolve().parent == bundled_dir().resolve():
+                return f"<bundled>/{path.name}"
+        except (ValueError, OSError):
+            pass
         return str(path)
 
 

@@ -549,3 +549,20 @@ def test_a_record_or_save_whose_names_are_not_printable_is_refused(run_cli, tmp_
     save.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
     result = run_cli("resume", str(save))
     assert result.exit_code == 1 and "printable" in result.output and "\x1b" not in result.output
+
+
+@pytest.mark.parametrize("path", ["\ud800", "a\x00b.yaml"])
+def test_a_save_naming_a_ruleset_file_no_file_system_takes_is_refused(run_cli, tmp_path, path):
+    """Found by the fuzz: a save whose ruleset_path held a lone surrogate ended in an
+    internal error (UnicodeEncodeError) when the file was opened."""
+    import json
+
+    save = tmp_path / "save.jsonl"
+    run_cli("play", "oh-hell", "--seats", "human,bot,bot", "--seed", "1", "--save", str(save), input="quit\n")
+    lines = save.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["ruleset_path"] = path
+    save.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    result = run_cli("resume", str(save))
+    assert result.exit_code == 1 and "not a usable file name" in result.output, result.output
+    assert run_cli("saves").exit_code == 0
