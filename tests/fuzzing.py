@@ -323,6 +323,8 @@ def random_arguments(rng: random.Random, folder: Path) -> list[str]:
             args.append(opt if rng.random() < 0.9 else f"{opt}=1")
         else:
             args += [opt, value(opt)]
+    if command.name in ("simulate", "compare") and "--games" not in args:  # their default plays hundreds
+        args += ["--games", rng.choice(["2", "3"])]
     if rng.random() < 0.05:
         args.append(rng.choice(["--no-such-option", "-x", "--json=3", "--", "-"]))
     for param in command.params:
