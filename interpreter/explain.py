@@ -138,9 +138,9 @@ def notes_by_ruleset(rules: Ruleset) -> list[tuple[str, list[str]]]:
     labels = [_label(note) for note in rules.notes]
     last_origin = {label: origins[i] for i, label in enumerate(labels) if label is not None}
     groups: dict[str, list[str]] = {}
-    for i, note in enumerate(rules.notes):
-        if labels[i] is None or last_origin[labels[i]] == origins[i]:  # else a later ruleset's note replaces it
-            groups.setdefault(origins[i], []).append(note)
+    for note, label, origin in zip(rules.notes, labels, origins):
+        if label is None or last_origin[label] == origin:  # else a later ruleset's note replaces it
+            groups.setdefault(origin, []).append(note)
     return [(name, latest_notes(tuple(kept))) for name, kept in groups.items()]
 
 

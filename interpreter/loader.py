@@ -381,7 +381,8 @@ def _resolve(source: Source, path: Path, _seen: tuple[Path, ...]) -> Document:
     if not isinstance(data, dict):
         raise RulesetError([Problem(source.name, 1, 1, "a ruleset must be a mapping of keys to values",
                                     "schema", source.line(1))])
-    own_name = data.get("name") if isinstance(data.get("name"), str) else Path(source.name).stem
+    name = data.get("name")
+    own_name = name if isinstance(name, str) else Path(source.name).stem
     here = Document(data, positions, source, [source.name], {source.name: own_name})
     parent_ref = data.get("extends")
     if parent_ref is None:

@@ -327,9 +327,9 @@ def random_arguments(rng: random.Random, folder: Path) -> list[str]:
         args += ["--games", rng.choice(["2", "3"])]
     if rng.random() < 0.05:
         args.append(rng.choice(["--no-such-option", "-x", "--json=3", "--", "-"]))
-    for param in command.params:
-        if isinstance(param, Argument) and (param.required or rng.random() < 0.7):
-            for _ in range(1 if param.nargs == 1 else rng.randrange(1, 4)):
+    for argument in command.params:
+        if isinstance(argument, Argument) and (argument.required or rng.random() < 0.7):
+            for _ in range(1 if argument.nargs == 1 else rng.randrange(1, 4)):
                 args.append(rng.choice(places + ODD_VALUES[:40] if rng.random() < 0.5 else
                                        ["oh-hell", "shanghai-isra", "oh-shit", places[-3], places[-2]]))
     if rng.random() < 0.2:
