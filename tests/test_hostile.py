@@ -566,3 +566,14 @@ def test_a_save_naming_a_ruleset_file_no_file_system_takes_is_refused(run_cli, t
     result = run_cli("resume", str(save))
     assert result.exit_code == 1 and "not a usable file name" in result.output, result.output
     assert run_cli("saves").exit_code == 0
+
+
+def test_the_web_form_places_a_control_character_too():
+    """The web form said line 0, column 0: uploads go through the same loader."""
+    from cardrules.interpreter.errors import RulesetError
+    from cardrules.web.rooms import load_upload, problems_json
+
+    with pytest.raises(RulesetError) as caught:
+        load_upload("extends: oh-hell\nname: a\x07b\n")
+    (problem,) = problems_json(caught.value)
+    assert (problem["line"], problem["column"]) == (2, 8) and "\n" not in problem["text"]
