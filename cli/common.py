@@ -76,8 +76,8 @@ class Whole(click.ParamType):
     name = "integer"
     _PATTERN = re.compile(r"-?[0-9]{1,19}")
 
-    def __init__(self, lo: int | None = None, hi: int | None = None):
-        self.lo, self.hi = lo, hi
+    def __init__(self, lo: int | None = None, hi: int | None = None, hint: str = ""):
+        self.lo, self.hi, self.hint = lo, hi, hint  # hint: said after a number out of bounds
 
     def convert(self, value: Any, param: Any, ctx: Any) -> int:
         if isinstance(value, int) and not isinstance(value, bool):
@@ -88,7 +88,7 @@ class Whole(click.ParamType):
             self.fail(f"{value!r} is not a whole number (digits 0-9)", param, ctx)
         if (self.lo is not None and number < self.lo) or (self.hi is not None and number > self.hi):
             bounds = f"{self.lo} to {self.hi}" if self.hi is not None else f"at least {self.lo}"
-            self.fail(f"{number} is not in {bounds}", param, ctx)
+            self.fail(f"{number} is not in {bounds}{self.hint}", param, ctx)
         return number
 
 

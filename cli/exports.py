@@ -30,8 +30,7 @@ def check_output(path: Path, option: str, force: bool) -> None:
     try:
         check_writable(path, f"{option} file", replace=force)
     except FileRefused as exc:
-        replaceable = not force and not path.is_dir() and (path.exists() or path.is_symlink())
-        raise InvalidInput(f"{exc}" + (" or add --force to replace it" if replaceable else "")) from None
+        raise InvalidInput(f"{exc}" + (" or add --force to replace it" if exc.exists else "")) from None
 
 
 def plot_format(path: Path) -> str:

@@ -17,7 +17,7 @@ import click
 from ..interpreter.bots import check_seat_kind, seat_kinds
 from ..interpreter.driver import play_out
 from ..interpreter.errors import EvaluationError, IllegalActionError, RecordError
-from ..interpreter.files import FileRefused, check_writable, is_file
+from ..interpreter.files import FileRefused, check_folder, check_writable, is_file
 from ..interpreter.game import GameState, new_game
 from ..interpreter.record import replay as replay_record
 from ..interpreter.record import save_record
@@ -35,7 +35,9 @@ from .session import (SavedGame, SaveError, SaveWriter, bot_policies, default_sa
                       read_save, repair, restore, retire)
 
 
-SEED = Whole(-(1 << 62), 1 << 62)
+# Seeds are never negative (interpreter.game.seed_problem); at most 2^62, so that simulate's
+# seed + i stays a seed.
+SEED = Whole(0, 1 << 62, " (a seed is 0 or more: a negative seed would deal as its positive)")
 
 
 def parse_seats(text: str | None, rules: Ruleset, default_human: bool) -> list[str]:
@@ -309,7 +311,10 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
             policies[i] = HumanSeat(state.rules, renderer, hot_seat=humans > 1, autoplay=autoplay, typed=typed)
         elif is_search_kind(kind) and not isinstance(policies[i], Thinking):
             policies[i] = Thinking(policies[i], renderer.names[i])
-    writer = SaveWriter(save, header) if save is not None else None
+    try:
+        writer = SaveWriter(save, header) if save is not None else None
+    except OSError as exc:  # checked before the game; a disk may still fill up, or a file appear
+        raise InvalidInput(f"cannot save the game to {save}: {exc.strerror or exc}") from None
     if save is not None and humans:
         echo(f"(saving as you play to {save})")
     previous = signal.signal(signal.SIGHUP, _hang_up) if hasattr(signal, "SIGHUP") else None
@@ -342,6 +347,11 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
         else:
             echo("stopped" + (f"; the game so far is in {record}" if record else ""))
         return
+    except OSError as exc:
+        if writer is None or isinstance(exc, BrokenPipeError) or exc.filename not in (None, str(save)):
+            raise
+        # the save could be started but not kept up (a disk that filled up as the game went on)
+        raise InvalidInput(f"cannot go on saving the game to {save}: {exc.strerror or exc}") from None
     except EvaluationError as exc:  # the rules themselves cannot go on (validate finds most such rules)
         echo("")
         if record:
@@ -408,14 +418,22 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
             try:
                 check_writable(given, what)
             except FileRefused as exc:
-                hint = f" (or continue that game: cardrules resume {given})" if given == save and given.exists() else ""
+                hint = f" (or continue that game: cardrules resume {given})" if given == save and exc.exists else ""
                 raise UsageProblem(f"{exc}{hint}") from None
     if save is None and humans:
-        save = default_save_dir() / f"{rules.name}-{seed}.jsonl"
+        folder = default_save_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            check_folder(folder)
+        except (OSError, FileRefused) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) else str(exc)
+            raise InvalidInput(f"cannot save games in {folder}: {reason} (set CARDRULES_SAVES to another folder, "
+                               "or choose the file with --save)") from None
+        save = folder / f"{rules.name}-{seed}.jsonl"
         number = 1
         while save.exists():  # an earlier game with this seed may be waiting to be resumed
             number += 1
-            save = default_save_dir() / f"{rules.name}-{seed}-{number}.jsonl"
+            save = folder / f"{rules.name}-{seed}-{number}.jsonl"
     renderer = Renderer(names, rules, mode=mode, ascii_only=ascii_only, quiet=quiet, narrate=humans,
                         private_seat=kinds.index("human") if list(kinds).count("human") == 1 else None)
     policies: list[Any] = bot_policies(rules, kinds, seed)
@@ -566,11 +584,15 @@ def prepare_record_dir(folder: Path, seed: int, games: int) -> None:
     """Make the folder for simulate's records, refusing (before any game is played) one
     that cannot be written or that already holds a record this run would write."""
     try:
+        if folder.exists() and not folder.is_dir():
+            raise UsageProblem(f"{folder} is not a folder; choose another --record-dir")
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageProblem(f"cannot make the folder {folder}: {exc.strerror or exc}") from None
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise UsageProblem(f"cannot write in {folder}")
+    try:
+        check_folder(folder)
+    except FileRefused as exc:
+        raise UsageProblem(str(exc)) from None
     taken = [seed + i for i in range(games) if (folder / f"game-{seed + i}.jsonl").exists()]
     if taken:
         raise UsageProblem(f"{folder / f'game-{taken[0]}.jsonl'} already exists"

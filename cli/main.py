@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 import click
 import yaml
 
-from ..interpreter.errors import CardrulesError, Problem, RulesetError
+from ..interpreter.errors import CardrulesError, Problem, RulesetError, one_line
 from ..interpreter.files import is_file
 from ..interpreter.loader import bundled_names, display_name, load_document
 from ..interpreter.ruleset import build_ruleset, editor_schema, load_ruleset, ruleset_schema
@@ -31,8 +31,8 @@ MAX_SHOWN = 100  # problems shown per file: the first hundred, then how many mor
 
 
 def _exit(message: str, code: int) -> NoReturn:
-    if message:
-        echo(f"cardrules: {message}", err=True)
+    if message:  # one line, whatever it quotes (a path, a record's text)
+        echo(f"cardrules: {one_line(message)}", err=True)
     sys.exit(code)
 
 
@@ -111,13 +111,14 @@ def validate(rulesets: tuple[str, ...], as_json: bool, fmt: str, games: int, no_
     Prints every problem as FILE:LINE:COL: message. Exits 0 when every file is
     valid, 1 when any is not.
     """
-    from ..interpreter.playcheck import check_by_playing
+    from ..interpreter import playcheck
 
     fmt = "json" if as_json else fmt
     results: list[dict[str, Any]] = []
     for ref in rulesets:
         problems: list[Problem] = []
         play_warnings: list[Problem] = []
+        unplayed = ""  # the player counts and modes no game could be played in, in words
         info: dict[str, Any] = {}
         rules = None
         try:
@@ -125,12 +126,20 @@ def validate(rulesets: tuple[str, ...], as_json: bool, fmt: str, games: int, no_
             info = {"name": rules.name, "family": rules.family.name,
                     "players": [rules.min_players, rules.max_players]}
             if not no_play:
-                report = check_by_playing(rules, games=games)
+                report = playcheck.check_by_playing(rules, games=games)
                 problems = report.problems
                 play_warnings = report.warnings
                 info["played"] = report.games
                 if report.skipped:
                     info["not_played"] = report.skipped
+                if report.unplayed:  # said plainly: validate could not keep its promise to play
+                    info["unplayed"] = [{"players": n, "mode": m} for n, m in report.unplayed]
+                    unplayed = report.unplayed_words()
+                    play_warnings.insert(0, Problem(
+                        display_name(Path(ref)) if is_file(ref) else ref, 0, 0,
+                        f"not played {unplayed}: no game finished within the "
+                        f"{playcheck.SECONDS:g} s of processor time the play check has, so these were "
+                        "checked only as written", "play"))
         except RulesetError as exc:
             problems = exc.problems
         shown = display_name(Path(ref)) if is_file(ref) else ref
@@ -150,7 +159,9 @@ def validate(rulesets: tuple[str, ...], as_json: bool, fmt: str, games: int, no_
                     echo(warning.format().replace(": ", ": warning: ", 1))
                 played = "" if no_play else f"; {info['played']} games played" + (
                     f", {info['not_played']} left out at the time limit" if info.get("not_played") else "")
-                echo(f"{shown}: ok ({info['family']}, {info['players'][0]}-{info['players'][1]} players{played})")
+                verdict = f"valid as written, but not played {unplayed}" if unplayed else "ok"
+                echo(f"{shown}: {verdict} ({info['family']}, {info['players'][0]}-{info['players'][1]} "
+                     f"players{played})")
     if fmt == "json":
         echo(json.dumps({"valid": all(r["valid"] for r in results), "files": results}, indent=2))
     invalid = sum(1 for r in results if not r["valid"])

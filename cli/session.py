@@ -23,7 +23,7 @@ from typing import IO, Any, Sequence
 from ..interpreter.bots import check_seat_kind, make_policy
 from ..interpreter.driver import Stop, play_out
 from ..interpreter.errors import CardrulesError, IllegalActionError, RulesetError
-from ..interpreter.game import GameState, new_game
+from ..interpreter.game import GameState, new_game, seed_problem
 from ..interpreter.files import FileRefused, load_json, read_bounded, write_atomic
 from ..interpreter.loader import locate
 from ..interpreter.rules import Ruleset
@@ -221,8 +221,8 @@ def read_save(path: Path) -> SavedGame:
     for key, kind in (("seed", int), ("seats", list), ("names", list), ("ruleset", str)):
         if not isinstance(header.get(key), kind) or isinstance(header.get(key), bool):
             raise SaveError(f"{path}: the header's \"{key}\" is missing or malformed")
-    if not abs(header["seed"]) < 1 << 63:
-        raise SaveError(f"{path}: the header's \"seed\" is out of range")
+    if seed_problem(header["seed"]):
+        raise SaveError(f"{path}: the header's \"seed\": {seed_problem(header['seed'])}")
     for key in ("ruleset_path", "mode"):
         if header.get(key) is not None and not isinstance(header[key], str):
             raise SaveError(f"{path}: the header's \"{key}\" is malformed")

@@ -19,7 +19,7 @@ from .rules import Ruleset
 SEAT_WORDS = {"left-of-dealer": "the player to the dealer's left", "dealer": "the dealer",
               "right-of-dealer": "the player to the dealer's right"}
 
-__all__ = ["explain", "message_words", "schedule_table", "SEAT_WORDS"]
+__all__ = ["explain", "message_words", "notes_by_ruleset", "schedule_table", "SEAT_WORDS"]
 
 
 def _players(rules: Ruleset) -> list[int]:
@@ -115,8 +115,49 @@ def explain(rules: Ruleset, notes: bool = False) -> str:
         out.append("")
     out += rules.family.explain(rules, notes)
     if rules.notes and notes:
-        out += ["## Readings of the source", ""] + [f"- {note}" for note in latest_notes(rules.notes)] + [""]
+        out += ["## Readings of the source", ""]
+        groups = notes_by_ruleset(rules)
+        for name, kept in groups:
+            if len(groups) > 1:
+                out += [_notes_heading(rules, name), ""]
+            out += [f"- {note}" for note in kept] + [""]
     return "\n".join(out).rstrip() + "\n"
+
+
+def notes_by_ruleset(rules: Ruleset) -> list[tuple[str, list[str]]]:
+    """The notes shown, grouped by the ruleset (of the `extends` chain) that wrote them,
+    the farthest parent first: [(ruleset name, its notes)].  A parent's notes describe
+    the parent's rules, which a child may have changed, so they are never shown as the
+    child's.  A labelled note ("Game end: ...") is replaced by a later one of the same
+    label (see :func:`latest_notes`): a child's, shown under the child's name."""
+    document = rules.document
+    origins = []
+    for i in range(len(rules.notes)):
+        pos = document.positions.get(("notes", i))
+        origins.append(document.names.get(pos.source.name, rules.name) if pos is not None else rules.name)
+    labels = [_label(note) for note in rules.notes]
+    last_origin = {label: origins[i] for i, label in enumerate(labels) if label is not None}
+    groups: dict[str, list[str]] = {}
+    for note, label, origin in zip(rules.notes, labels, origins):
+        if label is None or last_origin[label] == origin:  # else a later ruleset's note replaces it
+            groups.setdefault(origin, []).append(note)
+    return [(name, latest_notes(tuple(kept))) for name, kept in groups.items()]
+
+
+def _notes_heading(rules: Ruleset, name: str) -> str:
+    """Whose notes follow: this ruleset's, its parent's, or a farther parent's."""
+    chain = [rules.document.names.get(file, file) for file in rules.document.chain]  # the ruleset first
+    if name == rules.name or name not in chain[1:]:
+        return f"Of `{rules.name}` itself:"
+    place = chain.index(name, 1)
+    through = "" if place == 1 else f" through `{chain[place - 1]}`"
+    return (f"From `{name}`, which this ruleset extends{through}: readings of its rules (where `{rules.name}` "
+            "changes a rule, the rules above are the ones played):")
+
+
+def _label(note: str) -> str | None:
+    match = _LABEL.match(note)
+    return match.group(1).lower() if match else None
 
 
 _LABEL = re.compile(r"([A-Z][^:'\"]{0,40}):\s")
@@ -129,7 +170,7 @@ def latest_notes(notes: tuple[str, ...]) -> list[str]:
     >>> latest_notes(("Deal: 8 deals.", "Bids: clockwise.", "Deal: to 500."))
     ['Deal: to 500.', 'Bids: clockwise.']
     """
-    labels = [m.group(1).lower() if (m := _LABEL.match(note)) else None for note in notes]
+    labels = [_label(note) for note in notes]
     last = {label: i for i, label in enumerate(labels) if label is not None}
     out = []
     placed: set[str] = set()

@@ -129,7 +129,8 @@ class GameFamily(Protocol):
         """Situations in which the rules leave a player no legal move, found by a search
         beyond what a few games show, as (path in the ruleset, message): for `validate`.
         A third item, False, marks one that needs values earlier rounds may or may not
-        leave (counters): `validate` shows it as a warning."""
+        leave (counters): `validate` shows it as a warning.  ``seconds`` is processor time
+        (time.process_time), as the play check counts it."""
 
     # --- play ---
     def new_state(self, rules: Ruleset, players: int, seed: int, names: Sequence[str] | None,

@@ -449,8 +449,50 @@ def observed_mode(rules: Ruleset, observation: Any) -> str | None:
     return rules.mode
 
 
+MAX_SEED = (1 << 63) - 1
+
+
+def seed_problem(seed: object) -> str | None:
+    """Why ``seed`` cannot be a game's seed (None if it can).  A seed is a whole number
+    from 0 to MAX_SEED: ``random.Random`` deals a negative seed as its absolute value
+    (``Random(-1)`` as ``Random(1)``), so -1 would be a second name for seed 1's game, and
+    a record whose seed was changed from 1 to -1 would replay as if untouched.
+
+    >>> seed_problem(7) is None, seed_problem(-1)
+    (True, 'the seed -1 is negative; seeds are whole numbers from 0 to 9223372036854775807')
+    """
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        return f"the seed {str(seed)[:40]!r} is not a whole number"
+    if seed < 0:
+        return f"the seed {str(seed)[:40]} is negative; seeds are whole numbers from 0 to {MAX_SEED}"
+    if seed > MAX_SEED:
+        return f"the seed {str(seed)[:40]} is too large; seeds are whole numbers from 0 to {MAX_SEED}"
+    return None
+
+
+MAX_NAME = 100
+
+
+def name_problem(name: object) -> str | None:
+    """Why ``name`` cannot be a seat's name (None if it can): a name is shown in every
+    line about its seat, at a terminal, in a browser and in a record's replay, so it is
+    printable text (no newline, no control character) of 1 to MAX_NAME characters.
+    `play --names` and the web allow fewer; a record or a save from elsewhere is held
+    to this."""
+    if not isinstance(name, str):
+        return f"the name {str(name)[:40]!r} is not text"
+    if not name or len(name) > MAX_NAME or not name.isprintable():
+        return f"the name {name[:40]!r} is not up to {MAX_NAME} printable characters"
+    return None
+
+
 def new_game(rules: Ruleset, players: int, seed: int = 0, names: Sequence[str] | None = None,
              mode: str | None = None, ruleset_ref: str | None = None) -> GameState:
-    """A new game of ``rules`` for ``players`` seats; the same seed deals the same cards."""
+    """A new game of ``rules`` for ``players`` seats; the same seed deals the same cards
+    (ValueError for a seed :func:`seed_problem` or a name :func:`name_problem` refuses:
+    every way into a game comes here)."""
+    problem = seed_problem(seed) or next(filter(None, map(name_problem, names or ())), None)
+    if problem is not None:
+        raise ValueError(problem)
     return rules.family.new_state(rules, players, seed, names, mode, ruleset_ref)
 

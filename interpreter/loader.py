@@ -12,6 +12,7 @@ import difflib
 import itertools
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -27,8 +28,9 @@ MAX_FILE_BYTES = 1 << 20
 MAX_NODES = 50_000
 MAX_DEPTH = 40
 MAX_EXTENDS = 16
-MAX_WHOLE_FLOAT = 10**15
-MAX_SCHEMA_ERRORS = 1000  # a whole-number float up to this is read as an integer
+MAX_INTEGER = 10**15  # the magnitude of any number in a ruleset, as of any integer in an expression
+MAX_WHOLE_FLOAT = MAX_INTEGER  # a whole-number float up to this is read as an integer
+MAX_SCHEMA_ERRORS = 1000
 
 JsonPath = tuple[str | int, ...]
 
@@ -73,6 +75,7 @@ class Document:
     positions: dict[JsonPath, Pos]
     source: Source
     chain: list[str] = field(default_factory=list)  # the files it was resolved from
+    names: dict[str, str] = field(default_factory=dict)  # each of those files' ruleset name, by file
 
     def pos(self, path: JsonPath) -> Pos | None:
         path = tuple(path)
@@ -106,14 +109,18 @@ class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[mi
     values ourselves from its node graph."""
 
 
+_READS_BYTES = _Loader.__mro__[1] is not yaml.SafeLoader  # libyaml counts a reader error's position in bytes
+
+
 def _walk(loader: _Loader, node: yaml.Node, path: JsonPath, key_mark: yaml.Mark | None,
           source: Source, positions: dict[JsonPath, Pos], problems: list[Problem],
           budget: list[int]) -> Any:
     budget[0] -= 1
     if budget[0] < 0:
-        raise _TooBig(f"the YAML document has more than {MAX_NODES} values (aliases count each time)")
+        raise _TooBig(f"the YAML document has more than {MAX_NODES} values (aliases count each time)",
+                      node.start_mark)
     if len(path) > MAX_DEPTH:
-        raise _TooBig(f"the YAML document is nested more than {MAX_DEPTH} deep")
+        raise _TooBig(f"the YAML document is nested more than {MAX_DEPTH} deep", node.start_mark)
     mark = node.start_mark
     km = key_mark or mark
     style = getattr(node, "style", None)
@@ -136,7 +143,9 @@ def _walk(loader: _Loader, node: yaml.Node, path: JsonPath, key_mark: yaml.Mark 
                                         key_node.start_mark.column + 1, "a key must be a plain value",
                                         "yaml", source.line(key_node.start_mark.line + 1)))
                 continue
-            key = loader.construct_object(key_node)
+            read, key = _scalar(loader, key_node, source, problems)
+            if not read:
+                continue
             key = str(key) if not isinstance(key, bool) and key is not None else str(key_node.value)
             if key in out:
                 problems.append(Problem(source.name, key_node.start_mark.line + 1,
@@ -148,29 +157,72 @@ def _walk(loader: _Loader, node: yaml.Node, path: JsonPath, key_mark: yaml.Mark 
     if isinstance(node, yaml.SequenceNode):
         return [_walk(loader, item, path + (i,), None, source, positions, problems, budget)
                 for i, item in enumerate(node.value)]
+    return _scalar(loader, node, source, problems)[1]
+
+
+def _scalar(loader: _Loader, node: yaml.Node, source: Source, problems: list[Problem]) -> tuple[bool, Any]:
+    """The value of a scalar node (a key or a value), as JSON types: (True, value), or
+    (False, None) with the problem added to ``problems``.  This is the one place a number
+    comes in from YAML, so it is bounded here: later stages format, hash and compare
+    numbers, and Python refuses to write an integer of more than 4,300 digits (YAML 1.1
+    reads ``0xfff...`` of any length)."""
+    line, column = node.start_mark.line + 1, node.start_mark.column + 1
+
+    def refuse(message: str) -> tuple[bool, Any]:
+        problems.append(Problem(source.name, line, column, message, "yaml", source.line(line),
+                                max(1, min(len(str(node.value)), 40))))
+        return False, None
+
+    tag = str(node.tag).rpartition(":")[2]
     try:
         value = loader.construct_object(node)
-    except ValueError:  # an integer of more digits than Python reads
-        problems.append(Problem(source.name, line, column, "this number is too long to read", "yaml",
-                                source.line(line)))
-        return None
+    except (ValueError, KeyError, AttributeError, TypeError, IndexError, OverflowError) as exc:
+        if tag == "int" and "digits" in str(exc):  # an integer of more digits than Python reads
+            return refuse("this number is too long to read")
+        return refuse(f"this value cannot be read as the type its tag gives (!!{tag[:20]})")
     if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_WHOLE_FLOAT:
         value = int(value)  # 3.0 is 3 wherever a number is meant; 3.5 stays a float the schema refuses
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INTEGER:
+        return refuse(f"this number is too large (a ruleset's numbers are at most {MAX_INTEGER:,} either side "
+                      "of 0)")
     elif not isinstance(value, (str, int, float, bool)) and value is not None:
         # dates, binary...: keep the text the author wrote; the schema will reject it
         value = str(node.value)
-    return value
+    return True, value
 
 
 class _TooBig(Exception):
-    pass
+    def __init__(self, message: str, mark: yaml.Mark):
+        super().__init__(message)
+        self.line, self.column = mark.line + 1, mark.column + 1
+
+
+def _where(text: str, offset: int, in_bytes: bool) -> tuple[int, int]:
+    """The line and column (1-based, lines as :class:`Source` splits them) of a
+    character ``offset`` into ``text`` (a byte offset into its UTF-8 if ``in_bytes``)."""
+    before = text.encode("utf-8", "surrogatepass")[:offset].decode("utf-8", "ignore") if in_bytes else text[:offset]
+    lines = before.splitlines(keepends=True)
+    if not lines:
+        return 1, 1
+    if lines[-1].splitlines()[0] != lines[-1]:  # it ends with a line break: the next line starts here
+        return len(lines) + 1, 1
+    return len(lines), len(lines[-1]) + 1
+
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def parse_yaml(source: Source) -> tuple[Any, dict[JsonPath, Pos]]:
     """Parse one YAML document safely, keeping positions; raise RulesetError."""
     problems: list[Problem] = []
-    loader = _Loader(source.text)
+    surrogate = _SURROGATE.search(source.text)
+    if surrogate:  # text handed over as a string (an upload) need not be valid Unicode
+        line, column = _where(source.text, surrogate.start(), False)
+        raise RulesetError([Problem(source.name, line, column, f"the text is not valid Unicode (a lone surrogate, "
+                                    f"U+{ord(surrogate.group()):04X})", "yaml", source.line(line))])
+    loader: _Loader | None = None
     try:
+        loader = _Loader(source.text)  # (PyYAML's own reader checks the characters here)
         root = loader.get_single_node()
         if root is None:
             raise RulesetError([Problem(source.name, 1, 1, "the file is empty", "yaml")])
@@ -182,14 +234,22 @@ def parse_yaml(source: Source) -> tuple[Any, dict[JsonPath, Pos]]:
         line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         raise RulesetError([Problem(source.name, line, column, f"YAML syntax error: {message}", "yaml",
                                     source.line(line))]) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow: a position, not a mark
+        line, column = _where(source.text, exc.position, _READS_BYTES)
+        character = exc.character if isinstance(exc.character, int) else 0
+        raise RulesetError([Problem(source.name, line, column, f"YAML syntax error: {exc.reason} "
+                                    f"(U+{character:04X})", "yaml", source.line(line))]) from None
     except yaml.YAMLError as exc:
-        raise RulesetError([Problem(source.name, 0, 0, f"YAML error: {exc}", "yaml")]) from None
+        raise RulesetError([Problem(source.name, 0, 0, f"YAML error: {str(exc).splitlines()[0] if str(exc) else ''}",
+                                    "yaml")]) from None
     except _TooBig as exc:
-        raise RulesetError([Problem(source.name, 0, 0, str(exc), "yaml")]) from None
+        raise RulesetError([Problem(source.name, exc.line, exc.column, str(exc), "yaml",
+                                    source.line(exc.line))]) from None
     except RecursionError:
         raise RulesetError([Problem(source.name, 0, 0, "the YAML document is nested too deep", "yaml")]) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     if problems:
         raise RulesetError(problems)
     return data, positions
@@ -230,9 +290,12 @@ def locate(ref: str, relative_to: Path | None = None) -> Path:
 def display_name(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        if path.resolve().parent == bundled_dir().resolve():
-            return f"<bundled>/{path.name}"
+    except (ValueError, OSError):  # (not below the current folder; or a name no file system takes)
+        try:
+            if path.resolve().parent == bundled_dir().resolve():
+                return f"<bundled>/{path.name}"
+        except (ValueError, OSError):
+            pass
         return str(path)
 
 
@@ -318,7 +381,9 @@ def _resolve(source: Source, path: Path, _seen: tuple[Path, ...]) -> Document:
     if not isinstance(data, dict):
         raise RulesetError([Problem(source.name, 1, 1, "a ruleset must be a mapping of keys to values",
                                     "schema", source.line(1))])
-    here = Document(data, positions, source, [source.name])
+    name = data.get("name")
+    own_name = name if isinstance(name, str) else Path(source.name).stem
+    here = Document(data, positions, source, [source.name], {source.name: own_name})
     parent_ref = data.get("extends")
     if parent_ref is None:
         return here
@@ -346,7 +411,7 @@ def _resolve(source: Source, path: Path, _seen: tuple[Path, ...]) -> Document:
     merged_positions: dict[JsonPath, Pos] = {}
     _merge_positions(merged, (), positions, parent.positions, merged_positions)
     merged_positions[()] = positions[()]
-    return Document(merged, merged_positions, source, [source.name] + parent.chain)
+    return Document(merged, merged_positions, source, [source.name] + parent.chain, {**parent.names, **here.names})
 
 
 # --- schema --------------------------------------------------------------------------

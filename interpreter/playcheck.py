@@ -4,9 +4,13 @@ played (no legal move, no legal bid, an expression failing at run time, a game t
 never ends).
 
 Games are deterministic (seeds 0, 1, ...), alternate heuristic bots and random seats,
-and stop at a move limit; the whole check stops at a time budget.  Each problem is
-reported at the rule involved (where the engine knows it) with the player count, the
-mode, the seed and the situation, once however many games show it.
+and stop at a move limit; the whole check stops at a budget of processor time (not
+of the clock: a busy machine gives this process less of it, and must not make the
+check play less).  One game at every player count and mode comes first, then the
+others, so the budget cuts repetitions before coverage; a player count and mode left
+without a finished game is said plainly (``unplayed``), never passed over.  Each
+problem is reported at the rule involved (where the engine knows it) with the player
+count, the mode, the seed and the situation, once however many games show it.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from .bots import make_policies
 from .driver import Stop, play_out
@@ -24,30 +28,57 @@ from .loader import JsonPath
 from .rules import Ruleset, SetupError, compute_setup
 
 MOVE_LIMIT = 200_000  # actions in one game; far beyond any real game of the bundled rulesets
+SECONDS = 6.0  # the budget of processor time; the slowest bundled ruleset needs about 2.5
 
 
 @dataclass
 class PlayReport:
     """What playing found: the games played (and how many were cut short by the time
-    budget), and the problems, located in the ruleset."""
+    budget), the situations (player count and mode) in which no game could be played
+    to its end within the budget, and the problems, located in the ruleset."""
 
     games: int = 0
     skipped: int = 0
     problems: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)  # dead ends that may not be reachable
+    unplayed: list[tuple[int, str | None]] = field(default_factory=list)  # (players, mode) with no game finished
+
+    def unplayed_words(self) -> str:
+        """``unplayed`` in words: "with 3 to 5 players; with 4 players in mode 'junior'"."""
+        by_mode: dict[str | None, list[int]] = {}
+        for players, mode in self.unplayed:
+            by_mode.setdefault(mode, []).append(players)
+        parts = []
+        for mode, counts in by_mode.items():
+            runs: list[list[int]] = []
+            for n in sorted(counts):
+                if runs and n == runs[-1][-1] + 1:
+                    runs[-1].append(n)
+                else:
+                    runs.append([n])
+            spans = [f"{run[0]}" if len(run) == 1 else f"{run[0]} to {run[-1]}" for run in runs]
+            many = len(counts) > 1
+            parts.append(f"with {', '.join(spans)} player{'s' if many or counts != [1] else ''}"
+                         + (f" in mode '{mode}'" if mode else ""))
+        return "; ".join(parts)
 
 
 class _TooLong(Exception):
     pass
 
 
-def check_by_playing(rules: Ruleset, *, games: int = 2, seconds: float = 6.0, seed: int = 0) -> PlayReport:
+def check_by_playing(rules: Ruleset, *, games: int = 2, seconds: float | None = None, seed: int = 0,
+                     clock: Callable[[], float] = time.process_time) -> PlayReport:
     """Play ``games`` games at every player count and mode of ``rules``, within about
-    ``seconds`` (a game still going at the end of the budget is left unfinished and
-    counted as not played, not as a problem)."""
+    ``seconds`` (SECONDS) of processor time as ``clock`` counts it: first one game at each count
+    and mode, then the rest.  A game still going at the end of the budget is left
+    unfinished and counted as not played, not as a problem; a count and mode with no
+    game finished is listed in ``unplayed``."""
+    seconds = SECONDS if seconds is None else seconds
     report = PlayReport()
     seen: set[tuple[JsonPath, str]] = set()
-    start = time.monotonic()
+    start = clock()
+    deadline = start + seconds
 
     def problem(path: JsonPath | None, key: str, message: str) -> None:
         """Report once per rule involved (or, where none is known, per kind of message)."""
@@ -58,6 +89,7 @@ def check_by_playing(rules: Ruleset, *, games: int = 2, seconds: float = 6.0, se
         report.problems.append(rules.document.problem(path or ("family",), message, kind="play"))
 
     modes: list[str | None] = [rules.mode] + [m for m in rules.modes if m != rules.mode]
+    situations: list[tuple[str | None, int, str]] = []  # (mode, players, words): those that can be set up
     for mode in modes:
         where_mode = f", mode '{mode}'" if mode else ""
         for players in range(rules.min_players, rules.max_players + 1):
@@ -66,7 +98,8 @@ def check_by_playing(rules: Ruleset, *, games: int = 2, seconds: float = 6.0, se
             except SetupError as exc:
                 problem(exc.path, str(exc), f"with {players} players{where_mode}: {exc}")
                 continue
-            budget = max(0.0, min(seconds / 4, seconds - (time.monotonic() - start)))
+            situations.append((mode, players, f"with {players} players{where_mode}"))
+            budget = max(0.0, min(seconds / 4, start + seconds / 2 - clock()))  # half at most: games come next
             try:
                 for end in rules.family.dead_ends(rules, setup, budget, random.Random(seed)):
                     path, message = end[0], end[1]
@@ -77,41 +110,49 @@ def check_by_playing(rules: Ruleset, *, games: int = 2, seconds: float = 6.0, se
                         report.warnings.append(rules.document.problem(path, message + where_mode, kind="play"))
             except EvaluationError as exc:
                 problem(exc.path, _shape(str(exc)), f"with {players} players{where_mode}: {exc}")
-            for game in range(games):
-                if time.monotonic() - start > seconds:
-                    report.skipped += 1
-                    continue
-                game_seed = seed + game
-                kinds = ["bot" if (game + s) % 2 == 0 else "random" for s in range(players)]
-                if game == 0:
-                    kinds = ["bot"] * players
-                situation = f"with {players} players{where_mode}, seed {game_seed} (seats {','.join(kinds)})"
-                state: GameState | None = None
-                try:
-                    state = new_game(rules, players, game_seed, mode=mode)
-                    play_out(state, make_policies(rules, kinds, game_seed), on_action=_limit(state, start + seconds))
-                    if not state.is_over:
-                        if time.monotonic() > start + seconds:
-                            report.skipped += 1
-                            continue
-                        raise _TooLong
-                    report.games += 1
-                except _TooLong:
-                    problem(None, "too long", f"{situation}: the game did not end within {MOVE_LIMIT} moves")
-                except EvaluationError as exc:
-                    where = f" in round {state.round}" if state is not None and not state.is_over else ""
-                    problem(exc.path, _shape(str(exc)), f"{situation}{where}: {exc}")
-                except CardrulesError as exc:
-                    problem(None, _shape(str(exc)), f"{situation}: {exc}")
-                except Exception as exc:  # noqa: BLE001 - reported as what it is: a fault of cardrules
-                    problem(None, type(exc).__name__, f"{situation}: internal error ({type(exc).__name__}: "
-                            f"{exc}); please report it")
+    checked: set[str] = set()  # the situations a game has checked: played to its end, or a problem found
+    for game in range(games):  # one game in every situation before a second in any
+        for mode, players, words in situations:
+            if game > 0 and clock() > deadline:
+                report.skipped += 1
+                continue
+            game_seed = seed + game
+            kinds = ["bot" if (game + s) % 2 == 0 else "random" for s in range(players)]
+            if game == 0:
+                kinds = ["bot"] * players
+            situation = f"{words}, seed {game_seed} (seats {','.join(kinds)})"
+            state: GameState | None = None
+            try:
+                state = new_game(rules, players, game_seed, mode=mode)
+                play_out(state, make_policies(rules, kinds, game_seed), on_action=_limit(state, deadline, clock))
+                if not state.is_over:
+                    if clock() > deadline:
+                        report.skipped += 1
+                        continue
+                    raise _TooLong
+                report.games += 1
+                checked.add(words)
+            except _TooLong:
+                checked.add(words)
+                problem(None, "too long", f"{situation}: the game did not end within {MOVE_LIMIT} moves")
+            except EvaluationError as exc:
+                checked.add(words)
+                where = f" in round {state.round}" if state is not None and not state.is_over else ""
+                problem(exc.path, _shape(str(exc)), f"{situation}{where}: {exc}")
+            except CardrulesError as exc:
+                checked.add(words)
+                problem(None, _shape(str(exc)), f"{situation}: {exc}")
+            except Exception as exc:  # noqa: BLE001 - reported as what it is: a fault of cardrules
+                checked.add(words)
+                problem(None, type(exc).__name__, f"{situation}: internal error ({type(exc).__name__}: "
+                        f"{exc}); please report it")
+    report.unplayed = [(players, mode) for mode, players, words in situations if words not in checked]
     return report
 
 
-def _limit(state: GameState, deadline: float) -> Any:
+def _limit(state: GameState, deadline: float, clock: Callable[[], float]) -> Any:
     def hook(seat: int, action: Any) -> None:
-        if state.moves > MOVE_LIMIT or (state.moves % 256 == 0 and time.monotonic() > deadline):
+        if state.moves > MOVE_LIMIT or (state.moves % 256 == 0 and clock() > deadline):
             raise Stop
 
     return hook

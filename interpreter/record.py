@@ -20,7 +20,7 @@ from .deal import Deal
 from .driver import Stop, play_out
 from .errors import CardrulesError, IllegalActionError, RecordError, RulesetError
 from .files import FileRefused, is_file, load_json, read_bounded, write_atomic
-from .game import RECORD_FORMAT, GameState, new_game
+from .game import RECORD_FORMAT, GameState, new_game, seed_problem
 from .rules import Ruleset
 from .ruleset import load_ruleset
 
@@ -131,8 +131,8 @@ def replay(path: Path, ruleset: str | None = None, *, check_hash: bool = True,
                           f"{rules.sha256[:12]}..., the record's {str(header.get('ruleset_sha256'))[:12]}...); "
                           "replay with --ignore-hash to check it under the current rules", number)
     seed = header.get("seed", 0)
-    if isinstance(seed, int) and not abs(seed) < 1 << 63:
-        raise RecordError("the seed is out of range", number)
+    if isinstance(seed, int) and not isinstance(seed, bool) and seed_problem(seed):
+        raise RecordError(str(seed_problem(seed)), number)  # (a negative seed would deal as its positive)
     if check_deals and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise RecordError(f"the seed {seed!r} is not a whole number, so the deals cannot be checked "
                           "(replay --any-deal takes them as recorded)", number)

@@ -204,3 +204,376 @@ def test_expressions_that_take_too_long_are_refused(run_cli, tmp_path, monkeypat
     result = run_cli("validate", "--no-play", str(path))
     assert time.monotonic() - start < 40
     assert result.exit_code == 1 and "takes more than 1 seconds" in result.output
+
+
+@pytest.mark.parametrize("value", ["0x" + "f" * 5000, "0b" + "1" * 20000, "0" + "7" * 3000, "0xfffffffffffffffff",
+                                   "-1000000000000001", "190:20:30:40:50:59:59:59:59:59"])
+def test_a_number_too_large_is_refused_where_it_is_written(run_cli, tmp_path, value):
+    """YAML 1.1 reads 0xfff... (or 0b, 0o, base 60) of any length as an integer, and
+    Python refuses to write one of more than 4,300 digits: bounded at load, once, for
+    any value or key."""
+    for text in (f"extends: oh-hell\nname: big\ntitle: {value}\n",
+                 f"extends: oh-hell\nname: big\nlet: {{x: [1, {value}]}}\n"):
+        path = tmp_path / "big.yaml"
+        path.write_text(text)
+        for args in (("validate", str(path)), ("explain", str(path)), ("show", str(path)),
+                     ("validate", "--json", str(path))):
+            result = run_cli(*args)
+            assert result.exit_code == 1, (args, result.output)
+            assert "internal error" not in result.output
+            if "--json" not in args:
+                assert f"big.yaml:{text.count(chr(10)) if 'let' in text else 3}:" in result.output
+                assert "number is too large" in result.output, result.output
+    path.write_text(f"extends: oh-hell\nname: big\nlet:\n  {value[:1000]}: 1\n")  # a key
+    result = run_cli("validate", str(path))
+    assert result.exit_code == 1 and "internal error" not in result.output and "big.yaml:4:3:" in result.output
+
+
+@pytest.mark.parametrize("value", ["2001-13-45", "!!float abc", "!!timestamp x", "!!bool maybe", "!!int 1.5"])
+def test_a_value_that_its_tag_cannot_read_is_refused_where_it_is_written(run_cli, tmp_path, value):
+    path = tmp_path / "tag.yaml"
+    path.write_text(f"extends: oh-hell\nname: tag\ntitle: {value}\n")
+    result = run_cli("validate", str(path))
+    assert result.exit_code == 1 and "internal error" not in result.output
+    assert "tag.yaml:3:8: " in result.output
+
+
+@pytest.mark.parametrize("char, where", [("\x07", "2:8"), ("\x00", "2:8"), ("\x1b", "2:8"), ("\x7f", "2:8")])
+def test_a_control_character_is_refused_at_its_line_and_column_in_one_line(run_cli, tmp_path, monkeypatch, char,
+                                                                           where):
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "ctl.yaml"
+    path.write_text(f"extends: oh-hell\nname: a{char}b\n")
+    result = run_cli("validate", str(path))
+    assert result.exit_code == 1, result.output
+    message = result.output.splitlines()[0]
+    assert message.startswith(f"ctl.yaml:{where}: ") and "not allowed" in message, result.output
+    # after characters of several bytes each, the column still counts characters
+    path.write_text(f"title: ééé\nname: é{char}b\n")
+    assert run_cli("validate", str(path)).output.startswith(f"ctl.yaml:{where}: ")
+
+
+def test_a_lone_surrogate_in_text_is_refused_at_its_line_and_column():
+    from cardrules.interpreter.errors import RulesetError
+    from cardrules.interpreter.loader import document_from_text
+
+    with pytest.raises(RulesetError) as caught:
+        document_from_text("extends: oh-hell\nname: a\ud800b\n", "upload.yaml")
+    problem = caught.value.problems[0]
+    assert (problem.line, problem.column) == (2, 8) and "not valid Unicode" in problem.message
+
+
+def test_the_pure_python_yaml_reader_gives_a_position_too(monkeypatch):
+    """Without libyaml, PyYAML's own reader refuses the character (while the loader is
+    made) and counts its position in characters, not bytes."""
+    import yaml
+
+    from cardrules.interpreter import loader
+    from cardrules.interpreter.errors import RulesetError
+
+    class Pure(yaml.SafeLoader):
+        pass
+
+    monkeypatch.setattr(loader, "_Loader", Pure)
+    monkeypatch.setattr(loader, "_READS_BYTES", False)
+    with pytest.raises(RulesetError) as caught:
+        loader.parse_yaml(loader.Source("p.yaml", "title: ééé\nname: é\x07b\n"))
+    assert (caught.value.problems[0].line, caught.value.problems[0].column) == (2, 8)
+
+
+@pytest.mark.parametrize("text", [
+    'extends: oh-hell\nname: nl\n"bad\\nkey\\rhere": 2\n',  # an unknown key with a newline
+    'extends: oh-hell\nname: nl\nplayers: {min: "3\\n\\n4"}\n',  # a value quoted in a schema message
+    'extends: oh-hell\nname: nl\nlet: {"a\\nb": 1, "a\\nb": 2}\n',  # a duplicate key
+    'extends: oh-hell\nname: nl\nwinner: "high\\nest"\n',  # an enum with "did you mean"
+    'extends: "oh-\\nhell"\nname: nl\n',  # a parent that does not exist
+    'extends: oh-hell\nname: nl\nscoring: {points: "tricks +\\n\\n"}\n',  # an expression
+])
+def test_every_message_is_one_line_whatever_it_quotes(run_cli, tmp_path, monkeypatch, text):
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "nl.yaml"
+    path.write_text(text)
+    result = run_cli("validate", "--no-play", str(path))
+    assert result.exit_code == 1
+    assert any(line.startswith("nl.yaml:") for line in result.output.splitlines()), result.output
+    # each problem is its line, then (with a caret) the ruleset's line and the caret: nothing else
+    from fuzzing import stray_lines
+
+    assert not stray_lines(result.output, path.relative_to(tmp_path)), result.output
+
+
+def test_a_long_quoted_text_is_shortened_in_the_message(run_cli, tmp_path):
+    path = tmp_path / "long.yaml"
+    path.write_text("extends: oh-hell\nname: long\nwinner: " + "x" * 50_000 + "\n")
+    result = run_cli("validate", "--no-play", str(path))
+    assert result.exit_code == 1
+    assert all(len(line) < 1200 for line in result.output.splitlines()), max(map(len, result.output.splitlines()))
+    assert "…" in result.output
+
+
+def test_an_outcome_message_is_one_line_whatever_it_quotes(run_cli, tmp_path):
+    record = tmp_path / "r.jsonl"
+    record.write_text('{"event": "game", "format": 1, "ruleset": "no\\nsuch\\u001b[2J", "seed": 1}\n')
+    result = run_cli("replay", str(record))
+    assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1, result.output
+    assert "\x1b" not in result.output
+    result = run_cli("play", "oh-hell", "--seats", "bot,bot,bot", "--record", str(tmp_path / ("d" * 300)) + "/\n/x")
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1, result.output
+
+
+def _one_message(output):
+    """One line from cardrules (``cardrules: ...``), or click's usage error (a usage line,
+    a hint, then one ``Error: ...`` line)."""
+    lines = [line for line in output.splitlines() if line.strip()]
+    return len(lines) == 1 or (len(lines) == 3 and lines[0].startswith("Usage:") and lines[2].startswith("Error:"))
+
+
+def _odd_targets(tmp_path):
+    """Files that cannot be written, each a different way."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    plain = tmp_path / "plain"
+    plain.write_text("mine\n")
+    return {"/proc": "/proc/x.jsonl", "/sys": "/sys/x.jsonl", "a folder": str(tmp_path),
+            "a device": "/dev/full", "a FIFO": str(fifo), "a path under a file": str(plain / "x.jsonl"),
+            "a path under a FIFO": str(fifo / "x.jsonl"), "a name too long": str(tmp_path / ("x" * 300)),
+            "a path too long": str(tmp_path / ("d/" * 3000)) + "x", "no folder": str(tmp_path / "no" / "x")}
+
+
+def test_a_file_that_cannot_be_written_is_refused_before_the_game_in_one_line(run_cli, tmp_path):
+    """--record, --save, --csv and --plot share one pre-flight check, which tries the
+    folder for real (as root, permissions say yes to /proc)."""
+    bots = ("--seats", "bot,bot,bot", "--seed", "1", "--quiet")
+    for what, target in _odd_targets(tmp_path).items():
+        for args, code in ((("play", "oh-hell", *bots, "--save", target), 2),
+                           (("play", "oh-hell", *bots, "--record", target), 2),
+                           (("simulate", "oh-hell", "--games", "2", "--csv", target), 1),
+                           (("simulate", "oh-hell", "--games", "2", "--csv", target, "--force"), 1),
+                           (("compare", "oh-hell", "oh-hell", "--games", "2", "--plot", target + ".png"), 1)):
+            if "--plot" in args and what in ("a folder", "a device", "a FIFO"):
+                continue  # target.png is another file
+            result = run_cli(*args)
+            assert result.exit_code in (code, 2), (what, args, result.output)
+            assert "internal error" not in result.output and "Game over" not in result.output, (what, args)
+            assert _one_message(result.output), (what, args, result.output)
+    assert (tmp_path / "plain").read_text() == "mine\n"
+    for target in ("/proc", "/sys", str(tmp_path / "plain"), str(tmp_path / "fifo")):
+        result = run_cli("simulate", "oh-hell", "--games", "2", "--record-dir", target)
+        assert result.exit_code == 2 and _one_message(result.output), (target, result.output)
+
+
+def test_replace_never_replaces_what_is_not_a_regular_file(run_cli, tmp_path):
+    fifo = tmp_path / "fifo.csv"
+    os.mkfifo(fifo)
+    result = run_cli("simulate", "oh-hell", "--games", "2", "--csv", str(fifo), "--force")
+    assert result.exit_code == 1 and "not a regular file" in result.output
+    import stat
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere permissions say it may not")
+def test_a_folder_without_permission_is_refused(run_cli, tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    result = run_cli("play", "oh-hell", "--seats", "bot,bot,bot", "--record", str(locked / "g.jsonl"))
+    assert result.exit_code == 2 and "cannot write in the folder" in result.output
+
+
+def test_a_saves_folder_that_cannot_be_used_is_refused_in_one_line(run_cli, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", "/proc")
+    result = run_cli("play", "oh-hell", "--seats", "human,bot,bot", "--seed", "1", input="quit\n")
+    assert result.exit_code == 1 and "cannot save games in /proc" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_save_that_cannot_go_on_being_written_ends_the_game_in_one_line(run_cli, tmp_path, monkeypatch):
+    import errno
+
+    from cardrules.cli import session
+
+    def full(self, move):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(session.SaveWriter, "action", full)
+    result = run_cli("play", "oh-hell", "--seats", "bot,bot,bot", "--seed", "1", "--quiet",
+                     "--save", str(tmp_path / "s.jsonl"))
+    assert result.exit_code == 1 and "No space left on device" in result.output.splitlines()[-1]
+    assert "internal error" not in result.output
+
+
+@pytest.mark.parametrize("missing, ranks, points", [
+    ("A", "[2, 3, 4, 5, 6, 7, 8, 9, T, J, Q, K]", '{"2 3 4 5 6 7 8 9": 5, "T J Q K": 10, JK: 15}'),
+    ("K", "[A, 2, 3, 4, 5, 6, 7, 8, 9, T, J, Q]", '{"2 3 4 5 6 7 8 9": 5, "T J Q": 10, A: 15, JK: 15}'),
+    ("7", "[A, 2, 3, 4, 5, 6, 8, 9, T, J, Q, K]", '{"2 3 4 5 6 8 9": 5, "T J Q K": 10, A: 15, JK: 15}'),
+    ("2", '"[3..14]"', '{"3 4 5 6 7 8 9": 5, "T J Q K": 10, A: 15, JK: 15}'),  # as an expression
+])
+def test_explain_takes_a_rummy_pack_without_aces_kings_or_twos(run_cli, tmp_path, missing, ranks, points):
+    path = tmp_path / "short.yaml"
+    path.write_text(f"extends: shanghai\nname: short\ndeck: {{ranks: {ranks}}}\ncard_points: {points}\n")
+    for notes in ((), ("--notes",)):
+        result = run_cli("explain", *notes, str(path))
+        assert result.exit_code == 0, result.output
+        example = result.output.split("Worked example: a hand of ")[1].split(" left over")[0].split()
+        assert len(example) == 4 and not any(card.startswith(missing) for card in example), example
+
+
+def test_negative_seeds_are_refused_everywhere_a_seed_enters(run_cli, tmp_path):
+    """random.Random(-1) deals as Random(1): a negative seed would be a second name for a
+    game, and a record whose seed was changed from 1 to -1 replayed "ok"."""
+    import json
+
+    from cardrules.interpreter import load_ruleset
+    from cardrules.interpreter.game import new_game
+    from cardrules.web.rooms import Limits, RoomError, Rooms
+
+    for args in (("play", "oh-hell", "--seats", "bot,bot,bot", "--quiet"), ("simulate", "oh-hell", "--games", "2"),
+                 ("compare", "oh-hell", "oh-hell", "--games", "2")):
+        result = run_cli(*args, "--seed", "-1")
+        assert result.exit_code == 2 and "a seed is 0 or more" in result.output, (args, result.output)
+
+    def negative(lines):
+        header = json.loads(lines[0])
+        assert header["seed"] == 1
+        header["seed"] = -1
+        return [json.dumps(header)] + lines[1:]
+
+    changed = _tampered(tmp_path, "oh-heck-seed1-bots.jsonl", negative)
+    for extra in ((), ("--any-deal",)):
+        result = run_cli("replay", *extra, str(changed))
+        assert result.exit_code == 1 and "the seed -1 is negative" in result.output, result.output
+    save = tmp_path / "save.jsonl"
+    run_cli("play", "oh-hell", "--seats", "human,bot,bot", "--seed", "1", "--save", str(save), input="quit\n")
+    lines = save.read_text().splitlines()
+    save.write_text("\n".join(negative(lines)) + "\n")
+    result = run_cli("resume", str(save))
+    assert result.exit_code == 1 and "the seed -1 is negative" in result.output
+    with pytest.raises(ValueError, match="negative"):
+        new_game(load_ruleset("oh-hell"), 3, -1)
+    with pytest.raises(RoomError, match="negative"):
+        Rooms(None, Limits()).create(room="r", name="Ann", ruleset="oh-hell", seed=-1)
+
+
+def test_a_busy_machine_does_not_make_validate_play_less(monkeypatch):
+    """On a busy machine validate said "ok (...; 0 games played, 12 left out at the time
+    limit)": its budget was wall-clock time.  It is processor time now; here the wall
+    clock races (100 s a call) and every game is still played."""
+    import time
+    import types
+
+    from cardrules.interpreter import load_ruleset, playcheck
+
+    rules = load_ruleset("oh-hell")
+    calls = [0.0]
+
+    def racing() -> float:
+        calls[0] += 100.0
+        return calls[0]
+
+    monkeypatch.setattr(playcheck, "time", types.SimpleNamespace(monotonic=racing, process_time=time.process_time,
+                                                                  perf_counter=racing, time=racing))
+    report = playcheck.check_by_playing(rules, games=2)
+    assert (report.games, report.skipped, report.unplayed, report.problems) == (10, 0, [], [])
+
+
+def test_the_play_check_plays_one_game_at_every_player_count_before_a_second_at_any(monkeypatch):
+    from cardrules.interpreter import load_ruleset, playcheck
+
+    started = [0]
+    real = playcheck.new_game
+
+    def counted(*args, **kwargs):
+        started[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(playcheck, "new_game", counted)
+    # a fake clock: one second a game begun; a budget of five seconds, five player counts
+    report = playcheck.check_by_playing(load_ruleset("oh-hell"), games=3, seconds=5, clock=lambda: started[0])
+    assert report.unplayed == [] and report.games == 5 and report.skipped == 10
+
+
+def test_validate_says_plainly_when_it_could_not_play(run_cli, monkeypatch):
+    from cardrules.interpreter import playcheck
+
+    monkeypatch.setattr(playcheck, "SECONDS", 0)  # no time at all: every game is cut at its first check
+    result = run_cli("validate", "oh-hell")
+    assert result.exit_code == 0, result.output  # valid as written: a warning, not a problem
+    assert ": ok (" not in result.output
+    assert "oh-hell: warning: not played with 3 to 7 players" in result.output
+    assert "oh-hell: valid as written, but not played with 3 to 7 players" in result.output
+    import json
+    data = json.loads(run_cli("validate", "--json", "oh-hell").output)["files"][0]
+    assert data["unplayed"] == [{"players": n, "mode": None} for n in range(3, 8)]
+    assert data["warnings"][0]["message"].startswith("not played with 3 to 7 players")
+
+
+def test_explain_notes_shows_each_note_under_the_ruleset_it_comes_from(run_cli, tmp_path):
+    """A child's explain --notes showed its parent's notes as its own, even the one about
+    the scoring the child replaced."""
+    base = tmp_path / "base.yaml"
+    base.write_text("extends: oh-hell\nname: base\nnotes: ['Base: a reading of the base file.']\n")
+    child = tmp_path / "child.yaml"
+    child.write_text("extends: ./base.yaml\nname: child\nscoring: {points: \"tricks\"}\n"
+                     "notes: ['Scoring: one point a trick, nothing for the bid.', 'A note of the child.']\n")
+    text = run_cli("explain", "--notes", str(child)).output
+    readings = text.split("## Readings of the source")[1]
+    parent, rest = readings.split("From `base`, which this ruleset extends")
+    grandparent = parent.split("From `oh-hell`, which this ruleset extends through `base`")[1]
+    assert "The page does not say who deals first" in grandparent
+    assert "Scoring: the page lists three methods" not in readings  # replaced by the child's note of that label
+    mine = rest.split("Of `child` itself:")[1]
+    assert "Base: a reading" in rest.split("Of `child` itself:")[0]
+    assert "- Scoring: one point a trick" in mine and "- A note of the child." in mine
+    # a ruleset that extends nothing, or inherits no notes, lists its notes as before
+    alone = run_cli("explain", "--notes", "oh-hell").output.split("## Readings of the source")[1]
+    assert "From `" not in alone and "itself:" not in alone
+
+
+def test_a_record_or_save_whose_names_are_not_printable_is_refused(run_cli, tmp_path):
+    """Found by the fuzz: a record naming a player "a\\nb" replayed, and its "ok" line
+    ran over two lines.  A seat's name is printable text, whatever brings it in."""
+    import json
+
+    def rename(lines):
+        header = json.loads(lines[0])
+        header["players"][0] = "a\nb"
+        return [json.dumps(header)] + lines[1:]
+
+    result = run_cli("replay", str(_tampered(tmp_path, "oh-shit-seed7-random.jsonl", rename)))
+    assert result.exit_code == 1 and "is not up to 100 printable characters" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    save = tmp_path / "save.jsonl"
+    run_cli("play", "oh-hell", "--seats", "human,bot,bot", "--seed", "1", "--save", str(save), input="quit\n")
+    lines = save.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["names"][1] = "\x1b[2J"
+    save.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    result = run_cli("resume", str(save))
+    assert result.exit_code == 1 and "printable" in result.output and "\x1b" not in result.output
+
+
+@pytest.mark.parametrize("path", ["\ud800", "a\x00b.yaml"])
+def test_a_save_naming_a_ruleset_file_no_file_system_takes_is_refused(run_cli, tmp_path, path):
+    """Found by the fuzz: a save whose ruleset_path held a lone surrogate ended in an
+    internal error (UnicodeEncodeError) when the file was opened."""
+    import json
+
+    save = tmp_path / "save.jsonl"
+    run_cli("play", "oh-hell", "--seats", "human,bot,bot", "--seed", "1", "--save", str(save), input="quit\n")
+    lines = save.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["ruleset_path"] = path
+    save.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    result = run_cli("resume", str(save))
+    assert result.exit_code == 1 and "not a usable file name" in result.output, result.output
+    assert run_cli("saves").exit_code == 0
+
+
+def test_the_web_form_places_a_control_character_too():
+    """The web form said line 0, column 0: uploads go through the same loader."""
+    from cardrules.interpreter.errors import RulesetError
+    from cardrules.web.rooms import load_upload, problems_json
+
+    with pytest.raises(RulesetError) as caught:
+        load_upload("extends: oh-hell\nname: a\x07b\n")
+    (problem,) = problems_json(caught.value)
+    assert (problem["line"], problem["column"]) == (2, 8) and "\n" not in problem["text"]

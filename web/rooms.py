@@ -44,7 +44,7 @@ from ..interpreter.driver import Stop, play_out
 from ..interpreter.errors import CardrulesError, EvaluationError, IllegalActionError, Problem, RulesetError
 from ..interpreter.family import Policy
 from ..interpreter.files import write_atomic
-from ..interpreter.game import OVER, GameState, new_game
+from ..interpreter.game import OVER, GameState, new_game, seed_problem
 from ..interpreter.loader import Document, Source, bundled_dir, bundled_names, document_from_text, is_path_ref
 from ..interpreter.loader import parse_yaml
 from ..interpreter.record import dump_event
@@ -231,6 +231,8 @@ class Room:
         self.text = text
         self.players = players
         self.mode = mode
+        if seed_problem(seed):  # a room file's seed, or one given to Rooms.create
+            raise RoomError(str(seed_problem(seed)))
         self.seed = seed
         self.file_id = file_id
         self.seats = [Seat(kind) for kind in kinds]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...cards import JOKER, NAMES, RANKS, SUIT_SYMBOLS
+from ...cards import JOKER, NAMES, RANKS, SUIT_SYMBOLS, make_deck
 from ...explain import SEAT_WORDS, message_words
 from ...rules import Ace, Ruleset
 from .melds import card_points
@@ -195,10 +195,29 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
         out.append(f"Chance event `{event.name}` ({event.description}): once a round, with odds of 1 in "
                    f"{event.one_in}, {SEAT_WORDS[event.seat]} succeeds; then that player scores "
                    f"`{event.actor.source}` more and every other player `{event.others.source}`.")
-    hand = [c for c in (12, 11, 52, 5) if c != 52 or "JK" in rummy.card_points]  # AS KS JK 7S
-    out += ["", f"Worked example: a hand of {' '.join(NAMES[c] for c in hand)} left over scores "
-                f"{card_points(hand, dict(rummy.card_points))}.", ""]
+    hand = _example_hand(rummy, setup)
+    if hand:
+        out += ["", f"Worked example: a hand of {' '.join(NAMES[c] for c in hand)} left over scores "
+                    f"{card_points(hand, dict(rummy.card_points))}.", ""]
     return out
+
+
+def _example_hand(rummy: RummyRules, setup: Any) -> list[int]:
+    """A hand to score as a worked example, of cards the pack holds (at the fewest
+    players) and the rules price: its two highest ranks, a joker, and a seven (or a rank
+    from the middle of the pack), in spades where the pack has them: AS KS JK 7S for
+    the full pack.  A pack without aces, kings or sevens gets cards it has."""
+    pack = set(make_deck(1, 0, setup.ranks, setup.removed))
+    ranks = sorted({c % 13 for c in pack if RANKS[c % 13] in rummy.card_points}, reverse=True)
+    chosen = ranks[:2]
+    rest = [r for r in ranks if r not in chosen]
+    seven = RANKS.index("7")
+    if rest:
+        chosen.append(seven if seven in rest else rest[len(rest) // 2])
+    hand = [next(s * 13 + r for s in range(4) if s * 13 + r in pack) for r in chosen]
+    if "JK" in rummy.card_points:
+        hand.insert(min(2, len(hand)), JOKER)
+    return hand
 
 
 _LABELS = {"go down": "Going down", "lay off": "Laying off", "swap a joker": "Swapping a joker",

@@ -93,9 +93,9 @@ class TrickTaking:
         tries = [(target, own, rest) for target in (setup.players - 1, 0)  # the last bidder, the first
                  for own in combinations for rest in combinations]
         seconds /= 4  # a quarter of the budget: the rest is for the playouts
-        deadline = time.monotonic() + seconds
+        deadline = time.process_time() + seconds
         for target, own, rest in tries:
-            left = deadline - time.monotonic()
+            left = deadline - time.process_time()
             if left <= 0:
                 break
             found_ends = auction.dead_ends(section.bidding, setup, simultaneous, min(left, seconds / 8), rng,

@@ -129,7 +129,7 @@ def dead_ends(bidding: BiddingRules, setup: Any, simultaneous: bool, seconds: fl
     if not bidding.restrictions:
         return []
     players = setup.players
-    deadline = time.monotonic() + seconds
+    deadline = time.process_time() + seconds
     names = frozenset().union(*(r.rule.names for r in bidding.restrictions))
     dealers = range(players) if names & {"seat", "is_dealer"} else range(1)  # else the dealer does not matter
     # the smallest rounds first (cheap to walk whole), the later of two alike first
@@ -159,7 +159,7 @@ def dead_ends(bidding: BiddingRules, setup: Any, simultaneous: bool, seconds: fl
             for wanted in sequences:
                 stack: list[list[int]] = [[]]
                 while stack:
-                    if time.monotonic() > deadline:
+                    if time.process_time() > deadline:
                         return []
                     made = stack.pop()
                     position = len(made)
