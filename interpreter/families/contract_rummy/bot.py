@@ -17,7 +17,8 @@ from ...rules import Ruleset
 from .actions import ALLOW, DRAW, PASS, REFUSE, TAKE, Buy, Claim, Discard, GoDown, LayOff, Swap
 from .melds import card_points
 from .rules import EITHER, RUN, SET, RummyRules
-from .state import Phase, RummyObservation
+from .observation import RummyObservation
+from .phases import Phase
 
 _DRAWING, _WINDOW, _VETO = Phase.DRAWING, Phase.WINDOW, Phase.VETO  # module constants: compared on every decision
 

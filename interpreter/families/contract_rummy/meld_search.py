@@ -148,7 +148,7 @@ class GoDownSearch(ContractReading, LayOffs):
     def _search(self, specs: tuple[MeldSpec, ...], counts: list[int], masks: list[int], ranks: list[int],
                 limit: int) -> list[tuple[Meld, ...]]:
         """The search of :meth:`go_down_options`, from the counted hand."""
-        # One function of about 75 lines, on purpose: the recursive search and its two
+        # One function of about 80 lines, on purpose: the recursive search and its two
         # helpers are closures over the counted hand (counts, masks, ranks), which they
         # update in place at every step; as methods they would pass all of it at each of
         # the search's many calls, on the hottest path of a go-down decision.
