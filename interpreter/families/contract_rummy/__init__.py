@@ -16,8 +16,9 @@ from ...game import GameState
 from ...privacy import Declaration
 from ...rules import RulesBuilder, Ruleset, Setup
 from . import checks, determinize, events, explain, rules, stats, textio
+from .actions import RummyAction
 from .bot import RummyBot
-from .state import RummyState
+from .state import Move, RummyState
 
 
 class ContractRummy:
@@ -63,7 +64,7 @@ class ContractRummy:
                   mode: str | None, ruleset_ref: str | None) -> GameState:
         return RummyState(ruleset, players, seed, names, mode, ruleset_ref)
 
-    def parse_input(self, ruleset: Ruleset, observation: Any, text: str) -> Any:
+    def parse_input(self, ruleset: Ruleset, observation: Any, text: str) -> RummyAction:
         return textio.parse_input(ruleset.section.fitting_discard_call.name, text,
                                   getattr(observation, "phase", None) == "veto")
 
@@ -77,10 +78,10 @@ class ContractRummy:
         """The most actions one record line stands for: a draw after a buying window is the decline, every seat's pass and the card off the stock; with a veto, the request and the answer; a buy also its penalty cards."""
         return 4 * players + 8
 
-    def candidate_actions(self, state: Any) -> list[Any]:
+    def candidate_actions(self, state: Any) -> list[Move]:
         return checks.candidate_actions(state)
 
-    def action_from_event(self, state: Any, event: dict[str, Any]) -> Any:
+    def action_from_event(self, state: Any, event: dict[str, Any]) -> Move | None:
         return textio.action_from_event(state, event)
 
     def summarize(self, state: Any) -> dict[str, Any]:

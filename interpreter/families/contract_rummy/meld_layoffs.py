@@ -7,11 +7,13 @@ of moves asks at every decision (:meth:`~LayOffs.accepts`, :meth:`~LayOffs.joker
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from ...cards import JOKER
 from .meld_checks import Meld, MeldChecks, _jokers_side_by_side, card_for, values_of
 from .rules import RUN, SET, GoingDownRules, MeldRules
+
+T = TypeVar("T")
 
 
 class LayOffs(MeldChecks):
@@ -101,7 +103,7 @@ class LayOffs(MeldChecks):
     # entry keeps the meld, so the id cannot be reused while the entry lives; an entry is
     # used only if it holds this very object.  A meld equal to a cached one but another
     # object is merely computed again.
-    def _cached(self, cache: dict[int, tuple[Meld, Any]], meld: Meld, compute: Callable[[Meld], Any]) -> Any:
+    def _cached(self, cache: dict[int, tuple[Meld, T]], meld: Meld, compute: Callable[[Meld], T]) -> T:
         got = cache.get(id(meld))
         if got is not None and got[0] is meld:
             return got[1]

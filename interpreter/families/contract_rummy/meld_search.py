@@ -18,7 +18,7 @@ from ...cards import JOKER
 from .meld_checks import Meld, card_for
 from .meld_contracts import ContractReading
 from .meld_layoffs import LayOffs
-from .rules import EITHER, RUN, SET, GoingDownRules, MeldRules, MeldSpec
+from .rules import EITHER, RUN, SET, GoingDownRules, MeldKind, MeldRules, MeldSpec
 
 # For each rank, the bits of the run values it stands for (bit v for value v; the ace
 # is both 1 and 14): a suit's cards in hand become one int, and a run window's naturals
@@ -27,7 +27,13 @@ _VALUE_BITS: tuple[int, ...] = tuple(1 << (r + 2) for r in range(12)) + ((1 << 1
 
 # (lo, hi, jokers adjacent, wrap) -> the go-down search caches of MeldEngine (windows,
 # best window counts, runs in a suit), shared by every checker with those rules.
-_SEARCH_CACHES: dict[tuple[int, int, bool, bool], tuple[dict, dict, dict]] = {}
+# A candidate meld of the search: its cards, then the Meld fields (kind, cards, suit,
+# start, rank): a plain tuple, as the search makes many and builds a Meld only for an
+# option found.
+Candidate = tuple[tuple[int, ...], MeldKind, tuple[int, ...], int, int, int]
+
+_SEARCH_CACHES: dict[tuple[int, int, bool, bool], tuple[dict[int, list[tuple[int, int]]], dict[tuple[int, int], int],
+                                                        dict[tuple[int, int, int, int, int], list[Candidate]]]] = {}
 
 
 class GoDownSearch(ContractReading, LayOffs):
@@ -44,7 +50,7 @@ class GoDownSearch(ContractReading, LayOffs):
         shared = _SEARCH_CACHES.setdefault((self.lo, self.hi, rules.jokers_adjacent, rules.wrap), ({}, {}, {}))
         self._window_cache: dict[int, list[tuple[int, int]]] = shared[0]
         self._best: dict[tuple[int, int], int] = shared[1]
-        self._suit_runs: dict[tuple[int, int, int, int, int], list[tuple]] = shared[2]  # candidates, see _candidates
+        self._suit_runs: dict[tuple[int, int, int, int, int], list[Candidate]] = shared[2]  # see _candidates
 
     def go_down_options(self, hand: Sequence[int], contract: Sequence[MeldSpec], limit: int = 12) -> list[tuple[Meld, ...]]:
         """Ways to meet ``contract`` from ``hand`` in canonical form (each meld of its least
@@ -156,7 +162,7 @@ class GoDownSearch(ContractReading, LayOffs):
         if limit <= 0:
             return out
         seen: set[tuple[tuple[int, ...], ...]] = set()
-        chosen: list[tuple] = []
+        chosen: list[Candidate] = []
         last = len(specs) - 1
         initial_rules = self.rules.distinct_set_ranks or self.rules.no_consecutive_same_suit_runs
         # per place in the search, worked out once: the spec's joker limits, and whether
@@ -327,7 +333,7 @@ class GoDownSearch(ContractReading, LayOffs):
         return got
 
     def _candidates(self, spec: MeldSpec, most: int, least: int, counts: list[int], masks: list[int],
-                    ranks: list[int]) -> list[tuple]:
+                    ranks: list[int]) -> list[Candidate]:
         """The canonical melds of ``spec`` the counted cards can make, as tuples
         (cards, then the :class:`Meld` fields); ``most`` and ``least`` are the spec's
         :meth:`limits`.  Sets: by rank, low to high, the first naturals by suit then
@@ -336,7 +342,7 @@ class GoDownSearch(ContractReading, LayOffs):
         size = spec.min_size
         jokers = counts[JOKER]
         spare = jokers if jokers < most else most
-        out: list[tuple] = []
+        out: list[Candidate] = []
         if spec.kind is SET:
             # a rank makes a set when it holds the naturals the jokers to spare leave
             # over, and at least ``least`` (and one)

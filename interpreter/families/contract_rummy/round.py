@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Sequence, Union
 from ...cards import NAMES
 from ...deal import Deal
 from ...errors import EvaluationError, IllegalActionError
+from ...expressions import Compiled
 from ...game import GameState
 from ...rules import Setup
 from .actions import Allow, Refuse, RummyAction, RummyChance
@@ -122,7 +123,7 @@ class RoundState(GameState):
                                    self.hand_size, self._round_value(buying.limit, ("buying", "limit")) if buying.allowed else None)
         return facts
 
-    def _round_value(self, compiled: Any, path: tuple[str | int, ...]) -> int:
+    def _round_value(self, compiled: Compiled, path: tuple[str | int, ...]) -> int:
         """A buying expression's value this round.  Those expressions see only the
         round's names (see BUY_NAMES), so each is evaluated once a round."""
         key = (id(compiled), self.round_index)
@@ -137,7 +138,7 @@ class RoundState(GameState):
         """This round's wild cards: the joker, and each card ``melds.wild`` names."""
         return wild_cards(self.section.melds, self.setup, self.round_index)
 
-    def _evaluate(self, compiled: Any, env: dict[str, Any], path: tuple[str | int, ...]) -> Any:
+    def _evaluate(self, compiled: Compiled, env: dict[str, Any], path: tuple[str | int, ...]) -> Any:
         """``compiled`` evaluated in ``env``; a failure names the rule and its expression
         (EvaluationError at ``path``, where the rule is written)."""
         try:

@@ -239,7 +239,7 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
             self._deal(a)
 
     # --- copies -------------------------------------------------------------------------------
-    def _copy_into(self, new: Any) -> None:
+    def _copy_into(self, new: RummyState) -> None:
         new.hands = [h[:] for h in self.hands]
         new.melds = dict(self.melds)
         new.owners = dict(self.owners)
