@@ -30,15 +30,14 @@ class DiscardPhase(RoundState):
     # --- the discard --------------------------------------------------------------------------
     def _discard_actions(self, seat: int, hand: list[int], distinct: list[int], actions: list[Move]) -> None:
         """Add to ``actions`` the discards of ``distinct`` (the hand's cards, once each)
-        that ``seat`` may make now: none while a freed joker is owed to the table."""
-        if self.joker_debt == 0:
-            out_rule = self.contract.going_out
-            if len(hand) > 1 or out_rule is not NO_DISCARD:
-                discardable = distinct if self.section.discard is None else self._discardable(seat, distinct)
-                actions += [DISCARDS[c] for c in discardable]
-                if self.section.fitting_discard_call.allowed:
-                    table = self.table
-                    actions += [CALLED_DISCARDS[c] for c in discardable if table.fits(c)]
+        that ``seat`` may make now (called only when no freed joker is owed to the table)."""
+        out_rule = self.contract.going_out
+        if len(hand) > 1 or out_rule is not NO_DISCARD:
+            discardable = distinct if self.section.discard is None else self._discardable(seat, distinct)
+            actions += [DISCARDS[c] for c in discardable]
+            if self.section.fitting_discard_call.allowed:
+                table = self.table
+                actions += [CALLED_DISCARDS[c] for c in discardable if table.fits(c)]
 
     def _discardable(self, seat: int, distinct: Sequence[int]) -> Sequence[int]:
         """The cards of ``distinct`` (the hand's, once each) that ``discard.may`` lets

@@ -4,8 +4,9 @@ discard free (:meth:`~DrawPhase._take_discard`) or draws from the stock.  Declin
 the discard first opens the buying window (:mod:`.buying`); the card then comes off
 the stock as a chance outcome (:meth:`~DrawPhase._stock_draw`), so that a replay can
 name it.  The stock is refilled from the discard pile where the ruleset says so
-(:meth:`~DrawPhase._refill_stock`).  Entry points: :meth:`~DrawPhase._draw_actions`,
-:meth:`~DrawPhase._verify_draw`, :meth:`~DrawPhase._verify_stock_card`."""
+(:meth:`~DrawPhase._refill_stock`).  Entry points: :meth:`~DrawPhase._can_take` (the
+listing: ``take`` where it holds, and ``draw``), :meth:`~DrawPhase._verify_draw`,
+:meth:`~DrawPhase._verify_stock_card`."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from ...deal import take_from_stock
 from ...errors import IllegalActionError
 from ...game import CHANCE
 from . import events
-from .actions import DRAW, TAKE, DrawStock, StockCard, TakeDiscard
+from .actions import DrawStock, StockCard, TakeDiscard
 from .phases import _DRAWING, _PLAYING
 from .round import Move, RoundState, not_now
 from .rules import WhenEmpty
@@ -37,10 +38,9 @@ class DrawPhase(RoundState):
         self.phase = _DRAWING
         self.turn = seat
 
-    def _draw_actions(self) -> list[Move]:
-        return [TAKE, DRAW] if self._can_take() else [DRAW]
-
     def _can_take(self) -> bool:
+        """Whether the player in turn may take the discard (the draw's listing is
+        ``take`` where they may, and ``draw``: see ``RummyState.legal_actions``)."""
         rule = self.section.take_discard
         return bool(self.pile) and not self.protected and (
             rule is None or self._seat_allows(rule, self.player, "take_discard"))

@@ -24,11 +24,9 @@ class GoDownPhase(RoundState):
     __slots__ = ()
 
     def _go_down_actions(self, seat: int, hand: list[int], actions: list[Move]) -> None:
-        """Add to ``actions`` the go-downs ``seat`` may make with ``hand`` (none once it is
-        down), each listed with the melds it puts down (``_go_downs``, for apply)."""
-        self._go_downs = {}
-        if self.down[seat]:
-            return
+        """Add to ``actions`` the go-downs ``seat`` (not down yet) may make with ``hand``,
+        each noted with the melds it puts down (in ``_go_downs``, emptied by the listing
+        of each decision, for apply)."""
         engine = self.meld_engine
         next_id = len(self.owners) + 1
         going_down = self.section.going_down

@@ -29,9 +29,8 @@ class LayOffPhase(RoundState):
     # --- lay-offs -----------------------------------------------------------------------------
     def _lay_off_actions(self, seat: int, distinct: list[int], actions: list[Move]) -> None:
         """Add to ``actions`` the lay-offs of one card of ``distinct`` (the hand's cards,
-        once each) that ``seat`` may make now, in the table's order, then the hand's."""
-        if not self._may_lay_off(seat):
-            return
+        once each) that ``seat`` (which may lay off now: :meth:`_may_lay_off`) may make,
+        in the table's order, then the hand's."""
         engine = self.meld_engine
         # Every lay-off of one natural (and of one joker) leaves the hand the same size:
         # when that is two cards or more the hand can always end the turn, and the

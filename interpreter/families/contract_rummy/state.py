@@ -37,7 +37,7 @@ from typing import Any
 
 from ...errors import EvaluationError, IllegalActionError
 from ...game import CHANCE, OVER
-from .actions import (STOCK_CARDS, Allow, Buy, Claim, CutOutcome, Discard, DrawStock, GoDown, LayOff, Pass, Refuse,
+from .actions import (DRAW, STOCK_CARDS, TAKE, Allow, Buy, Claim, CutOutcome, Discard, DrawStock, GoDown, LayOff, Pass, Refuse,
                       StockCard, Swap, TakeDiscard)
 from .buying import BuyingPhase
 from .dealing import DealPhase
@@ -120,8 +120,8 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
             actions: list[Move] = []
         elif turn == CHANCE:
             actions = [self.chance_action()]
-        elif self.phase is _DRAWING:
-            actions = self._draw_actions()
+        elif self.phase is _DRAWING:  # (listed here, not by a call: a third of all decisions)
+            actions = [TAKE, DRAW] if self._can_take() else [DRAW]
         elif self.phase is _WINDOW:
             actions = self._window_actions(turn)
         elif self.phase is _VETO:
@@ -136,14 +136,19 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
 
     def _play_actions(self, seat: int) -> list[Move]:
         """A turn after the draw, in the listing's order: go-downs, lay-offs, joker swaps,
-        discards (plain, then called)."""
+        discards (plain, then called).  (The tests that most often leave a phase nothing
+        to list are made here, sparing its module a call at most play decisions.)"""
         hand = self.hands[seat]
         distinct = list(dict.fromkeys(hand))
         actions: list[Move] = []
-        self._go_down_actions(seat, hand, actions)
-        self._lay_off_actions(seat, distinct, actions)
+        self._go_downs = {}
+        if not self.down[seat]:
+            self._go_down_actions(seat, hand, actions)
+        if self._may_lay_off(seat):
+            self._lay_off_actions(seat, distinct, actions)
         self._swap_actions(seat, distinct, actions)
-        self._discard_actions(seat, hand, distinct, actions)
+        if self.joker_debt == 0:  # (a freed joker owed to the table: no discard yet)
+            self._discard_actions(seat, hand, distinct, actions)
         return actions
 
     # --- verification: one check per kind of move, returning what applying it needs --------
