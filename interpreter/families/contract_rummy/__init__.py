@@ -13,20 +13,12 @@ from typing import Any, Callable, Mapping, Sequence
 from ...expressions import Type
 from ...family import DeadEnd
 from ...game import GameState
-from ...privacy import Declaration, Seen
+from ...privacy import Declaration
 from ...rules import RulesBuilder, Ruleset, Setup
-from . import checks, determinize, explain, rules, stats, textio
+from . import checks, determinize, events, explain, rules, stats, textio
+from .actions import RummyAction
 from .bot import RummyBot
-from .state import RummyState
-
-
-_DRAWN_FROM_PILE = {"seat": Seen.ALL, "from": Seen.ALL, "card": Seen.ALL}
-_DRAWN_BLIND = {"seat": Seen.ALL, "from": Seen.ALL, "card": Seen.ACTOR}
-
-
-def _draw_visibility(event: Mapping[str, Any]) -> Mapping[str, Seen]:
-    """A card taken from the discard pile was face up; one from the stock is the drawer's."""
-    return _DRAWN_FROM_PILE if event.get("from") == "discard" else _DRAWN_BLIND
+from .state import Move, RummyState
 
 
 class ContractRummy:
@@ -50,24 +42,8 @@ class ContractRummy:
         return True  # the flip card starts the discard pile
 
     def event_visibility(self, ruleset: Ruleset) -> Mapping[str, Declaration]:
-        """Who sees each field of this family's events: everything is on the table but a
-        card drawn from the stock and a buy's penalty cards (the player's own), and the
-        cards a call moves from the claimer's hand to the discarder's (those two)."""
-        section: rules.RummyRules = ruleset.section
-        public: dict[str, Declaration] = {
-            kind: {field: Seen.ALL for field in fields} for kind, fields in (
-                ("refuse", ("seat", "buyer", "card")), ("meld", ("seat", "melds")),
-                ("layoff", ("seat", "meld", "cards", "cards_after")), ("swap", ("seat", "meld", "card")),
-                ("out", ("seat",)), ("exhausted", ("reason",)), ("bonus", ("name", "seat")))}
-        public["draw"] = _draw_visibility
-        public["buy"] = {"seat": Seen.ALL, "card": Seen.ALL, "penalty": Seen.ACTOR}
-        call = section.fitting_discard_call.name
-        public["discard"] = {"seat": Seen.ALL, "card": Seen.ALL, call: Seen.ALL}
-        public[call] = {"seat": Seen.ALL, "meld": Seen.ALL, "card": Seen.ALL, "cards_after": Seen.ALL,
-                        "given": Seen.NOBODY}  # each call's event names its two seats
-        for event in section.chance_events:
-            public[event.name] = {"seat": Seen.ALL, "success": Seen.ALL}
-        return public
+        """Who sees each field of this family's events (:func:`.events.visibility`)."""
+        return events.visibility(ruleset.section)
 
     def build_section(self, builder: RulesBuilder) -> rules.RummyRules:
         return rules.build_section(builder)
@@ -88,7 +64,7 @@ class ContractRummy:
                   mode: str | None, ruleset_ref: str | None) -> GameState:
         return RummyState(ruleset, players, seed, names, mode, ruleset_ref)
 
-    def parse_input(self, ruleset: Ruleset, observation: Any, text: str) -> Any:
+    def parse_input(self, ruleset: Ruleset, observation: Any, text: str) -> RummyAction:
         return textio.parse_input(ruleset.section.fitting_discard_call.name, text,
                                   getattr(observation, "phase", None) == "veto")
 
@@ -102,10 +78,10 @@ class ContractRummy:
         """The most actions one record line stands for: a draw after a buying window is the decline, every seat's pass and the card off the stock; with a veto, the request and the answer; a buy also its penalty cards."""
         return 4 * players + 8
 
-    def candidate_actions(self, state: Any) -> list[Any]:
+    def candidate_actions(self, state: Any) -> list[Move]:
         return checks.candidate_actions(state)
 
-    def action_from_event(self, state: Any, event: dict[str, Any]) -> Any:
+    def action_from_event(self, state: Any, event: dict[str, Any]) -> Move | None:
         return textio.action_from_event(state, event)
 
     def summarize(self, state: Any) -> dict[str, Any]:

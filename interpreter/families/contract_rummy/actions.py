@@ -2,15 +2,17 @@
 outcomes: the round's cut, the card drawn from the stock).
 
 Actions print the way a player would type them (``take``, ``layoff 2 9D``); the
-common ones are interned.
+common ones are interned.  :data:`RummyAction` is a seat's move, :data:`RummyChance`
+one of the family's chance outcomes (the deal itself is the core's ``Deal``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Union
 
 from ...cards import NAMES
+
 
 @dataclass(frozen=True, slots=True)
 class CutOutcome:
@@ -138,6 +140,12 @@ class Discard:
     def __str__(self) -> str:
         return f"discard {NAMES[self.card]}" + (" call" if self.call else "")
 
+
+# A seat's move in a contract-rummy game, by phase: the draw, the buying window, the
+# veto of a buy, the play.
+RummyAction = Union[TakeDiscard, DrawStock, Buy, Pass, Claim, Allow, Refuse, GoDown, LayOff, Swap, Discard]
+# Chance's outcomes of the family's own: the round's cut, a card off the stock.
+RummyChance = Union[CutOutcome, StockCard]
 
 TAKE, DRAW, BUY, PASS = TakeDiscard(), DrawStock(), Buy(), Pass()
 ALLOW, REFUSE = Allow(), Refuse()

@@ -14,10 +14,11 @@ import random
 from typing import Any, Sequence
 
 from ...rules import Ruleset
-from .actions import ALLOW, DRAW, PASS, REFUSE, TAKE, Buy, Claim, Discard, GoDown, LayOff, Swap
+from .actions import ALLOW, DRAW, PASS, REFUSE, TAKE, Buy, Claim, Discard, GoDown, LayOff, RummyAction, Swap
 from .melds import card_points
 from .rules import EITHER, RUN, SET, RummyRules
-from .state import Phase, RummyObservation
+from .observation import RummyObservation
+from .phases import Phase
 
 _DRAWING, _WINDOW, _VETO = Phase.DRAWING, Phase.WINDOW, Phase.VETO  # module constants: compared on every decision
 
@@ -50,7 +51,7 @@ class RummyBot:
         self._needs_cache: tuple[Any, tuple[bool, bool]] = (None, (False, False))
         self._points_cache: tuple[Any, dict[int, int]] = (None, {})
 
-    def act(self, obs: RummyObservation, legal: Sequence[Any]) -> Any:
+    def act(self, obs: RummyObservation, legal: Sequence[RummyAction]) -> RummyAction:
         actions = legal
         if len(actions) == 1:
             return actions[0]
@@ -151,7 +152,7 @@ class RummyBot:
         return bool(known) and self._keep_score(obs, known, c) >= 3.0
 
     # --- a turn after drawing ---------------------------------------------------------------
-    def _play(self, obs: RummyObservation, actions: Sequence[Any]) -> Any:
+    def _play(self, obs: RummyObservation, actions: Sequence[RummyAction]) -> RummyAction:
         # one pass over the actions, sorted by kind (the lists keep the listing order)
         downs: list[GoDown] = []
         swaps: list[Swap] = []

@@ -4,13 +4,16 @@ the check can confirm that exactly the listed ones are accepted by ``verify``.""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ...cards import JOKER
 from .actions import ALLOW, BUY, DRAW, PASS, REFUSE, TAKE, Claim, Discard, GoDown, LayOff, Swap
 
+if TYPE_CHECKING:
+    from .state import Move, RummyState
 
-def candidate_actions(state: Any) -> list[Any]:
+
+def candidate_actions(state: RummyState) -> list[Move]:
     """Take, draw, buy, pass, allow, refuse; a claim of every meld (and of one that is
     not there); a discard of every card held (and of one not held) with and without a
     call; a lay-off of every card held on every meld (a wild card at either end of a
@@ -21,7 +24,8 @@ def candidate_actions(state: Any) -> list[Any]:
     held = list(dict.fromkeys(state.hands[seat]))
     not_held = next(c for c in range(JOKER) if c not in held)
     ids = list(state.melds) + [len(state.melds) + 1]
-    out: list[Any] = [TAKE, DRAW, BUY, PASS, ALLOW, REFUSE] + [Claim(m) for m in ids]
+    out: list[Move] = [TAKE, DRAW, BUY, PASS, ALLOW, REFUSE]
+    out += [Claim(m) for m in ids]
     out += [Discard(c, call) for c in held + [not_held] for call in (False, True)]
     for m in ids:
         meld = state.melds.get(m)

@@ -36,7 +36,8 @@ def _per_round(key: str, per_seat: bool) -> Callable[[dict[str, Any]], float | N
         rounds = s.get("rounds", 0)
         if not rounds:
             return None
-        return s.get(key, 0) / rounds / (len(s["seat_penalty"]) if per_seat else 1)
+        share: float = s.get(key, 0) / rounds / (len(s["seat_penalty"]) if per_seat else 1)
+        return share
 
     return get
 

@@ -9,11 +9,12 @@ from ...deal import deal_from_event
 from ...errors import IllegalActionError
 from ...game import CHANCE
 from ...textio import NUMBER
-from .actions import ALLOW, BUY, DRAW, PASS, REFUSE, TAKE, Claim, CutOutcome, Discard, GoDown, LayOff, StockCard, Swap
-from .state import Phase, RummyState
+from .actions import (ALLOW, BUY, DRAW, PASS, REFUSE, TAKE, Claim, CutOutcome, Discard, GoDown, LayOff, RummyAction,
+                      StockCard, Swap)
+from .state import Move, Phase, RummyState
 
 
-def parse_input(call: str, text: str, veto: bool = False) -> Any:
+def parse_input(call: str, text: str, veto: bool = False) -> RummyAction:
     """An action from what a player typed at a rummy table: ``take``, ``draw``, ``buy``,
     ``pass``, ``allow`` or ``refuse`` (a buy, as the player in turn; ``veto``: they are
     asked now, so ``yes`` and ``no`` answer too), ``claim 2``, ``meld 8h 8s jk | 5d 6d
@@ -24,8 +25,9 @@ def parse_input(call: str, text: str, veto: bool = False) -> Any:
     if not words:
         raise IllegalActionError("type what you do (or 'help')")
     verb, rest = words[0], words[1:]
-    simple = {"take": TAKE, "pick": TAKE, "draw": DRAW, "stock": DRAW, "buy": BUY, "may": BUY,
-              "pass": PASS, "no": PASS, "allow": ALLOW, "permit": ALLOW, "refuse": REFUSE, "deny": REFUSE}
+    simple: dict[str, RummyAction] = {
+        "take": TAKE, "pick": TAKE, "draw": DRAW, "stock": DRAW, "buy": BUY, "may": BUY, "pass": PASS, "no": PASS,
+        "allow": ALLOW, "permit": ALLOW, "refuse": REFUSE, "deny": REFUSE}
     if veto:
         simple.update(yes=ALLOW, y=ALLOW, no=REFUSE, n=REFUSE)
     if verb in simple and not rest or (verb == "may" and rest == ["i"]):
@@ -83,7 +85,7 @@ def parse_input(call: str, text: str, veto: bool = False) -> Any:
                              "layoff, swap, discard (or 'help')")
 
 
-def action_from_event(state: RummyState, event: dict[str, Any]) -> Any:
+def action_from_event(state: RummyState, event: dict[str, Any]) -> Move | None:
     """The next action the line ``event`` calls for; a replay calls this until the game
     produces the line's event (so an undecorated buy window becomes passes)."""
     kind = event["event"]

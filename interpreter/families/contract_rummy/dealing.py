@@ -1,0 +1,75 @@
+"""The start of a contract-rummy round: the ruleset's chance events (the ISRA cut: one
+chance outcome each, before the deal) and the deal, which sets the round up (its wild
+cards, an empty table) and hands the first turn to the draw (:class:`DealPhase`;
+entry points :meth:`~DealPhase._round_start_outcome` for chance's next outcome,
+:meth:`~DealPhase._verify_round_start`, and :meth:`~DealPhase._cut` and
+:meth:`~DealPhase._deal` to apply one).  A chance event's points are scored with the
+round (:mod:`.scoring`)."""
+
+from __future__ import annotations
+
+from ...deal import Deal
+from ...errors import IllegalActionError
+from ...game import GameState
+from . import events
+from .actions import CutOutcome
+from .melds import MeldEngine
+from .round import Move, RoundState
+from .table import TableIndex
+
+
+class DealPhase(RoundState):
+    """The round's chance events and the deal."""
+
+    __slots__ = ()
+
+    def _round_start_outcome(self) -> Move:
+        """Chance's next outcome before the round's play: each chance event's, then the
+        deal (the core's, from the game's own deal RNG)."""
+        if self.chance_step < len(self.section.chance_events):
+            event = self.section.chance_events[self.chance_step]
+            return CutOutcome(self.chance_step, self.rng("deal").randrange(event.one_in) == 0)
+        deal: Deal = GameState.chance_action(self)
+        return deal
+
+    def _verify_round_start(self, action: Move) -> None:
+        if self.chance_step < len(self.section.chance_events):
+            if not isinstance(action, CutOutcome) or action.index != self.chance_step:
+                raise IllegalActionError(f"the round begins with the {self.section.chance_events[self.chance_step].name}")
+            return
+        self.verify_deal(action)
+
+    def _cut(self, outcome: CutOutcome) -> None:
+        event = self.section.chance_events[outcome.index]
+        seat = self.seat_from_dealer(event.seat)
+        self.cut_success.append(outcome.success)
+        self.log(events.chance_event(event.name, self.round, seat, outcome.success))
+        if outcome.success:
+            self.counters[f"{event.name}s"] += 1
+        self.chance_step += 1
+
+    def _deal(self, deal: Deal) -> None:
+        self.hands = [list(h) for h in deal.hands]
+        self.stock = list(deal.stock)
+        self.stock.reverse()  # deal.stock lists the cards in dealing order: first off is the top
+        self.pile = [deal.upcard] if deal.upcard is not None else []
+        self.melds, self.owners = {}, {}
+        if self.section.melds.wild is not None:
+            wild = self._wild_cards()
+            if wild != self.meld_engine.wild:
+                self.meld_engine = MeldEngine(self.section.melds, self.setup.env, wild, self.section.going_down)
+        self._table_version += 1
+        self._table_changes = set()
+        self._table_index = TableIndex(self.meld_engine, self.section.joker_swap.melds, self._table_version)
+        self.down = [False] * self.players
+        self.buys = [0] * self.players
+        self.jokers_melded = [0] * self.players
+        self.down_turn = [0] * self.players
+        self.known = [()] * self.players
+        self.turn_number = 0
+        self.reshuffles = 0
+        self.forced = []
+        self.discarder = None
+        self.log_deal(deal)
+        self.counters["rounds"] += 1
+        self._start_turn(self.seat_from_dealer(self.rules.deal.first_to_act))

@@ -1,0 +1,168 @@
+"""The end of a contract-rummy turn: a discard, or going out (:class:`DiscardPhase`).
+A player goes out by a last discard, or by playing their last card onto the table,
+as the round's contract says (``going_out``); a discard may be called to protect it
+where the ruleset has the call.  The hand rule is here too: every table play must leave
+a hand that can still end the turn (:meth:`~DiscardPhase._leaves_legal_hand`), which
+the go-down, lay-off and swap listings and checks ask.  Entry points:
+:meth:`~DiscardPhase._discard_actions`, :meth:`~DiscardPhase._verify_discard`,
+:meth:`~DiscardPhase._discard`; :meth:`~DiscardPhase._go_out` ends the round
+(:mod:`.scoring`)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Sequence
+
+from ...cards import JOKER, NAMES
+from ...errors import EvaluationError, IllegalActionError
+from . import events
+from .actions import CALLED_DISCARDS, DISCARDS, Discard
+from .melds import Meld
+from .round import Move, RoundState
+from .rules import DISCARD_REQUIRED, NO_DISCARD
+
+
+class DiscardPhase(RoundState):
+    """The discard that ends a turn, going out, and the hand rule."""
+
+    __slots__ = ()
+
+    # --- the discard --------------------------------------------------------------------------
+    def _discard_actions(self, seat: int, hand: list[int], distinct: list[int], actions: list[Move]) -> None:
+        """Add to ``actions`` the discards of ``distinct`` (the hand's cards, once each)
+        that ``seat`` may make now (called only when no freed joker is owed to the table)."""
+        out_rule = self.contract.going_out
+        if len(hand) > 1 or out_rule is not NO_DISCARD:
+            discardable = distinct if self.section.discard is None else self._discardable(seat, distinct)
+            actions += [DISCARDS[c] for c in discardable]
+            if self.section.fitting_discard_call.allowed:
+                table = self.table
+                actions += [CALLED_DISCARDS[c] for c in discardable if table.fits(c)]
+
+    def _discardable(self, seat: int, distinct: Sequence[int]) -> Sequence[int]:
+        """The cards of ``distinct`` (the hand's, once each) that ``discard.may`` lets
+        ``seat`` discard now; every one of them when it refuses them all (a turn always
+        ends)."""
+        allowed = [c for c in distinct if self._may_discard(seat, c)]
+        return allowed or distinct
+
+    def _may_discard(self, seat: int, c: int) -> bool:
+        rule = self.section.discard
+        assert rule is not None
+        return bool(self._evaluate(rule.rule, self._discard_env(seat, c), ("discard", "may", "rule")))
+
+    def _discard_env(self, seat: int, c: int) -> dict[str, Any]:
+        """discard.may's names: the seat's, and the card's."""
+        env = self._seat_env(seat)
+        env.update(card_rank=0 if c == JOKER else c % 13 + 2, card_suit=-1 if c == JOKER else c // 13,
+                   card_is_wild=c in self.meld_engine.wild, card_fits_table=self.table.fits(c),
+                   is_last_card=len(self.hands[seat]) == 1)
+        return env
+
+    def _verify_discard(self, seat: int, action: Discard) -> None:
+        hand = self.hands[seat]
+        if self.joker_debt:
+            raise IllegalActionError("first lay off the joker you freed: it must be played this turn")
+        if action.card not in hand:
+            raise IllegalActionError(f"you do not hold {NAMES[action.card]}")
+        if len(hand) == 1 and self.contract.going_out is NO_DISCARD:
+            raise IllegalActionError("you may not go out by discarding: every card must go onto the table")
+        rule = self.section.discard
+        if rule is not None and not self._may_discard(seat, action.card) and \
+                any(self._may_discard(seat, c) for c in set(hand)):  # refusing every card refuses none
+            try:
+                reason = rule.message.render(self._discard_env(seat, action.card))
+            except EvaluationError as exc:
+                raise EvaluationError(f"discard.may.message: {exc}", ("discard", "may", "message")) from None
+            raise IllegalActionError(reason)
+        if action.call and not self.section.fitting_discard_call.allowed:
+            raise IllegalActionError("this ruleset has no call of a fitting discard")
+        if action.call and not self.table.fits(action.card):
+            raise IllegalActionError(f"{NAMES[action.card]} fits no meld on the table, so there is nothing to call")
+
+    def _discard(self, action: Discard) -> None:
+        seat = self.player
+        self.hands[seat].remove(action.card)
+        self._forget(seat, action.card)
+        self.pile.append(action.card)
+        self.discarder = seat
+        self.protected = action.call
+        self._log.append((events.discard, self.round_index + 1, seat, action.card,
+                          self.section.fitting_discard_call.name if action.call else None))
+        if not self.hands[seat]:
+            self._go_out(seat)
+            return
+        self._start_turn(self.seat_after(seat))
+
+    # --- going out ----------------------------------------------------------------------------
+    def _after_table_play(self, seat: int) -> None:
+        if not self.hands[seat]:
+            self._go_out(seat)
+
+    def _go_out(self, seat: int) -> None:
+        self.log(events.out(self.round, seat))
+        self.counters["rounds_gone_out"] += 1
+        self._end_round(seat)
+
+    # --- the hand rule: a table play must leave a hand that can end the turn ---------------------
+    def _leaves_legal_hand(self, seat: int, cards_out: Sequence[int], changed: dict[int, Meld]) -> bool:
+        """Whether a table play of ``cards_out`` leaves a hand that can end the turn: an
+        empty hand goes out (not where a final discard is required); where going out by
+        a discard is forbidden, a single card left must itself fit the table (the melds
+        on it now, with ``changed`` the melds the play adds or replaces), or the turn
+        could not end.  A joker freed by a swap and still owed to the table after the
+        play must still fit somewhere on it."""
+        if self.joker_debt and self.joker_debt > self._wilds_in(cards_out) and \
+                not self._joker_fits_after(seat, changed):
+            return False
+        if self._cards_left(seat, cards_out) >= 2:
+            return True  # the common case, without counting the hand
+        left = Counter(self.hands[seat])
+        left.subtract(cards_out)
+        # jokers freed by a swap still owe a lay-off this turn: count the hand without them
+        owed = max(0, self.joker_debt - self._wilds_in(cards_out))
+        remaining = [c for c, n in left.items() for _ in range(n)]
+        if owed:  # the owed wild cards, jokers first
+            wild = self.meld_engine.wild
+            for c in sorted((c for c in remaining if c in wild), reverse=True)[:owed]:
+                remaining.remove(c)
+        rule = self.contract.going_out
+        if not remaining:
+            return rule is not DISCARD_REQUIRED
+        if len(remaining) == 1 and rule is NO_DISCARD:
+            lay_off = self.section.lay_off
+            if not lay_off.allowed or (not lay_off.same_turn_as_going_down and not self.down[seat]):
+                return False
+            # the table with ``changed``: a meld the index names that the play leaves
+            # alone, or else one of the changed melds
+            last = remaining[0]
+            index = self.table
+            places = index.joker_places() if last in self.meld_engine.wild else index.by_card.get(last, ())
+            if any(index.entries[place][0] not in changed and self._may_lay_off_on(seat, index.entries[place][0])
+                   for place in places):
+                return True
+            # (lay_off itself, not the cached engine.fits: a changed meld is a new object
+            # each time, so its answers would only be computed and crowd the cache)
+            return any(self.meld_engine.lay_off(m, last) is not None for mid, m in changed.items()
+                       if self._may_lay_off_on(seat, mid))
+        return True
+
+    def _cards_left(self, seat: int, cards_out: Sequence[int]) -> int:
+        """At most how many cards a table play of ``cards_out`` leaves in hand, not
+        counting jokers freed by a swap that are still owed to the table (the exact
+        count when the cards are in hand, as they are once a play is checked)."""
+        owed = max(0, self.joker_debt - self._wilds_in(cards_out))
+        return len(self.hands[seat]) - len(cards_out) - owed
+
+    def _wilds_in(self, cards: Sequence[int]) -> int:
+        """How many of ``cards`` are wild this round (each pays a freed joker's debt)."""
+        if not self.meld_engine.wild_naturals:
+            return cards.count(JOKER)
+        wild = self.meld_engine.wild
+        return sum(1 for c in cards if c in wild)
+
+    def _hand_rule(self) -> str:
+        if self.contract.going_out is DISCARD_REQUIRED:
+            return "you must keep a card to discard: this round is won by a final discard"
+        return ("you may not keep a single card that cannot be played: this round is won by putting every "
+                "card onto the table, never by a discard")

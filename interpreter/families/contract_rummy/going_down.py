@@ -1,0 +1,100 @@
+"""Going down in a contract-rummy turn: putting down the round's contract, once a
+round, with more melds or larger ones where ``going_down`` allows (:class:`GoDownPhase`;
+entry points :meth:`~GoDownPhase._go_down_actions` for the listing,
+:meth:`~GoDownPhase._check_go_down` for the check, which returns the melds that
+:meth:`~GoDownPhase._go_down` puts on the table).  The listing gives the canonical
+go-downs the meld engine's search finds (:mod:`.meld_search`); a player may type any
+valid form."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ...errors import EvaluationError, IllegalActionError
+from . import events
+from .actions import GoDown
+from .melds import Meld
+from .round import Move, RoundState
+from .rules import DISCARD_REQUIRED
+
+
+class GoDownPhase(RoundState):
+    """Going down with the round's contract."""
+
+    __slots__ = ()
+
+    def _go_down_actions(self, seat: int, hand: list[int], actions: list[Move]) -> None:
+        """Add to ``actions`` the go-downs ``seat`` (not down yet) may make with ``hand``,
+        each noted with the melds it puts down (in ``_go_downs``, emptied by the listing
+        of each decision, for apply)."""
+        engine = self.meld_engine
+        next_id = len(self.owners) + 1
+        going_down = self.section.going_down
+        contract = self.contract.melds
+        options = engine.go_down_options(hand, contract)
+        if options and (going_down.extra_melds or going_down.may is not None) and not going_down.exact_sizes:
+            options += engine.fuller_go_downs(hand, options, contract,
+                                              1 if self.contract.going_out is DISCARD_REQUIRED else 0)
+        for option in options:
+            action = GoDown(tuple(m.cards for m in option), tuple(m.kind.value for m in option))
+            added = {next_id + i: m for i, m in enumerate(option)}
+            if going_down.may is not None and not self._evaluate(
+                    going_down.may.rule, self._go_down_env(seat, option), ("going_down", "may", "rule")):
+                continue
+            if self._leaves_legal_hand(seat, [c for m in action.melds for c in m], added):
+                actions.append(action)
+                self._go_downs[id(action)] = option
+
+    def _check_go_down(self, seat: int, action: GoDown) -> list[Meld]:
+        """The melds of a legal go-down (IllegalActionError quoting the rule if not)."""
+        if self.down[seat]:
+            raise IllegalActionError("you are already down this round: lay off instead")
+        self._take_from_hand(seat, [c for m in action.melds for c in m])
+        try:
+            if action.kinds is None:  # each meld read as a set or a run so that together they meet the contract
+                melds = self.meld_engine.read_contract(action.melds, self.contract.melds)
+            else:
+                melds = self.meld_engine.make_contract(action.melds, action.kinds, self.contract.melds)
+        except ValueError as exc:
+            raise IllegalActionError(str(exc)) from None
+        may = self.section.going_down.may
+        if may is not None:
+            env = self._go_down_env(seat, melds)
+            if not self._evaluate(may.rule, env, ("going_down", "may", "rule")):
+                try:
+                    raise IllegalActionError(may.message.render(env))
+                except EvaluationError as exc:
+                    raise EvaluationError(f"going_down.may.message: {exc}", ("going_down", "may", "message")) from None
+        next_id = len(self.owners) + 1
+        added = {next_id + i: m for i, m in enumerate(melds)}
+        if not self._leaves_legal_hand(seat, [c for m in action.melds for c in m], added):
+            raise IllegalActionError(self._hand_rule())
+        return melds
+
+    def _go_down_env(self, seat: int, melds: Sequence[Meld]) -> dict[str, Any]:
+        """The names of ``going_down.may`` for ``seat`` putting down ``melds``."""
+        env = self._seat_env(seat)
+        env["cards_left"] = len(self.hands[seat]) - sum(len(m.cards) for m in melds)
+        env["melds_put_down"] = len(melds)
+        env["extra_melds"] = len(melds) - len(self.contract.melds)
+        return env
+
+    def _go_down(self, melds: Sequence[Meld]) -> None:
+        seat = self.player
+        hand = self.hands[seat]
+        placed = []
+        for meld in melds:
+            for c in meld.cards:
+                hand.remove(c)
+                self._forget(seat, c)
+            meld_id = len(self.owners) + 1
+            self.owners[meld_id] = seat
+            self._changed(meld_id, meld)
+            wilds = self.meld_engine.wilds(meld)
+            self.jokers_melded[seat] += wilds
+            self.joker_debt = max(0, self.joker_debt - wilds)  # a freed joker melded is played
+            placed.append((meld_id, meld))
+        self.down[seat] = True
+        self.down_turn[seat] = self.turn_number
+        self.log(events.meld(self.round, seat, placed))
+        self._after_table_play(seat)

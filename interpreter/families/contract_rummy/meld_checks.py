@@ -1,0 +1,242 @@
+"""What makes a meld: a set or a run, checked card by card with the reason when it is
+not one (:class:`MeldChecks`, the base of :class:`~.melds.MeldEngine`; entry points
+:meth:`~MeldChecks.make`, :meth:`~MeldChecks.classify` and :meth:`~MeldChecks.readings`),
+and :class:`Meld`, a meld on the table or proposed.
+
+A run is kept in order, low to high, with each joker in the place it stands for;
+``start`` is the value of its first place (2..13 for two to king, 1 or 14 for the ace).
+The round's wild cards (``melds.wild``: the joker, and cards such as the deuces where
+the ruleset says so) count as jokers for every limit.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, NamedTuple, Sequence
+
+from ...cards import JOKER, NAMES
+from ...errors import EvaluationError
+from ...rules import Ace
+from .rules import RUN, SET, GoingDownRules, MeldKind, MeldRules
+
+
+def values_of(card: int, ace_low: bool, ace_high: bool) -> tuple[int, ...]:
+    """The run values a natural card can take (the ace may be 1, 14 or both)."""
+    r = card % 13
+    if r == 12:
+        return tuple(v for v, ok in ((1, ace_low), (14, ace_high)) if ok)
+    return (r + 2,)
+
+
+def card_for(suit: int, value: int) -> int:
+    return suit * 13 + (12 if value in (1, 14) else value - 2)
+
+
+# _RANK_OF_VALUE[v]: the rank that stands for run value v (1 to 14; the ace is 1 and 14)
+_RANK_OF_VALUE: tuple[int, ...] = (-1, 12) + tuple(range(12)) + (12,)
+
+
+def _jokers_side_by_side(cards: Sequence[int], wild: frozenset[int]) -> bool:
+    """Whether two wild cards stand side by side in ``cards``."""
+    return any(a in wild and b in wild for a, b in zip(cards, cards[1:]))
+
+
+class Meld(NamedTuple):
+    """A meld on the table (or proposed): its kind, cards in order, and for a run its
+    suit and the value of its first place.  (Immutable; a named tuple, as melds are
+    made for every lay-off tried and a tuple is made fastest.)"""
+
+    kind: MeldKind
+    cards: tuple[int, ...]
+    suit: int = -1
+    start: int = 0
+    rank: int = -1  # a set's rank (-1 while it is all jokers)
+
+    def names(self) -> list[str]:
+        return [NAMES[c] for c in self.cards]
+
+    def stands_for(self, index: int) -> int | None:
+        """The natural card the place ``index`` of a run stands for."""
+        if self.kind is not RUN:
+            return None
+        return card_for(self.suit, self.start + index)
+
+
+class MeldChecks:
+    """The meld rules of one ruleset for one round (its wild cards): whether cards make
+    a set or a run, and why not (joker limits evaluated lazily, cached)."""
+
+    def __init__(self, rules: MeldRules, env: dict[str, Any], wild: frozenset[int] = frozenset((JOKER,)),
+                 going_down: GoingDownRules = GoingDownRules()):
+        self.rules = rules
+        self.env = env
+        self.going_down = going_down
+        # The round's wild cards (melds.wild): the jokers, and natural cards such as the
+        # deuces where the ruleset says so.  A wild card is wild in every meld, even in
+        # the place of its own rank; the go-down search counts them all as jokers.
+        self.wild = wild
+        self.wild_naturals = frozenset(c for c in wild if c != JOKER)
+        self.ace_low = rules.run_ace in (Ace.LOW, Ace.EITHER)
+        self.ace_high = rules.run_ace in (Ace.HIGH, Ace.EITHER)
+        self.lo = 1 if self.ace_low else 2
+        self.hi = 14 if self.ace_high else 13
+        self._limits: dict[tuple[int, bool], tuple[int, int]] = {}
+
+    def limits(self, size: int, is_run: bool) -> tuple[int, int]:
+        """(most jokers, least naturals) for a meld of ``size``."""
+        key = (size, is_run)
+        got = self._limits.get(key)
+        if got is None:
+            env = {**self.env, "size": size, "is_run": is_run, "is_set": not is_run}
+            values = []
+            for name, compiled in (("per_meld", self.rules.jokers_per_meld), ("min_natural", self.rules.min_natural)):
+                try:
+                    values.append(compiled(env))
+                except EvaluationError as exc:
+                    raise EvaluationError(f"melds.jokers.{name} '{compiled.source}' for a {'run' if is_run else 'set'} "
+                                          f"of {size}: {exc}", ("melds", "jokers", name)) from None
+            got = self._limits[key] = (values[0], values[1])
+        return got
+
+    # --- validity ---------------------------------------------------------------------------
+    def why_not_set(self, cards: Sequence[int]) -> str | None:
+        size = len(cards)
+        if size < self.rules.set_min:
+            return f"a set needs at least {self.rules.set_min} cards"
+        naturals = [c for c in cards if c not in self.wild]
+        if len({c % 13 for c in naturals}) > 1:
+            return "a set's cards must all be of one rank"
+        if self.rules.set_distinct_suits and len({c // 13 for c in naturals}) < len(naturals):
+            return "a set's natural cards must all be of different suits"
+        return self._joker_problem(size, size - len(naturals), False)
+
+    def why_not_run(self, cards: Sequence[int]) -> str | None:
+        size = len(cards)
+        if size < self.rules.run_min:
+            return f"a run needs at least {self.rules.run_min} cards"
+        if size > self.rules.run_max:
+            return f"a run holds at most {self.rules.run_max} cards"
+        naturals = [(i, c) for i, c in enumerate(cards) if c not in self.wild]
+        problem = self._joker_problem(size, size - len(naturals), True)
+        if problem:
+            return problem
+        if not naturals:
+            return "a run needs a natural card, to fix its suit and its values"
+        if len({c // 13 for _, c in naturals}) > 1:
+            return "a run's cards must all be of one suit"
+        if not self.rules.jokers_adjacent and _jokers_side_by_side(cards, self.wild):
+            return "two jokers may not stand side by side in a run"
+        if self.run_start(cards) is None:
+            return self._not_in_sequence(cards)
+        return None
+
+    def _not_in_sequence(self, cards: Sequence[int]) -> str:
+        """Why cards that are no run in this order are not: the ace's place when it would
+        be one with the ace at its other end, else the corner."""
+        if not self.rules.wrap and not (self.ace_low and self.ace_high) and any(c % 13 == 12 for c in cards
+                                                                                if c not in self.wild):
+            probe = copy.copy(self)
+            probe.ace_low = probe.ace_high = True
+            probe.lo, probe.hi = 1, 14
+            if probe.run_start(cards) is not None:
+                if self.ace_high:
+                    return "an ace is high in runs here (above the king), so it cannot stand below the 2"
+                return "an ace is low in runs here (below the 2), so it cannot stand above the king"
+        return "those cards are not in sequence" + ("" if self.rules.wrap else " (a run may not turn the corner)")
+
+    def _joker_problem(self, size: int, jokers: int, is_run: bool) -> str | None:
+        most, least = self.limits(size, is_run)
+        kind = "run" if is_run else "set"
+        if jokers > most:
+            return f"a {kind} of {size} may hold at most {most} joker{'s' if most != 1 else ''}"
+        if size - jokers < least:
+            return f"a {kind} needs at least {least} natural card{'s' if least != 1 else ''}"
+        return None
+
+    def run_start(self, cards: Sequence[int]) -> int | None:
+        """The value of the first place of a run in this order, or None if it is not one."""
+        first = next(((i, c) for i, c in enumerate(cards) if c not in self.wild), None)
+        if first is None:
+            return None
+        index, card = first
+        for value in values_of(card, self.ace_low, self.ace_high):
+            start = value - index
+            if self._fits(cards, start):
+                return start
+        return None
+
+    def _fits(self, cards: Sequence[int], start: int) -> bool:
+        wrap = self.rules.wrap
+        wild = self.wild
+        if len(cards) > self.rules.run_max:
+            return False
+        if wrap:
+            if len(cards) > 13:
+                return False
+        elif start < self.lo or start + len(cards) - 1 > self.hi:
+            return False
+        want = start
+        for c in cards:
+            if c not in wild:
+                if wrap:
+                    want = (want - 2) % 13 + 2
+                # (the rank a run value stands for, looked up: this runs for every card
+                # of every lay-off tried)
+                if c % 13 != _RANK_OF_VALUE[want] or (want == 1 and not self.ace_low) or \
+                        (want == 14 and not self.ace_high and not wrap):
+                    return False
+            want += 1
+        return True
+
+    def make(self, kind: MeldKind, cards: Sequence[int]) -> Meld:
+        """A checked meld (ValueError with the reason if it is not one)."""
+        cards = tuple(cards)
+        if kind is SET:
+            problem = self.why_not_set(cards)
+            if problem:
+                raise ValueError(problem)
+            naturals = [c for c in cards if c not in self.wild]
+            return Meld(kind, cards, -1, 0, naturals[0] % 13 if naturals else -1)
+        problem = self.why_not_run(cards)
+        if problem:
+            raise ValueError(problem)
+        suit = next(c // 13 for c in cards if c not in self.wild)
+        return Meld(kind, cards, suit, self.run_start(cards) or 0)
+
+    def classify(self, cards: Sequence[int]) -> Meld:
+        """A meld from cards as written: a set if it is one, else a run in the given order
+        (or written high to low). ValueError with the reason of the kind the cards look
+        like: a set's when the natural cards share a rank, a run's when they share a suit,
+        else both."""
+        set_problem = self.why_not_set(cards)
+        if set_problem is None:
+            return self.make(SET, cards)
+        run_problem = self.why_not_run(cards)
+        if run_problem is None:
+            return self.make(RUN, cards)
+        if self.why_not_run(cards[::-1]) is None:
+            return self.make(RUN, cards[::-1])
+        naturals = [c for c in cards if c not in self.wild]
+        if len({c % 13 for c in naturals}) <= 1:
+            raise ValueError(set_problem)
+        if len({c // 13 for c in naturals}) == 1:
+            raise ValueError(run_problem)
+        raise ValueError(f"it is neither a set ({set_problem}) nor a run ({run_problem})")
+
+    def readings(self, cards: Sequence[int]) -> list[Meld]:
+        """Every meld the cards as written can be: a set, a run in the given order, or
+        both (``JK JK JK QS`` is a set of queens and the run 9-10-J-Q of spades).
+        ValueError with the reason (as :meth:`classify` gives it) when neither."""
+        out = []
+        for kind in (SET, RUN):
+            try:
+                out.append(self.make(kind, cards))
+            except ValueError:
+                if kind is RUN:  # a run written high to low: the engine orders it
+                    try:
+                        out.append(self.make(RUN, tuple(cards)[::-1]))
+                    except ValueError:
+                        pass
+        if not out:
+            self.classify(cards)  # raises with the reason
+        return out

@@ -1,0 +1,179 @@
+"""Cards added to melds on the table, and jokers freed from them
+(:class:`LayOffs`, a part of :class:`~.melds.MeldEngine`): where a card can be laid off
+(:meth:`~LayOffs.lay_off`; a wild card at either end of a run), which natural card can
+take a wild card's place (:meth:`~LayOffs.swap`), and the per-meld answers the listing
+of moves asks at every decision (:meth:`~LayOffs.accepts`, :meth:`~LayOffs.joker_ends`,
+:meth:`~LayOffs.swappable`, :meth:`~LayOffs.fits`), cached per meld."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, TypeVar
+
+from ...cards import JOKER
+from .meld_checks import Meld, MeldChecks, _jokers_side_by_side, card_for, values_of
+from .rules import RUN, SET, GoingDownRules, MeldRules
+
+T = TypeVar("T")
+
+
+class LayOffs(MeldChecks):
+    """Lay-offs and joker swaps on the melds of the table."""
+
+    def __init__(self, rules: MeldRules, env: dict[str, Any], wild: frozenset[int] = frozenset((JOKER,)),
+                 going_down: GoingDownRules = GoingDownRules()):
+        super().__init__(rules, env, wild, going_down)
+        self._accepts: dict[int, tuple[Meld, frozenset[int]]] = {}
+        self._joker_ends: dict[int, tuple[Meld, tuple[bool | None, ...]]] = {}
+        self._swappable: dict[int, tuple[Meld, frozenset[int]]] = {}
+
+    def lay_off(self, meld: Meld, card: int, at_low: bool | None = None) -> Meld | None:
+        """``meld`` with ``card`` added, or None if it does not fit.  For a run the card
+        goes where its value belongs; a wild card goes to the high end unless ``at_low``."""
+        size = len(meld.cards) + 1
+        wild = self.wild
+        is_wild = card in wild
+        jokers = meld.cards.count(JOKER) if not self.wild_naturals else self.wilds(meld)
+        if meld.kind is SET:
+            if is_wild:
+                if self._joker_problem(size, jokers + 1, False):
+                    return None
+            elif meld.rank >= 0 and card % 13 != meld.rank:
+                return None
+            elif self._joker_problem(size, jokers, False):
+                return None
+            elif self.rules.set_distinct_suits and any(c // 13 == card // 13 for c in meld.cards if c not in wild):
+                return None
+            rank = meld.rank if meld.rank >= 0 or is_wild else card % 13
+            return Meld(meld.kind, meld.cards + (card,), -1, 0, rank)
+        low, high = meld.start - 1, meld.start + len(meld.cards)
+        if is_wild:
+            if self._joker_problem(size, jokers + 1, True):
+                return None
+            ends = [at_low] if at_low is not None else [False, True]  # the high end first
+            for low_end in ends:
+                cards = (card,) + meld.cards if low_end else meld.cards + (card,)
+                start = meld.start - 1 if low_end else meld.start
+                if self._fits(cards, start) and (self.rules.jokers_adjacent or not _jokers_side_by_side(cards, wild)):
+                    return Meld(meld.kind, cards, meld.suit, start)
+            return None
+        if card // 13 != meld.suit or self._joker_problem(size, jokers, True):
+            return None
+        for value in values_of(card, self.ace_low, self.ace_high):
+            if value == low or (self.rules.wrap and (value - 2) % 13 == (low - 2) % 13):
+                cards = (card,) + meld.cards
+                if self._fits(cards, meld.start - 1):
+                    return Meld(meld.kind, cards, meld.suit, meld.start - 1)
+            if value == high or (self.rules.wrap and (value - 2) % 13 == (high - 2) % 13):
+                cards = meld.cards + (card,)
+                if self._fits(cards, meld.start):
+                    return Meld(meld.kind, cards, meld.suit, meld.start)
+        return None
+
+    def wilds(self, meld: Meld) -> int:
+        """How many wild cards ``meld`` holds (each counts as a joker for the limits)."""
+        if not self.wild_naturals:
+            return meld.cards.count(JOKER)
+        wild = self.wild
+        return sum(1 for c in meld.cards if c in wild)
+
+    def freed_by(self, meld: Meld, card: int) -> int:
+        """The wild card that ``card`` frees from ``meld`` (see :meth:`swap`)."""
+        swapped = self.swap(meld, card)
+        assert swapped is not None
+        return next(a for a, b in zip(meld.cards, swapped.cards) if a != b)
+
+    def swap(self, meld: Meld, card: int) -> Meld | None:
+        """``meld`` with ``card`` in the place of a wild card that stands for it (None if none)."""
+        wild = self.wild
+        if card in wild or not any(c in wild for c in meld.cards):
+            return None
+        if meld.kind is RUN:
+            for i, c in enumerate(meld.cards):
+                if c in wild and meld.stands_for(i) == card:
+                    return Meld(meld.kind, meld.cards[:i] + (card,) + meld.cards[i + 1:], meld.suit, meld.start)
+            return None
+        if meld.rank >= 0 and card % 13 == meld.rank:
+            i = next(i for i, c in enumerate(meld.cards) if c in wild)  # a set frees its first wild card
+            return Meld(meld.kind, meld.cards[:i] + (card,) + meld.cards[i + 1:], -1, 0, meld.rank)
+        return None
+
+    # Per-meld answers are cached by the meld object itself: a meld on the table is one
+    # object until a play replaces it, so the same object is asked about for turn after
+    # turn.  The key is id(meld) (hashing a Meld hashes all its fields, every call) and the
+    # entry keeps the meld, so the id cannot be reused while the entry lives; an entry is
+    # used only if it holds this very object.  A meld equal to a cached one but another
+    # object is merely computed again.
+    def _cached(self, cache: dict[int, tuple[Meld, T]], meld: Meld, compute: Callable[[Meld], T]) -> T:
+        got = cache.get(id(meld))
+        if got is not None and got[0] is meld:
+            return got[1]
+        if len(cache) > 4096:
+            cache.clear()
+        value = compute(meld)
+        cache[id(meld)] = (meld, value)
+        return value
+
+    def accepts(self, meld: Meld) -> frozenset[int]:
+        """The natural cards that can be laid off on ``meld`` (cached per meld)."""
+        got = self._accepts.get(id(meld))
+        if got is not None and got[0] is meld:  # the common case, without a call
+            return got[1]
+        return self._cached(self._accepts, meld, self._compute_accepts)
+
+    def _compute_accepts(self, meld: Meld) -> frozenset[int]:
+        if meld.kind is SET:
+            # what lay_off checks for a natural on a set, once for all candidates: the
+            # rank (every candidate has it) and the joker limits of the larger set
+            if self._joker_problem(len(meld.cards) + 1, self.wilds(meld), False):
+                return frozenset()
+            if self.rules.set_distinct_suits:
+                return frozenset(c for c in self._lay_off_candidates(meld) if self.lay_off(meld, c) is not None)
+            return frozenset(c for c in self._lay_off_candidates(meld) if c not in self.wild)
+        return frozenset(c for c in self._lay_off_candidates(meld)
+                         if c not in self.wild and self.lay_off(meld, c) is not None)
+
+    def joker_ends(self, meld: Meld) -> tuple[bool | None, ...]:
+        """The ``at_low`` values with which a joker can be laid off on ``meld``: of
+        (False, True) for a run, (None,) or () for a set (cached per meld)."""
+        got = self._joker_ends.get(id(meld))
+        if got is not None and got[0] is meld:  # the common case, without a call
+            return got[1]
+        return self._cached(self._joker_ends, meld, self._compute_joker_ends)
+
+    def _compute_joker_ends(self, meld: Meld) -> tuple[bool | None, ...]:
+        ends = (False, True) if meld.kind is RUN else (None,)
+        return tuple(low for low in ends if self.lay_off(meld, JOKER, low) is not None)  # (any wild card fits alike)
+
+    def swappable(self, meld: Meld) -> frozenset[int]:
+        """The natural cards :meth:`swap` can put in the place of a joker of ``meld``
+        (cached per meld): most melds hold no joker, and most cards free none."""
+        return self._cached(self._swappable, meld, self._compute_swappable)
+
+    def _compute_swappable(self, meld: Meld) -> frozenset[int]:
+        wild = self.wild
+        if not any(c in wild for c in meld.cards):
+            return frozenset()
+        if meld.kind is RUN:
+            return frozenset(n for n in (card_for(meld.suit, meld.start + i) for i, c in enumerate(meld.cards) if c in wild)
+                             if n not in wild)
+        return frozenset(s * 13 + meld.rank for s in range(4) if s * 13 + meld.rank not in wild) \
+            if meld.rank >= 0 else frozenset()
+
+    def _lay_off_candidates(self, meld: Meld) -> list[int]:
+        if meld.kind is SET:
+            return [s * 13 + meld.rank for s in range(4)] if meld.rank >= 0 else list(range(52))
+        values = (meld.start - 1, meld.start + len(meld.cards))
+        out = []
+        for v in values:
+            if self.rules.wrap:
+                v = (v - 2) % 13 + 2
+            if 1 <= v <= 14:
+                out.append(card_for(meld.suit, v))
+        return out
+
+    def fits(self, meld: Meld, c: int) -> bool:
+        """Whether ``c`` can be laid off on ``meld`` (a wild card: at either end)."""
+        if c in self.wild:
+            return bool(self.joker_ends(meld))
+        return c in self.accepts(meld)
+

@@ -1,0 +1,403 @@
+"""The go-down search: the ways a hand can meet the round's contract, in canonical
+form (each meld of its least size, naturals before jokers), and fuller go-downs that
+put down more of the hand (:class:`GoDownSearch`, a part of
+:class:`~.melds.MeldEngine`; entry points :meth:`~GoDownSearch.go_down_options` and
+:meth:`~GoDownSearch.fuller_go_downs`).
+
+This runs for every play decision of a seat that is not down and most of the time
+finds nothing, so it works on counts, bit masks and plain tuples (see
+:meth:`~GoDownSearch.go_down_options`); tests/test_go_down_search.py checks it against
+a brute-force enumeration.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ...cards import JOKER
+from .meld_checks import Meld, card_for
+from .meld_contracts import ContractReading
+from .meld_layoffs import LayOffs
+from .rules import EITHER, RUN, SET, GoingDownRules, MeldKind, MeldRules, MeldSpec
+
+# For each rank, the bits of the run values it stands for (bit v for value v; the ace
+# is both 1 and 14): a suit's cards in hand become one int, and a run window's naturals
+# are counted with a mask and int.bit_count().
+_VALUE_BITS: tuple[int, ...] = tuple(1 << (r + 2) for r in range(12)) + ((1 << 14) | (1 << 1),)
+
+# (lo, hi, jokers adjacent, wrap) -> the go-down search caches of MeldEngine (windows,
+# best window counts, runs in a suit), shared by every checker with those rules.
+# A candidate meld of the search: its cards, then the Meld fields (kind, cards, suit,
+# start, rank): a plain tuple, as the search makes many and builds a Meld only for an
+# option found.
+Candidate = tuple[tuple[int, ...], MeldKind, tuple[int, ...], int, int, int]
+
+_SEARCH_CACHES: dict[tuple[int, int, bool, bool], tuple[dict[int, list[tuple[int, int]]], dict[tuple[int, int], int],
+                                                        dict[tuple[int, int, int, int, int], list[Candidate]]]] = {}
+
+
+class GoDownSearch(ContractReading, LayOffs):
+    """Searches a hand for the ways to meet a contract."""
+
+    def __init__(self, rules: MeldRules, env: dict[str, Any], wild: frozenset[int] = frozenset((JOKER,)),
+                 going_down: GoingDownRules = GoingDownRules()):
+        super().__init__(rules, env, wild, going_down)
+        self._specs: dict[int, tuple[Sequence[MeldSpec], tuple[tuple[MeldSpec, ...], int, int, int, int, int]]] = {}
+        # The go-down search caches (see _windows, _best_window, _candidates) depend only
+        # on the run bounds and the joker-adjacency rule besides their keys, so every
+        # checker with those rules shares them: a simulation plays many games, each with
+        # its own checker, and each game used to warm the caches up again.
+        shared = _SEARCH_CACHES.setdefault((self.lo, self.hi, rules.jokers_adjacent, rules.wrap), ({}, {}, {}))
+        self._window_cache: dict[int, list[tuple[int, int]]] = shared[0]
+        self._best: dict[tuple[int, int], int] = shared[1]
+        self._suit_runs: dict[tuple[int, int, int, int, int], list[Candidate]] = shared[2]  # see _candidates
+
+    def go_down_options(self, hand: Sequence[int], contract: Sequence[MeldSpec], limit: int = 12) -> list[tuple[Meld, ...]]:
+        """Ways to meet ``contract`` from ``hand`` in canonical form (each meld of its least
+        size, naturals before jokers), at most ``limit`` of them, found by a bounded search.
+
+        This runs for every play decision of a seat that is not down, and most of the time
+        finds nothing, so a cheap necessary condition (:meth:`_could_meet`) turns most
+        hands away first, and the search works on plain lists and ints: ``counts`` (how
+        many of each card, the joker last), ``masks`` (per suit, bit v set when the hand
+        holds the run value v; the ace sets bits 1 and 14) and ``ranks`` (naturals per
+        rank), all updated in place as candidate melds take cards.  Candidates are plain
+        tuples and a :class:`Meld` is built only for an option found.  The order of
+        candidates, and so of the options, is that of the plain search described in
+        :meth:`_candidates`."""
+        specs, need, sets, least_set, least_run, runs = self._sorted_specs(contract)
+        if len(hand) < need:
+            return []
+        naturals = self.wild_naturals
+        held = [c for c in hand if c in naturals] if naturals else None
+        if held:  # the search counts every wild card as a joker; the real ones go back in below
+            hand = [JOKER if c in naturals else c for c in hand]
+        counts, masks, deeper, ranks = self._count(hand, runs)
+        if not self._could_meet(counts[JOKER], masks, deeper, ranks, sets, runs, least_set, least_run):
+            return []
+        options = self._search(specs, counts, masks, ranks, limit)
+        if held:
+            options = [self._with_wild_cards(option, hand.count(JOKER) - len(held), held) for option in options]
+        return options
+
+    def fuller_go_downs(self, hand: Sequence[int], options: Sequence[tuple[Meld, ...]],
+                        contract: Sequence[MeldSpec], keep: int = 0) -> list[tuple[Meld, ...]]:
+        """For each go-down of ``options``, the one that puts down as many more of
+        ``hand``'s cards as a greedy pass finds: further sets and runs of the least sizes
+        where ``going_down.extra_melds`` allows them, then cards added to the melds going
+        down (not where ``going_down.exact_sizes`` holds them to their size).  Only those
+        that put down more than their option; a typed go-down may be any other.  At
+        least ``keep`` cards stay in hand (1 where the round is won by a final discard)."""
+        out = []
+        for option in options:
+            left = list(hand)
+            for m in option:
+                for c in m.cards:
+                    left.remove(c)
+            melds = list(option)
+            if self.going_down.extra_melds:
+                while len(left) >= min(self.rules.set_min, self.rules.run_min):
+                    found = next((o[0] for spec in (MeldSpec(SET, self.rules.set_min), MeldSpec(RUN, self.rules.run_min))
+                                  for o in self.go_down_options(left, (spec,), 1)), None)
+                    if found is None or len(left) - len(found.cards) < keep:
+                        break
+                    melds.append(found)
+                    for c in found.cards:
+                        left.remove(c)
+            if not self.going_down.exact_sizes:
+                grown = True
+                while grown and len(left) > keep:
+                    grown = False
+                    for c in sorted(set(left), key=lambda c: c in self.wild):  # naturals first
+                        for i, m in enumerate(melds):
+                            bigger = self.lay_off(m, c)
+                            if bigger is not None:
+                                melds[i] = bigger
+                                left.remove(c)
+                                grown = True
+                                break
+                        if grown:
+                            break
+            if len(left) < len(hand) - sum(len(m.cards) for m in option) and \
+                    self.contract_problem(melds, contract) is None:
+                out.append(tuple(melds))
+        return out
+
+    @staticmethod
+    def _with_wild_cards(option: tuple[Meld, ...], jokers: int, held: list[int]) -> tuple[Meld, ...]:
+        """``option`` with the hand's wild cards in the joker places: the jokers first,
+        then the other wild cards in the order held."""
+        pool = iter([JOKER] * jokers + held)
+        return tuple(m._replace(cards=tuple(next(pool) if c == JOKER else c for c in m.cards))
+                     if JOKER in m.cards else m for m in option)
+
+    @staticmethod
+    def _count(hand: Sequence[int], runs: int) -> tuple[list[int], list[int], list[list[int]], list[int]]:
+        """``counts``, ``masks`` and ``ranks`` of the hand (see :meth:`go_down_options`),
+        and ``deeper``: deeper[k - 2][suit] has the run values held at least k times,
+        for k up to ``runs`` (two runs in one suit need two of each value they share)."""
+        counts = [0] * (JOKER + 1)
+        masks = [0, 0, 0, 0]
+        ranks = [0] * 13
+        deeper = [[0, 0, 0, 0] for _ in range(runs - 1)]
+        for c in hand:
+            n = counts[c] = counts[c] + 1
+            if c != JOKER:
+                r = c % 13
+                ranks[r] += 1
+                if n == 1:
+                    masks[c // 13] |= _VALUE_BITS[r]
+                elif n <= runs:
+                    deeper[n - 2][c // 13] |= _VALUE_BITS[r]
+        return counts, masks, deeper, ranks
+
+    def _search(self, specs: tuple[MeldSpec, ...], counts: list[int], masks: list[int], ranks: list[int],
+                limit: int) -> list[tuple[Meld, ...]]:
+        """The search of :meth:`go_down_options`, from the counted hand."""
+        # One function of about 80 lines, on purpose: the recursive search and its two
+        # helpers are closures over the counted hand (counts, masks, ranks), which they
+        # update in place at every step; as methods they would pass all of it at each of
+        # the search's many calls, on the hottest path of a go-down decision.
+        out: list[tuple[Meld, ...]] = []
+        if limit <= 0:
+            return out
+        seen: set[tuple[tuple[int, ...], ...]] = set()
+        chosen: list[Candidate] = []
+        last = len(specs) - 1
+        initial_rules = self.rules.distinct_set_ranks or self.rules.no_consecutive_same_suit_runs
+        # per place in the search, worked out once: the spec's joker limits, and whether
+        # it is the same spec as the one before
+        limits = [self.limits(spec.min_size, spec.kind is RUN) for spec in specs]
+        same = [i > 0 and specs[i - 1] == spec for i, spec in enumerate(specs)]
+        # a part of either kind: the candidates of a set and of a run of its size
+        either = [((MeldSpec(SET, spec.min_size), self.limits(spec.min_size, False)),
+                   (MeldSpec(RUN, spec.min_size), self.limits(spec.min_size, True)))
+                  if spec.kind is EITHER else None for spec in specs]
+
+        def take(cards: tuple[int, ...]) -> None:
+            """Take ``cards`` out of the counts."""
+            for c in cards:
+                n = counts[c] = counts[c] - 1
+                if c != JOKER:
+                    r = c % 13
+                    ranks[r] -= 1
+                    if not n:
+                        masks[c // 13] &= ~_VALUE_BITS[r]
+
+        def put_back(cards: tuple[int, ...]) -> None:
+            """Put ``cards`` back into the counts."""
+            for c in cards:
+                n = counts[c] = counts[c] + 1
+                if c != JOKER:
+                    r = c % 13
+                    ranks[r] += 1
+                    if n == 1:
+                        masks[c // 13] |= _VALUE_BITS[r]
+
+        def search(i: int, floor: tuple[int, ...]) -> None:
+            same_as_previous = same[i]
+            both = either[i]
+            if both is None:
+                candidates = self._candidates(specs[i], *limits[i], counts, masks, ranks)
+            else:
+                candidates = [c for spec, lim in both for c in self._candidates(spec, *lim, counts, masks, ranks)]
+            if i == last:
+                # the last meld: each candidate completes an option (no cards need taking)
+                for candidate in candidates:
+                    cards = candidate[0]
+                    if same_as_previous and cards < floor:
+                        continue  # identical specs: take candidates in order, not every permutation
+                    chosen.append(candidate)
+                    key = tuple(sorted([m[0] for m in chosen]))
+                    if key not in seen:
+                        melds = [Meld(*m[1:]) for m in chosen]
+                        if not initial_rules or self.initial_problem(melds) is None:
+                            seen.add(key)
+                            out.append(tuple(melds))
+                    chosen.pop()
+                    if len(out) >= limit:
+                        return
+                return
+            for candidate in candidates:
+                cards = candidate[0]
+                if same_as_previous and cards < floor:
+                    continue
+                take(cards)
+                chosen.append(candidate)
+                search(i + 1, cards)
+                chosen.pop()
+                put_back(cards)
+                if len(out) >= limit:
+                    return
+
+        search(0, ())
+        return out
+
+    def _sorted_specs(self, contract: Sequence[MeldSpec]) -> tuple[tuple[MeldSpec, ...], int, int, int, int, int]:
+        """The contract's specs in search order (runs first, smaller first), the cards they
+        need at least, how many sets, the least set and the least run (0 if none), and how
+        many runs (a part of either kind is neither a set nor a run here); cached,
+        as every turn of a round asks for the same contract.  The cache is keyed by the
+        contract object, as the per-meld caches are (see _cached): hashing a tuple of
+        specs hashes each dataclass in Python, and the state asks with the round's own
+        contract tuple each time."""
+        got = self._specs.get(id(contract))
+        if got is None or got[0] is not contract:
+            specs = tuple(sorted(contract, key=lambda s: (s.kind is SET, s.min_size), reverse=False))
+            sets = [s.min_size for s in specs if s.kind is SET]
+            runs = [s.min_size for s in specs if s.kind is RUN]
+            if len(self._specs) > 64:
+                self._specs.clear()
+            got = self._specs[id(contract)] = (contract, (specs, sum(s.min_size for s in specs), len(sets),
+                                                          min(sets, default=0), min(runs, default=0), len(runs)))
+        return got[1]
+
+    def _could_meet(self, jokers: int, masks: list[int], deeper: list[list[int]], ranks: list[int], sets: int,
+                    runs: int, least_set: int, least_run: int) -> bool:
+        """A cheap necessary condition, so most turns skip the search (the caller has
+        checked that the hand holds enough cards): enough ranks for the sets, each with
+        jokers to spare (a rank can give as many sets as it has their least naturals), a
+        suit with enough values for the least run, and enough jokers for the naturals the
+        melds lack together."""
+        if sets:
+            most_j, least_n = self.limits(least_set, False)
+            floor, spare = max(least_n, 1), min(jokers, most_j)
+            # a set holds at least this many naturals of its rank, so a rank of n naturals
+            # gives at most n // need sets (several, with several decks)
+            need = max(floor, least_set - spare)
+            usable = sum(n // need for n in ranks if n >= need)
+            if usable < sets and not (jokers >= least_set and least_n == 0):
+                return False
+        if runs:
+            most_j, least_n = self.limits(least_run, True)
+            need = max(least_n, 1, least_run - min(jokers, most_j))
+            bests = [self._best_window(mask, least_run) if mask else 0 for mask in masks]
+            if max(bests) < need:
+                return False
+        # No joker serves two melds, and a meld lacks the naturals it does not hold: the
+        # hand needs at least as many jokers as the melds lack together, counted with the
+        # most naturals any choice of melds could hold (each meld taken at the least size
+        # of its kind: a larger one lacks no fewer).  In shanghai-isra games this turns
+        # away seven in ten of the hands the checks above let through, all of which the
+        # search finds nothing in.
+        short = 0
+        if sets:
+            # A rank with n naturals holds naturals for n // least_set whole sets and
+            # n % least_set toward one more: the sets hold at most the whole sets' worth,
+            # then the largest remainders.
+            whole = sum(n // least_set for n in ranks)
+            if whole < sets:
+                rests = sorted([n % least_set for n in ranks], reverse=True)
+                short += (sets - whole) * least_set - sum(rests[:sets - whole])
+        if runs:
+            # k runs in one suit hold at most k times its best window's values, and at
+            # most each value as often as it is held (up to k times): a most that grows
+            # by less with each further run, so the runs hold at most the largest of
+            # those growths over the suits.
+            gains = []
+            for suit, best in enumerate(bests):
+                if not best:
+                    continue
+                gains.append(best)
+                held = masks[suit].bit_count()
+                most = best
+                for k, layer in enumerate(deeper, 2):
+                    held += layer[suit].bit_count()
+                    more = min(k * best, held) - most
+                    if more <= 0:
+                        break
+                    gains.append(more)
+                    most += more
+            gains.sort(reverse=True)
+            short += runs * least_run - sum(gains[:runs])
+        return short <= jokers
+
+    def _best_window(self, mask: int, size: int) -> int:
+        """The most run values in ``mask`` any window of ``size`` holds (kept per mask)."""
+        key = (mask, size)
+        got = self._best.get(key)
+        if got is None:
+            if len(self._best) > 65536:
+                self._best.clear()
+            got = self._best[key] = max((mask & window).bit_count() for _, window in self._windows(size))
+        return got
+
+    def _windows(self, size: int) -> list[tuple[int, int]]:
+        """(start, bit mask of its values) for each place a run of ``size`` can start;
+        at least the lowest start, as a best-window count always looks at one."""
+        got = self._window_cache.get(size)
+        if got is None:
+            ones = (1 << size) - 1
+            got = self._window_cache[size] = [(start, ones << start)
+                                              for start in range(self.lo, max(self.lo + 1, self.hi - size + 2))]
+        return got
+
+    def _candidates(self, spec: MeldSpec, most: int, least: int, counts: list[int], masks: list[int],
+                    ranks: list[int]) -> list[Candidate]:
+        """The canonical melds of ``spec`` the counted cards can make, as tuples
+        (cards, then the :class:`Meld` fields); ``most`` and ``least`` are the spec's
+        :meth:`limits`.  Sets: by rank, low to high, the first naturals by suit then
+        jokers, then an all-joker set where allowed.  Runs: by suit, then start, each
+        value held as its natural, each gap a joker."""
+        size = spec.min_size
+        jokers = counts[JOKER]
+        spare = jokers if jokers < most else most
+        out: list[Candidate] = []
+        if spec.kind is SET:
+            # a rank makes a set when it holds the naturals the jokers to spare leave
+            # over, and at least ``least`` (and one)
+            fewest = max(size - spare, least, 1)
+            distinct = self.rules.set_distinct_suits
+            if fewest <= size:
+                for rank in range(13):
+                    held = ranks[rank]
+                    if distinct and held:  # one natural of each suit at most
+                        held = sum(1 for c in range(rank, JOKER, 13) if counts[c])
+                    if held >= fewest:
+                        use: list[int] = []
+                        for c in range(rank, JOKER, 13):
+                            use += [c] * (counts[c] if not distinct else min(counts[c], 1))
+                        cards = tuple(use[:size]) + (JOKER,) * (size - held if held < size else 0)
+                        out.append((cards, SET, cards, -1, 0, rank))
+            if least == 0 and jokers >= size and most >= size:
+                cards = (JOKER,) * size
+                out.append((cards, SET, cards, -1, 0, -1))
+            return out
+        for suit in range(4):
+            mask = masks[suit]
+            if not mask:
+                continue
+            key = (mask, suit, size, spare, least)  # least: the cache is shared across rulesets
+            runs = self._suit_runs.get(key)
+            if runs is None:
+                if len(self._suit_runs) > 65536:
+                    self._suit_runs.clear()
+                runs = self._suit_runs[key] = [(cards, RUN, cards, suit, start, -1) for cards, start
+                                               in self._runs_in_suit(mask, suit, size, spare)]
+            if size == 14:  # both ends are the ace: it must be held twice
+                ace = card_for(suit, 14)
+                out += [run for run in runs if run[4] != 1 or counts[ace] >= 2]
+            else:
+                out += runs
+        return out
+
+    def _runs_in_suit(self, mask: int, suit: int, size: int, allowed: int) -> list[tuple[tuple[int, ...], int]]:
+        """(cards, start) of each run of ``size`` in ``suit`` from the run values in
+        ``mask``, with at most ``allowed`` jokers in the gaps, by start.  This depends on
+        nothing else, and a few cards of a suit make few masks, so the caller keeps it."""
+        most, least = self.limits(size, True)
+        fewest = max(least, 1)
+        top = self.hi - size + 2
+        adjacent_ok = self.rules.jokers_adjacent
+        out = []
+        for start, window in self._windows(size):
+            if start >= top:
+                break  # (the lowest start is listed even where no run fits)
+            have = (mask & window).bit_count()
+            if size - have > allowed or have < fewest:
+                continue
+            gaps = window & ~mask
+            if not adjacent_ok and gaps & (gaps >> 1):
+                continue  # two jokers side by side
+            out.append((tuple(card_for(suit, v) if mask >> v & 1 else JOKER for v in range(start, start + size)), start))
+        return out

@@ -1,0 +1,75 @@
+"""The end of a contract-rummy round and its scoring (:class:`ScoringPhase`; entry
+points :meth:`~ScoringPhase._end_round`, called when a player goes out, and
+:meth:`~ScoringPhase._exhausted`, when the stock or the turns run out): penalty points
+for the cards left in each hand, the ruleset's bonuses for the player who went out,
+and the points of the round's chance events that succeeded; then the core scores the
+round and starts the next one (or ends the game)."""
+
+from __future__ import annotations
+
+from . import events
+from .melds import card_points
+from .phases import _DEAL
+from .round import RoundState
+
+
+class ScoringPhase(RoundState):
+    """A round's end: its points, and what `simulate` counts of it."""
+
+    __slots__ = ()
+
+    def _exhausted(self, reason: str) -> None:
+        """The round ends with no one out: the stock is spent (``stock``), or the turn
+        limit reached (``turns``)."""
+        self.log(events.exhausted(self.round, reason))
+        self.counters["rounds_exhausted"] += 1
+        self._end_round(None)
+
+    def _end_round(self, goer: int | None) -> None:
+        """Score the round ``goer`` went out of (None: no one did) and start the next."""
+        table = self.section.card_points
+        points = [0 if s == goer else card_points(self.hands[s], table) for s in range(self.players)]
+        for s in range(self.players):
+            self.penalties[s] += points[s]
+        if goer is not None:
+            self.went_out[goer] += 1
+        if not any(self.down):
+            self.counters["rounds_nobody_down"] += 1
+        self.counters["penalty_points"] += sum(points)
+        if goer is not None:
+            self._add_bonuses(goer, points)
+        self._add_chance_event_points(points)
+        self.cut_success = []
+        self.chance_step = 0
+        self.joker_debt = 0
+        self.protected = False
+        self.phase = _DEAL
+        self.score_round(points)
+
+    def _add_bonuses(self, goer: int, points: list[int]) -> None:
+        """Add to ``points`` each bonus whose ``when`` holds for ``goer``, and log it."""
+        env = self.setup.round_env(self.round_index)
+        env.update(in_one_turn=self.down_turn[goer] == self.turn_number,
+                   jokers_melded=self.jokers_melded[goer], buys=self.buys[goer],
+                   others_down=sum(1 for s in range(self.players) if s != goer and self.down[s]))
+        evaluate = self._evaluate
+        for i, bonus in enumerate(self.section.bonuses):
+            if evaluate(bonus.when, env, ("bonuses", i, "when")):
+                goer_points = evaluate(bonus.goer, env, ("bonuses", i, "goer"))
+                other_points = evaluate(bonus.others, env, ("bonuses", i, "others"))
+                for s in range(self.players):
+                    points[s] += goer_points if s == goer else other_points
+                self.counters[f"bonus_{bonus.name}"] += 1
+                self.log(events.bonus(self.round, bonus.name, goer))
+
+    def _add_chance_event_points(self, points: list[int]) -> None:
+        """Add to ``points`` those of each of the round's chance events that succeeded."""
+        for index, success in enumerate(self.cut_success):
+            if success:
+                event = self.section.chance_events[index]
+                env = self.setup.round_env(self.round_index)
+                actor = self.seat_from_dealer(event.seat)
+                actor_points = self._evaluate(event.actor, env, ("chance_events", index, "actor"))
+                other_points = self._evaluate(event.others, env, ("chance_events", index, "others"))
+                for s in range(self.players):
+                    points[s] += actor_points if s == actor else other_points
