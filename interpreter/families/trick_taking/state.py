@@ -18,7 +18,7 @@ from ...errors import EvaluationError, IllegalActionError
 from ...game import CHANCE, OVER, GameState
 from ...privacy import Seen
 from . import auction, trickplay
-from .actions import BIDS, PLAYS, TRUMP_CHOICES, Bid, ChooseTrump, Play
+from .actions import BIDS, PLAYS, TRUMP_CHOICES, Bid, ChooseTrump, Move, Play
 from .rules import CHOSEN, BidOrder, TrickRules, TrumpKind
 from .trump import LEAD_PASSES, NO_SUIT, card_order, round_trump
 
@@ -119,17 +119,17 @@ class TrickTakingState(GameState):
         self.exact_bids = [0] * self.players  # rounds each seat took exactly its bid
         self.points_by_hand_size: dict[int, list[int]] = {}  # hand size -> [points, seat-rounds]
         self._candidates: list[int] = []
-        self._candidate_actions: list[Any] = []  # the Bid action of each candidate, same order
-        self._candidate_action: dict[int, Any] = {}
+        self._candidate_actions: list[Move] = []  # the Bid action of each candidate, same order
+        self._candidate_action: dict[int, Move] = {}
         # per round: the bids its range allows, their actions, bid -> action (shared by every game of the setup)
-        self._candidate_cache: dict[int, tuple[list[int], list[Any], dict[int, Any]]] = \
+        self._candidate_cache: dict[int, tuple[list[int], list[Move], dict[int, Move]]] = \
             self.setup.cache.setdefault("candidate_bids", {})
         self._bid_env: dict[str, Any] = {}
         self._made: list[int] = []  # bids made this round, in bidding order
         # The plain keys (cards or bids) of the cached legal actions, so that apply() can
         # check membership with C-level int comparisons instead of calling the
         # dataclasses' Python __eq__ for every listed action before the chosen one.
-        self._legal_keys: list[Any] = []
+        self._legal_keys: list[int] = []
         self._keys_at = -1  # the move number the keys are for
         # Rule flags read on every move, copied out of their frozen rule objects.
         self._follow_suit = self.tricks.play.follow_suit
@@ -171,15 +171,16 @@ class TrickTakingState(GameState):
             self._per_seat_names = True
 
     # --- legal actions: one source per kind of move ---------------------------------------------
-    def legal_actions(self) -> list[Any]:
+    def legal_actions(self) -> list[Move]:
         if self._legal_at == self.moves:
             return self._legal_list
         turn = self.turn
+        actions: list[Move]
         if turn >= 0 and (self.phase is _PLAYING or self.phase is _BIDDING):
             keys = self._legal_keys if self._keys_at == self.moves else self._keys(turn)
             if self.phase is _PLAYING:
                 # map() with the interned actions' __getitem__ builds the list in C
-                actions: list[Any] = list(map(_PLAY_OF, keys))
+                actions = list(map(_PLAY_OF, keys))
             elif keys is self._candidates:  # no restriction removed a bid: reuse the round's actions
                 actions = self._candidate_actions[:]
             else:
@@ -381,7 +382,7 @@ class TrickTakingState(GameState):
         return env
 
     # --- verification -----------------------------------------------------------------------
-    def verify(self, action: Any) -> None:
+    def verify(self, action: Move) -> None:
         turn = self.turn
         if turn == CHANCE:
             self.verify_deal(action)
@@ -414,31 +415,29 @@ class TrickTakingState(GameState):
                 raise IllegalActionError(f"{who} names the trump now ({allowed}), not '{action}'")
 
     # --- applying --------------------------------------------------------------------------
-    def apply(self, action: Any) -> None:
+    def apply(self, action: Move) -> None:
         """As :meth:`GameState.apply`; an action from the cached legal list (the case
         of every bot) skips verification, found by its card or bid, not by ``==``."""
-        kind = type(action)
-        if kind is Play:  # the keys are cards only while playing
+        if type(action) is Play:  # the keys are cards only while playing
             if self.phase is _PLAYING and self._keys_at == self.moves and action.card in self._legal_keys:
                 self.decisions += 1
                 self._play(action.card)
                 self.moves += 1
                 return
         elif self._keys_at == self.moves:
-            if kind is Bid and self.phase is _BIDDING and action.bid in self._legal_keys:
+            if type(action) is Bid and self.phase is _BIDDING and action.bid in self._legal_keys:
                 self.decisions += 1
                 self._bid(action.bid)
                 self.moves += 1
                 return
         super().apply(action)
 
-    def _do(self, action: Any, checked: Any) -> None:
-        kind = type(action)
-        if kind is Play:
+    def _do(self, action: Move, checked: Any) -> None:
+        if isinstance(action, Play):
             self._play(action.card)
-        elif kind is Deal:
+        elif isinstance(action, Deal):
             self._deal(action)
-        elif kind is Bid:
+        elif isinstance(action, Bid):
             self._bid(action.bid)
         else:
             self._choose_trump(action.suit)
@@ -483,7 +482,7 @@ class TrickTakingState(GameState):
                 candidates = auction.candidate_bids(self.tricks.bidding, self._bid_env)
             except EvaluationError as exc:
                 raise EvaluationError(f"the bids allowed in round {self.round}: {exc}", ("bidding", "range")) from None
-            actions = [BIDS[b] if 0 <= b < len(BIDS) else Bid(b) for b in candidates]
+            actions: list[Move] = [BIDS[b] if 0 <= b < len(BIDS) else Bid(b) for b in candidates]
             # the candidates, their actions, and bid -> action to map filtered bids in C
             cached = self._candidate_cache[round_index] = (candidates, actions, dict(zip(candidates, actions)))
         self._candidates, self._candidate_actions, self._candidate_action = cached
