@@ -21,7 +21,8 @@ from ...game import observed_mode
 from ...rules import Ruleset
 from .actions import Bid, ChooseTrump
 from .bot import TrickBot
-from .state import TrickObservation, TrickTakingState, _BIDDING, _CHOOSE_TRUMP, _PLAYING
+from .phases import _BIDDING, _CHOOSE_TRUMP, _PLAYING
+from .state import TrickObservation, TrickTakingState
 from .trickplay import led_suit
 
 

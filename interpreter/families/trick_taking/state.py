@@ -9,32 +9,22 @@ what ``verify`` accepts; a refusal's reason is worked out only once a move is re
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Any, NamedTuple
 
 from ...cards import JOKER, NAMES, SUIT_NAMES, SUITS
 from ...deal import Deal
 from ...errors import EvaluationError, IllegalActionError
-from ...game import CHANCE, OVER, GameState
+from ...game import CHANCE, OVER
 from ...privacy import Seen
 from . import auction, trickplay
 from .actions import BIDS, PLAYS, TRUMP_CHOICES, Bid, ChooseTrump, Move, Play
-from .rules import CHOSEN, BidOrder, TrickRules, TrumpKind
+from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _OVER, _PLAYING, Phase
+from .round import RoundState
+from .rules import CHOSEN, BidOrder, TrumpKind
 from .trump import LEAD_PASSES, NO_SUIT, card_order, round_trump
 
+__all__ = ["Phase", "TrickObservation", "TrickTakingState"]
 
-class Phase(StrEnum):
-    DEAL = "deal"
-    CHOOSE_TRUMP = "trump"
-    BIDDING = "bidding"
-    PLAYING = "play"
-    OVER = "over"
-
-
-# The phases as plain module constants: the hot paths compare against them on every
-# move, and an enum class attribute costs a lookup through the enum machinery each time.
-_DEAL, _CHOOSE_TRUMP, _BIDDING, _PLAYING, _OVER = (Phase.DEAL, Phase.CHOOSE_TRUMP, Phase.BIDDING, Phase.PLAYING,
-                                                   Phase.OVER)
 _PLAY_OF = PLAYS.__getitem__
 
 
@@ -82,54 +72,43 @@ def _trick_event(round_number: int, trick: int, winner: int) -> dict[str, Any]:
     return {"event": "trick", "round": round_number, "trick": trick, "winner": winner}
 
 
-class TrickTakingState(GameState):
+class TrickTakingState(RoundState):
     """A game of any trick-taking ruleset."""
 
-    # Slots for this class's own attributes.  GameState keeps a __dict__ for its fields,
-    # but with all ~50 attributes in one instance dict CPython drops its compact
-    # shared-key layout (at most 30 keys), and every attribute access on the hot path
-    # becomes a generic dict look-up.
-    __slots__ = ("tricks", "ace_high", "unique_cards", "phase", "hands", "upcard", "trump", "bids",
-                 "bid_order", "taken", "trick", "trick_number", "leader", "suits", "power", "played",
-                 "constrained_bids", "exact_bids", "points_by_hand_size", "_candidates", "_candidate_actions", "_candidate_action",
-                 "_candidate_cache", "_bid_env", "_made", "_legal_keys", "_keys_at", "_follow_suit", "_must_trump",
-                 "_simultaneous", "_first_offset", "_orders", "_bids_memo", "_round_bids", "_made_key", "_restricted", "_score", "_per_seat_names", "_teams", "_named_trump",
-                 "_by_rule", "_trick_winner", "_trump_broken", "counters", "_own_hidden", "_others_shown", "_trump_hidden",
-                 "_trump_due")
+    __slots__ = ()  # every field is a slot of RoundState (round.py)
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.tricks: TrickRules = self.rules.section
+        self.tricks = self.rules.section
         self.ace_high = self.rules.deck.ace != "low"
         self.unique_cards = self.setup.decks == 1 and self.setup.jokers <= 1
         self.phase = _DEAL
-        self.hands: list[list[int]] = [[] for _ in range(self.players)]
-        self.upcard: int | None = None
-        self.trump: int | None = None
-        self.bids: list[int | None] = [None] * self.players
-        self.bid_order: list[int] = []
+        self.hands = [[] for _ in range(self.players)]
+        self.upcard = None
+        self.trump = None
+        self.bids = [None] * self.players
+        self.bid_order = []
         self.taken = [0] * self.players
-        self.trick: list[tuple[int, int]] = []
+        self.trick = []
         self.trick_number = 0
         self.leader = 0
-        self.suits: tuple[int, ...] = ()
-        self.power: tuple[int, ...] = ()
-        self.played: list[int] = []  # this round's cards, in order (public)
+        self.suits = ()
+        self.power = ()
+        self.played = []  # this round's cards, in order (public)
         self.constrained_bids = 0  # bids where a restriction removed a candidate
         self.exact_bids = [0] * self.players  # rounds each seat took exactly its bid
-        self.points_by_hand_size: dict[int, list[int]] = {}  # hand size -> [points, seat-rounds]
-        self._candidates: list[int] = []
-        self._candidate_actions: list[Move] = []  # the Bid action of each candidate, same order
-        self._candidate_action: dict[int, Move] = {}
+        self.points_by_hand_size = {}  # hand size -> [points, seat-rounds]
+        self._candidates = []
+        self._candidate_actions = []  # the Bid action of each candidate, same order
+        self._candidate_action = {}
         # per round: the bids its range allows, their actions, bid -> action (shared by every game of the setup)
-        self._candidate_cache: dict[int, tuple[list[int], list[Move], dict[int, Move]]] = \
-            self.setup.cache.setdefault("candidate_bids", {})
-        self._bid_env: dict[str, Any] = {}
-        self._made: list[int] = []  # bids made this round, in bidding order
+        self._candidate_cache = self.setup.cache.setdefault("candidate_bids", {})
+        self._bid_env = {}
+        self._made = []  # bids made this round, in bidding order
         # The plain keys (cards or bids) of the cached legal actions, so that apply() can
         # check membership with C-level int comparisons instead of calling the
         # dataclasses' Python __eq__ for every listed action before the chosen one.
-        self._legal_keys: list[int] = []
+        self._legal_keys = []
         self._keys_at = -1  # the move number the keys are for
         # Rule flags read on every move, copied out of their frozen rule objects.
         self._follow_suit = self.tricks.play.follow_suit
@@ -138,13 +117,11 @@ class TrickTakingState(GameState):
         self._named_trump = self.tricks.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER
         self._first_offset = self.rules.deal.first_to_act.offset
         # (round, dealer) -> bids made -> the legal bids of the next bidder (for every game of the setup)
-        self._bids_memo: dict[tuple[int, int], dict[tuple[int, ...], list[int]]] = \
-            self.setup.cache.setdefault("legal_bids", {})
-        self._round_bids: dict[tuple[int, ...], list[int]] = {}
-        self._made_key: tuple[int, ...] = ()
+        self._bids_memo = self.setup.cache.setdefault("legal_bids", {})
+        self._round_bids = {}
+        self._made_key = ()
         # trump -> the card order (shared by every game of the setup)
-        self._orders: dict[int | None, tuple[tuple[int, ...], tuple[int, ...]]] = \
-            self.setup.cache.setdefault("card_orders", {})
+        self._orders = self.setup.cache.setdefault("card_orders", {})
         self._teams = self.setup.teams  # empty: every seat alone
         self._restricted = bool(self.tricks.bidding.restrictions)
         self._score = self.tricks.scoring.program
@@ -157,9 +134,9 @@ class TrickTakingState(GameState):
         self._own_hidden = False  # this round a seat bids without seeing its own hand
         self._others_shown = False  # this round a seat sees every other hand
         self._trump_hidden = False  # this round the trump (and the turned card) is shown after the bidding
-        self._trump_due: dict[str, Any] | None = None  # the trump event of such a round, logged when revealed
+        self._trump_due = None  # the trump event of such a round, logged when revealed
         # counter name -> each seat's value, carried from round to round
-        self.counters: dict[str, list[int]] = {}
+        self.counters = {}
         for counter in self.tricks.counters:
             values = []
             for seat in range(self.players):
@@ -331,14 +308,6 @@ class TrickTakingState(GameState):
     def _card_test(self, compiled: Any, env: dict[str, Any], seat: int, card: int, path: tuple[Any, ...]) -> bool:
         self._card_env(env, seat, card)
         return bool(self._evaluated(compiled, env, path))
-
-    def _evaluated(self, compiled: Any, env: dict[str, Any], path: tuple[Any, ...]) -> Any:
-        """``compiled`` in ``env``; a failure names the rule and its expression."""
-        try:
-            return compiled(env)
-        except EvaluationError as exc:
-            where = ".".join(str(k) for k in path)
-            raise EvaluationError(f"{where} '{compiled.source}': {exc}", path) from None
 
     def _legal_bids(self, seat: int) -> list[int]:
         """The bids ``seat`` may make now (what is listed and what verifies).  They
