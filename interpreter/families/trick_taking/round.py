@@ -79,7 +79,7 @@ class RoundState(GameState):
     _trick_winner: Winner
     _trump_broken: bool  # a trump has been played this round (kept when _by_rule)
 
-    # --- the scoring -----------------------------------------------------------------------
+    # --- the scoring (scoring.py) -------------------------------------------------------------
     exact_bids: list[int]  # rounds each seat took exactly its bid
     points_by_hand_size: dict[int, list[int]]  # hand size -> [points, seat-rounds]
     counters: dict[str, list[int]]  # counter name -> each seat's value, carried from round to round

@@ -19,8 +19,8 @@ from ...privacy import Seen
 from . import auction, trickplay
 from .actions import BIDS, PLAYS, TRUMP_CHOICES, Bid, ChooseTrump, Move, Play
 from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _OVER, _PLAYING, Phase
-from .round import RoundState
 from .rules import CHOSEN, BidOrder, TrumpKind
+from .scoring import ScoringPhase
 from .trump import LEAD_PASSES, NO_SUIT, card_order, round_trump
 
 __all__ = ["Phase", "TrickObservation", "TrickTakingState"]
@@ -72,7 +72,7 @@ def _trick_event(round_number: int, trick: int, winner: int) -> dict[str, Any]:
     return {"event": "trick", "round": round_number, "trick": trick, "winner": winner}
 
 
-class TrickTakingState(RoundState):
+class TrickTakingState(ScoringPhase):
     """A game of any trick-taking ruleset."""
 
     __slots__ = ()  # every field is a slot of RoundState (round.py)
@@ -96,8 +96,6 @@ class TrickTakingState(RoundState):
         self.power = ()
         self.played = []  # this round's cards, in order (public)
         self.constrained_bids = 0  # bids where a restriction removed a candidate
-        self.exact_bids = [0] * self.players  # rounds each seat took exactly its bid
-        self.points_by_hand_size = {}  # hand size -> [points, seat-rounds]
         self._candidates = []
         self._candidate_actions = []  # the Bid action of each candidate, same order
         self._candidate_action = {}
@@ -122,12 +120,7 @@ class TrickTakingState(RoundState):
         self._made_key = ()
         # trump -> the card order (shared by every game of the setup)
         self._orders = self.setup.cache.setdefault("card_orders", {})
-        self._teams = self.setup.teams  # empty: every seat alone
         self._restricted = bool(self.tricks.bidding.restrictions)
-        self._score = self.tricks.scoring.program
-        # whether the scoring reads any per-seat name besides the bid and the tricks taken
-        self._per_seat_names = bool(self.tricks.scoring.names & {"team", "team_bid", "team_tricks", "seat",
-                                                                 "is_dealer"})
         self._by_rule = self.tricks.play.by_rule  # plays decided by restrictions or free cards
         self._trick_winner = trickplay.winner_function(bool(self.setup.jokers), self.tricks.play.last_identical)
         self._trump_broken = False  # a trump has been played this round (kept when _by_rule)
@@ -135,17 +128,7 @@ class TrickTakingState(RoundState):
         self._others_shown = False  # this round a seat sees every other hand
         self._trump_hidden = False  # this round the trump (and the turned card) is shown after the bidding
         self._trump_due = None  # the trump event of such a round, logged when revealed
-        # counter name -> each seat's value, carried from round to round
-        self.counters = {}
-        for counter in self.tricks.counters:
-            values = []
-            for seat in range(self.players):
-                env = self.setup.round_env(0)
-                env["seat"] = seat
-                values.append(self._evaluated(counter.initial, env, ("counters", counter.name, "initial")))
-            self.counters[counter.name] = values
-        if self.counters:
-            self._per_seat_names = True
+        self._init_scoring()
 
     # --- legal actions: one source per kind of move ---------------------------------------------
     def legal_actions(self) -> list[Move]:
@@ -611,85 +594,6 @@ class TrickTakingState(RoundState):
         self.leader = self.turn = winner
         if not self.hands[winner]:
             self._end_round()
-
-    def _end_round(self) -> None:
-        env = self._bid_env  # this round's names (the bidding's left-overs are never read)
-        bids = [b if b is not None else 0 for b in self.bids]
-        taken = self.taken
-        env["bids"] = bids
-        env["taken"] = taken[:]
-        points = []
-        score = self._score
-        dealer = self.dealer
-        teams = self._teams
-        if teams:
-            team_bid: dict[int, int] = {}
-            team_tricks: dict[int, int] = {}
-            for seat, team in enumerate(teams):
-                team_bid[team] = team_bid.get(team, 0) + bids[seat]
-                team_tricks[team] = team_tricks.get(team, 0) + taken[seat]
-        exact = self.exact_bids
-        per_seat = self._per_seat_names
-        counters = self.counters
-        for seat in range(self.players):
-            bid, took = bids[seat], taken[seat]
-            # item assignment, and only of the names the scoring reads: no keyword dict
-            # is built per seat, as update(**kw) would
-            env["bid"] = bid
-            env["tricks"] = took
-            if per_seat:
-                if teams:
-                    team = teams[seat]
-                    env["team"] = team
-                    env["team_bid"] = team_bid[team]
-                    env["team_tricks"] = team_tricks[team]
-                else:  # alone, a seat is its own team
-                    env["team"] = seat
-                    env["team_bid"] = bid
-                    env["team_tricks"] = took
-                env["seat"] = seat
-                env["is_dealer"] = seat == dealer
-                for name, values in counters.items():
-                    env[name] = values[seat]
-            try:
-                points.append(score(env))
-            except EvaluationError as exc:
-                raise EvaluationError(f"scoring seat {seat} in round {self.round}: {exc}", ("scoring", "points")) \
-                    from None
-            if bid == took:
-                exact[seat] += 1
-        if counters:
-            self._update_counters(env, points)
-        cell = self.points_by_hand_size.get(self.hand_size)
-        if cell is None:
-            cell = self.points_by_hand_size[self.hand_size] = [0, 0]
-        cell[0] += sum(points)
-        cell[1] += self.players
-        self.phase = _DEAL
-        self.score_round(points)
-
-    def _update_counters(self, env: dict[str, Any], points: list[int]) -> None:
-        """Each counter's new value for each seat, from the round just scored and every
-        counter's value before it (all counters change together)."""
-        before = {name: values[:] for name, values in self.counters.items()}
-        for seat in range(self.players):
-            env["bid"] = env["bids"][seat]
-            env["tricks"] = env["taken"][seat]
-            env["seat"] = seat
-            env["is_dealer"] = seat == self.dealer
-            team = self._teams[seat] if self._teams else seat
-            env["team"] = team
-            members = [s for s in range(self.players) if (self._teams[s] if self._teams else s) == team]
-            env["team_bid"] = sum(env["bids"][s] for s in members)
-            env["team_tricks"] = sum(env["taken"][s] for s in members)
-            env["points"] = points[seat]
-            for name, values in before.items():
-                env[name] = values[seat]
-            if self.tricks.scoring.lets:
-                self.tricks.scoring.with_lets(env)
-            for counter in self.tricks.counters:
-                self.counters[counter.name][seat] = self._evaluated(counter.update, env,
-                                                                    ("counters", counter.name, "update"))
 
     # --- what a seat sees ---------------------------------------------------------------------
     def sees(self, seat: int) -> tuple[bool, bool]:
