@@ -10,7 +10,7 @@ from typing import Sequence
 from ...cards import JOKER
 from ...rules import Ruleset
 from .actions import Bid, ChooseTrump, Play, TrickAction
-from .state import TrickObservation
+from .observation import TrickObservation
 from .trickplay import led_suit
 from .trump import LEAD_PASSES, NO_SUIT
 

@@ -21,8 +21,9 @@ from ...game import observed_mode
 from ...rules import Ruleset
 from .actions import Bid, ChooseTrump
 from .bot import TrickBot
+from .observation import TrickObservation
 from .phases import _BIDDING, _CHOOSE_TRUMP, _PLAYING
-from .state import TrickObservation, TrickTakingState
+from .state import TrickTakingState
 from .trickplay import led_suit
 
 

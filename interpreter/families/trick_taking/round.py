@@ -108,3 +108,9 @@ class RoundState(GameState):
         except EvaluationError as exc:
             where = ".".join(str(k) for k in path)
             raise EvaluationError(f"{where} '{compiled.source}': {exc}", path) from None
+
+    if TYPE_CHECKING:
+        # What each phase offers the others (defined in its module, found through the
+        # composed state's classes).
+        def sees(self, seat: int) -> tuple[bool, bool]: ...  # dealing
+        def _order(self, suit: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]: ...  # trump
