@@ -66,7 +66,7 @@ class RoundState(GameState):
     _bids_memo: dict[tuple[int, int], dict[tuple[int, ...], list[int]]]  # (round, dealer) -> ... (setup-wide)
     _round_bids: dict[tuple[int, ...], list[int]]  # bids made -> the next bidder's legal bids
 
-    # --- the trick play --------------------------------------------------------------------
+    # --- the trick play (trickplay.py) --------------------------------------------------------
     unique_cards: bool  # one deck and at most one joker: a hand holds no card twice
     taken: list[int]  # tricks taken this round, per seat
     trick: list[tuple[int, int]]  # (seat, card) of the trick in progress
@@ -114,3 +114,6 @@ class RoundState(GameState):
         # composed state's classes).
         def sees(self, seat: int) -> tuple[bool, bool]: ...  # dealing
         def _order(self, suit: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]: ...  # trump
+        def _open_play(self) -> None: ...  # trickplay
+        def _start_play(self) -> None: ...  # trickplay
+        def _end_round(self) -> None: ...  # scoring
