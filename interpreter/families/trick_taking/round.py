@@ -49,7 +49,7 @@ class RoundState(GameState):
     _named_trump: bool  # the highest bidder names the trump after the bidding
     _trump_due: dict[str, Any] | None  # the trump event of a round that hides it, logged when revealed
 
-    # --- the bidding -----------------------------------------------------------------------
+    # --- the bidding (auction.py) -------------------------------------------------------------
     bids: list[int | None]
     bid_order: list[int]
     constrained_bids: int  # bids where a restriction removed a candidate
@@ -114,6 +114,8 @@ class RoundState(GameState):
         # composed state's classes).
         def sees(self, seat: int) -> tuple[bool, bool]: ...  # dealing
         def _order(self, suit: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]: ...  # trump
+        def _end_bidding(self) -> None: ...  # trump
+        def _keys(self, turn: int) -> list[int]: ...  # state
         def _open_play(self) -> None: ...  # trickplay
         def _start_play(self) -> None: ...  # trickplay
         def _end_round(self) -> None: ...  # scoring

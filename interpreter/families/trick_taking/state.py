@@ -16,11 +16,11 @@ from ...deal import Deal
 from ...errors import EvaluationError, IllegalActionError
 from ...game import CHANCE, OVER
 from ...privacy import Seen
-from . import auction
-from .actions import BIDS, PLAYS, TRUMP_CHOICES, Bid, ChooseTrump, Move, Play
+from .actions import PLAYS, TRUMP_CHOICES, Bid, ChooseTrump, Move, Play
+from .auction import BiddingPhase
 from .observation import Observations, TrickObservation
 from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _PLAYING, Phase
-from .rules import CHOSEN, BidOrder, TrumpKind
+from .rules import CHOSEN, TrumpKind
 from .scoring import ScoringPhase
 from .trickplay import PlayPhase
 from .trump import card_order, round_trump
@@ -30,11 +30,7 @@ __all__ = ["Phase", "TrickObservation", "TrickTakingState"]
 _PLAY_OF = PLAYS.__getitem__
 
 
-def _bid_event(round_number: int, seat: int, bid: int) -> dict[str, Any]:
-    return {"event": "bid", "round": round_number, "seat": seat, "bid": bid}
-
-
-class TrickTakingState(PlayPhase, ScoringPhase, Observations):
+class TrickTakingState(BiddingPhase, PlayPhase, ScoringPhase, Observations):
     """A game of any trick-taking ruleset."""
 
     __slots__ = ()  # every field is a slot of RoundState (round.py)
@@ -47,38 +43,22 @@ class TrickTakingState(PlayPhase, ScoringPhase, Observations):
         self.hands = [[] for _ in range(self.players)]
         self.upcard = None
         self.trump = None
-        self.bids = [None] * self.players
-        self.bid_order = []
         self.suits = ()
         self.power = ()
-        self.constrained_bids = 0  # bids where a restriction removed a candidate
-        self._candidates = []
-        self._candidate_actions = []  # the Bid action of each candidate, same order
-        self._candidate_action = {}
-        # per round: the bids its range allows, their actions, bid -> action (shared by every game of the setup)
-        self._candidate_cache = self.setup.cache.setdefault("candidate_bids", {})
-        self._bid_env = {}
-        self._made = []  # bids made this round, in bidding order
         # The plain keys (cards or bids) of the cached legal actions, so that apply() can
         # check membership with C-level int comparisons instead of calling the
         # dataclasses' Python __eq__ for every listed action before the chosen one.
         self._legal_keys = []
         self._keys_at = -1  # the move number the keys are for
         # Rule flags read on every move, copied out of their frozen rule objects.
-        self._simultaneous = self.tricks.bidding.order is BidOrder.SIMULTANEOUS
         self._named_trump = self.tricks.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER
-        self._first_offset = self.rules.deal.first_to_act.offset
-        # (round, dealer) -> bids made -> the legal bids of the next bidder (for every game of the setup)
-        self._bids_memo = self.setup.cache.setdefault("legal_bids", {})
-        self._round_bids = {}
-        self._made_key = ()
         # trump -> the card order (shared by every game of the setup)
         self._orders = self.setup.cache.setdefault("card_orders", {})
-        self._restricted = bool(self.tricks.bidding.restrictions)
         self._own_hidden = False  # this round a seat bids without seeing its own hand
         self._others_shown = False  # this round a seat sees every other hand
         self._trump_hidden = False  # this round the trump (and the turned card) is shown after the bidding
         self._trump_due = None  # the trump event of such a round, logged when revealed
+        self._init_bidding()
         self._init_play()
         self._init_scoring()
 
@@ -144,47 +124,6 @@ class TrickTakingState(PlayPhase, ScoringPhase, Observations):
             return
         self.apply(self.legal_actions()[index])
 
-    def _legal_bids(self, seat: int) -> list[int]:
-        """The bids ``seat`` may make now (what is listed and what verifies).  They
-        follow from the round, the dealer, the seat and the bids made before (nothing
-        else is in the restrictions' names), and evaluation is pure, so they are kept
-        for every game of the setup: simulations meet the same situations again and again."""
-        if not self._restricted:
-            return self._candidates
-        if self.counters:  # the bids may depend on the seat's counters: nothing to remember
-            fresh = auction.legal_bids(self.tricks.bidding, self._env_for_bid(seat), self._candidates)
-            if not fresh:
-                raise EvaluationError(f"the bidding restrictions leave seat {seat} no legal bid in round "
-                                      f"{self.round}", ("bidding", "restrictions"))
-            return fresh
-        memo = self._round_bids  # this round and dealer's: the bids made say whose bid it is
-        made = self._made_key
-        bids = memo.get(made)
-        if bids is None:
-            bids = auction.legal_bids(self.tricks.bidding, self._env_for_bid(seat), self._candidates)
-            if len(memo) >= 20_000:
-                memo.clear()
-            memo[made] = bids
-        if not bids:
-            raise EvaluationError(f"the bidding restrictions leave seat {seat} no legal bid in round {self.round}",
-                                  ("bidding", "restrictions"))
-        return bids
-
-    def _env_for_bid(self, seat: int) -> dict[str, Any]:
-        env = self._bid_env
-        simultaneous = self._simultaneous
-        position = self.bid_order.index(seat)
-        # item assignment: no keyword dict is built per decision, as update(**kw) would
-        env["seat"] = seat
-        env["position"] = position
-        env["is_dealer"] = seat == self.dealer
-        env["bids"] = [] if simultaneous else self._made
-        env["is_first"] = position == 0 and not simultaneous
-        env["is_last"] = position == self.players - 1 and not simultaneous
-        for name, values in self.counters.items():
-            env[name] = values[seat]
-        return env
-
     # --- verification -----------------------------------------------------------------------
     def verify(self, action: Move) -> None:
         turn = self.turn
@@ -197,11 +136,7 @@ class TrickTakingState(PlayPhase, ScoringPhase, Observations):
         if phase is _PLAYING:
             self._verify_play(action, turn)
         elif phase is _BIDDING:
-            if not isinstance(action, Bid):
-                raise IllegalActionError(f"it is time to bid, not '{action}'")
-            if action.bid not in self._legal_bids(turn):
-                raise IllegalActionError(auction.bid_refusal(self.tricks.bidding, self._env_for_bid(turn),
-                                                             self._candidates, action.bid))
+            self._verify_bid(action, turn)
         elif phase is _CHOOSE_TRUMP:
             choices = self.tricks.trump.choices
             if not isinstance(action, ChooseTrump) or action.suit not in choices:
@@ -240,8 +175,6 @@ class TrickTakingState(PlayPhase, ScoringPhase, Observations):
     def _deal(self, deal: Deal) -> None:
         self.hands = [list(h) for h in deal.hands]
         self.upcard = deal.upcard
-        players = self.players
-        self.bids = [None] * players
         tricks = self.tricks
         if tricks.own_hand is not None or tricks.others_hands is not None or tricks.trump_while_bidding is not None:
             env = self.setup.round_env(self.round_index)
@@ -263,27 +196,7 @@ class TrickTakingState(PlayPhase, ScoringPhase, Observations):
             self.log_deal(deal, hidden)
         else:
             self.log_deal(deal)
-        first = (self.dealer + self._first_offset) % players
-        self.bid_order = [(first + k) % players for k in range(players)]  # seat_after(first, k)
-        round_index = self.round_index
-        self._bid_env = self.setup.round_env(round_index)  # a fresh dict each round: bids and scores fill it in
-        cached = self._candidate_cache.get(round_index)
-        if cached is None:
-            try:
-                candidates = auction.candidate_bids(self.tricks.bidding, self._bid_env)
-            except EvaluationError as exc:
-                raise EvaluationError(f"the bids allowed in round {self.round}: {exc}", ("bidding", "range")) from None
-            actions: list[Move] = [BIDS[b] if 0 <= b < len(BIDS) else Bid(b) for b in candidates]
-            # the candidates, their actions, and bid -> action to map filtered bids in C
-            cached = self._candidate_cache[round_index] = (candidates, actions, dict(zip(candidates, actions)))
-        self._candidates, self._candidate_actions, self._candidate_action = cached
-        self._made = []
-        self._made_key = ()
-        if self._restricted:
-            memo = self._bids_memo
-            if len(memo) >= 2_000:
-                memo.clear()
-            self._round_bids = memo.setdefault((round_index, self.dealer), {})
+        self._open_bidding()
         self._open_play()
         if self.tricks.trump.suit is not None:
             suit = self._rule_trump()
@@ -299,8 +212,7 @@ class TrickTakingState(PlayPhase, ScoringPhase, Observations):
         else:  # no trump until it is named: cards rank as in a no-trump round meanwhile
             self.trump = None
             self.suits, self.power = self._order(None)
-        self.phase = _BIDDING
-        self.turn = self.bid_order[0]
+        self._start_bidding()
 
     def _chooser(self) -> int:
         """The seat that names a `chosen` trump: trump.chooser, or the dealer."""
@@ -359,25 +271,11 @@ class TrickTakingState(PlayPhase, ScoringPhase, Observations):
             return
         self._log.append(event)
 
-    def _bid(self, bid: int) -> None:
-        seat = self.turn
-        if self._restricted and len(self._keys(seat) if self._keys_at != self.moves else self._legal_keys) < \
-                len(self._candidates):
-            self.constrained_bids += 1
-        self.bids[seat] = bid
-        made = self._made
-        if self._simultaneous and not made:
-            self.hold_events()  # bids made at once: none is seen before all are made
-        made.append(bid)
-        self._made_key += (bid,)
-        self._log.append((_bid_event, self.round_index + 1, seat, bid))
-        position = len(made)  # the next bidder's place in the bidding order
-        if position < self.players:
-            self.turn = self.bid_order[position]
-            return
-        if self._simultaneous:
-            self.release_events()
-        if self._trump_due is not None:  # the trump, hidden during the bidding, is revealed
+    def _end_bidding(self) -> None:
+        """After the last bid: a trump hidden during the bidding is revealed, and the
+        highest bidder names one (the first of equal bids in the bidding order), or
+        the play starts."""
+        if self._trump_due is not None:
             self._log.append(self._trump_due)
             self._trump_due = None
         if self._named_trump:
@@ -392,8 +290,7 @@ class TrickTakingState(PlayPhase, ScoringPhase, Observations):
         if self._named_trump:  # the highest bidder, after the bidding
             self._start_play()
         else:  # trump.suit gave `chosen`: the bidding starts
-            self.phase = _BIDDING
-            self.turn = self.bid_order[0]
+            self._start_bidding()
 
     # --- what a seat sees ---------------------------------------------------------------------
     def sees(self, seat: int) -> tuple[bool, bool]:
