@@ -40,7 +40,7 @@ class RoundState(GameState):
     _others_shown: bool  # this round a seat sees every other hand
     _trump_hidden: bool  # this round the trump (and the turned card) is shown after the bidding
 
-    # --- the trump ------------------------------------------------------------------------
+    # --- the trump (trump.py) -----------------------------------------------------------------
     ace_high: bool
     trump: int | None  # the suit (0..3), None for no trump (or not named yet)
     suits: tuple[int, ...]  # the round's card order: each card's suit in play ...
@@ -115,6 +115,7 @@ class RoundState(GameState):
         def sees(self, seat: int) -> tuple[bool, bool]: ...  # dealing
         def _order(self, suit: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]: ...  # trump
         def _end_bidding(self) -> None: ...  # trump
+        def _start_bidding(self) -> None: ...  # auction
         def _keys(self, turn: int) -> list[int]: ...  # state
         def _open_play(self) -> None: ...  # trickplay
         def _start_play(self) -> None: ...  # trickplay

@@ -11,26 +11,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...cards import JOKER, NAMES, SUIT_NAMES, SUITS
 from ...deal import Deal
-from ...errors import EvaluationError, IllegalActionError
+from ...errors import IllegalActionError
 from ...game import CHANCE, OVER
 from ...privacy import Seen
-from .actions import PLAYS, TRUMP_CHOICES, Bid, ChooseTrump, Move, Play
+from .actions import PLAYS, Bid, Move, Play
 from .auction import BiddingPhase
 from .observation import Observations, TrickObservation
 from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _PLAYING, Phase
-from .rules import CHOSEN, TrumpKind
 from .scoring import ScoringPhase
 from .trickplay import PlayPhase
-from .trump import card_order, round_trump
+from .trump import TrumpPhase
 
 __all__ = ["Phase", "TrickObservation", "TrickTakingState"]
 
 _PLAY_OF = PLAYS.__getitem__
 
 
-class TrickTakingState(BiddingPhase, PlayPhase, ScoringPhase, Observations):
+class TrickTakingState(TrumpPhase, BiddingPhase, PlayPhase, ScoringPhase, Observations):
     """A game of any trick-taking ruleset."""
 
     __slots__ = ()  # every field is a slot of RoundState (round.py)
@@ -38,26 +36,19 @@ class TrickTakingState(BiddingPhase, PlayPhase, ScoringPhase, Observations):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.tricks = self.rules.section
-        self.ace_high = self.rules.deck.ace != "low"
         self.phase = _DEAL
         self.hands = [[] for _ in range(self.players)]
         self.upcard = None
-        self.trump = None
-        self.suits = ()
-        self.power = ()
         # The plain keys (cards or bids) of the cached legal actions, so that apply() can
         # check membership with C-level int comparisons instead of calling the
         # dataclasses' Python __eq__ for every listed action before the chosen one.
         self._legal_keys = []
         self._keys_at = -1  # the move number the keys are for
         # Rule flags read on every move, copied out of their frozen rule objects.
-        self._named_trump = self.tricks.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER
-        # trump -> the card order (shared by every game of the setup)
-        self._orders = self.setup.cache.setdefault("card_orders", {})
         self._own_hidden = False  # this round a seat bids without seeing its own hand
         self._others_shown = False  # this round a seat sees every other hand
         self._trump_hidden = False  # this round the trump (and the turned card) is shown after the bidding
-        self._trump_due = None  # the trump event of such a round, logged when revealed
+        self._init_trump()
         self._init_bidding()
         self._init_play()
         self._init_scoring()
@@ -82,7 +73,7 @@ class TrickTakingState(BiddingPhase, PlayPhase, ScoringPhase, Observations):
         elif turn == OVER:
             actions = []
         else:
-            actions = [TRUMP_CHOICES[4 if suit is None else suit] for suit in self.tricks.trump.choices]
+            actions = self._legal_trumps()
         self._legal_at = self.moves
         self._legal_list = actions
         return actions
@@ -138,11 +129,7 @@ class TrickTakingState(BiddingPhase, PlayPhase, ScoringPhase, Observations):
         elif phase is _BIDDING:
             self._verify_bid(action, turn)
         elif phase is _CHOOSE_TRUMP:
-            choices = self.tricks.trump.choices
-            if not isinstance(action, ChooseTrump) or action.suit not in choices:
-                who = "the highest bidder" if self._named_trump else f"seat {turn}"
-                allowed = ", ".join("none" if c is None else SUIT_NAMES[SUITS[c]] for c in choices)
-                raise IllegalActionError(f"{who} names the trump now ({allowed}), not '{action}'")
+            self._verify_trump(action, turn)
 
     # --- applying --------------------------------------------------------------------------
     def apply(self, action: Move) -> None:
@@ -198,99 +185,7 @@ class TrickTakingState(BiddingPhase, PlayPhase, ScoringPhase, Observations):
             self.log_deal(deal)
         self._open_bidding()
         self._open_play()
-        if self.tricks.trump.suit is not None:
-            suit = self._rule_trump()
-            if suit == CHOSEN:  # a seat names it, before the bidding
-                self.trump = None
-                self.suits, self.power = self._order(None)
-                self.phase = _CHOOSE_TRUMP
-                self.turn = self._chooser()
-                return
-            self._set_trump(suit, None)
-        elif not self._named_trump:
-            self._set_trump(round_trump(self.tricks.trump, self.rules_round, self.upcard), None)
-        else:  # no trump until it is named: cards rank as in a no-trump round meanwhile
-            self.trump = None
-            self.suits, self.power = self._order(None)
-        self._start_bidding()
-
-    def _chooser(self) -> int:
-        """The seat that names a `chosen` trump: trump.chooser, or the dealer."""
-        rule = self.tricks.trump.chooser
-        if rule is None:
-            return self.dealer
-        env = self._trump_env()
-        return int(self._evaluated(rule, env, ("trump", "chooser"))) % self.players
-
-    def _trump_env(self) -> dict[str, Any]:
-        """The names of trump.suit and trump.chooser: the round's and the turned card's."""
-        env = self.setup.round_env(self.round_index)
-        up = self.upcard
-        env["dealer"] = self.dealer
-        env["chosen"] = CHOSEN
-        env["has_upcard"] = up is not None
-        env["upcard_is_joker"] = up == JOKER
-        env["upcard_suit"] = -1 if up is None or up == JOKER else up // 13
-        env["upcard_rank"] = 0 if up is None or up == JOKER else up % 13 + 2
-        return env
-
-    def _rule_trump(self) -> int | None:
-        """This round's trump by trump.suit: a suit, None for no trump, or CHOSEN."""
-        env = self._trump_env()
-        rule = self.tricks.trump.suit
-        assert rule is not None
-        value = self._evaluated(rule, env, ("trump", "suit"))
-        if value == -1:
-            return None
-        if value == CHOSEN and "chosen" in rule.names:
-            return CHOSEN
-        if not 0 <= value <= 3:
-            raise EvaluationError(f"trump.suit '{rule.source}' gave {value} in round "
-                                  f"{self.round}: a suit is spades, hearts, diamonds, clubs, no_trump "
-                                  "or chosen", ("trump", "suit"))
-        return int(value)
-
-    def _order(self, suit: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The card order (suit in play and power of each card) when ``suit`` is trump."""
-        order = self._orders.get(suit)
-        if order is None:
-            order = self._orders[suit] = card_order(self.tricks.trump, suit, self.ace_high)
-        return order
-
-    def _set_trump(self, suit: int | None, seat: int | None) -> None:
-        self.trump = suit
-        self.suits, self.power = self._order(suit)
-        event: dict[str, Any] = {"event": "trump", "round": self.round_index + 1,
-                                 "suit": None if suit is None else SUITS[suit]}
-        if seat is not None:
-            event["seat"] = seat
-        if self._trump_hidden and seat is None:
-            # shown after the bidding: logged then, with the card turned (hidden in the deal's views)
-            event["upcard"] = None if self.upcard is None else NAMES[self.upcard]
-            self._trump_due = event
-            return
-        self._log.append(event)
-
-    def _end_bidding(self) -> None:
-        """After the last bid: a trump hidden during the bidding is revealed, and the
-        highest bidder names one (the first of equal bids in the bidding order), or
-        the play starts."""
-        if self._trump_due is not None:
-            self._log.append(self._trump_due)
-            self._trump_due = None
-        if self._named_trump:
-            high = max(b for b in self.bids if b is not None)
-            self.phase = _CHOOSE_TRUMP
-            self.turn = next(s for s in self.bid_order if self.bids[s] == high)
-            return
-        self._start_play()
-
-    def _choose_trump(self, suit: int | None) -> None:
-        self._set_trump(suit, self.turn)
-        if self._named_trump:  # the highest bidder, after the bidding
-            self._start_play()
-        else:  # trump.suit gave `chosen`: the bidding starts
-            self._start_bidding()
+        self._make_trump()
 
     # --- what a seat sees ---------------------------------------------------------------------
     def sees(self, seat: int) -> tuple[bool, bool]:
