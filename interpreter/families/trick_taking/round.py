@@ -1,10 +1,11 @@
 """What a trick-taking round holds: every field of the state, by the phase that owns it,
 and what every phase uses (a rule evaluated with its place named on failure).
 
-:class:`RoundState` is the base of :class:`~.state.TrickTakingState`, and of each
-phase's part of the state as it moves to a module of its own.  The fields are declared
-here once, because the phases read each other's (the play reads the trump and the bids;
-the scoring the bids and the tricks taken); each phase sets its own.
+:class:`RoundState` is the base of each phase's part of the state (:mod:`.dealing`,
+:mod:`.trump`, :mod:`.auction`, :mod:`.trickplay`, :mod:`.scoring`,
+:mod:`.observation`); :class:`~.state.TrickTakingState` composes them.  The fields are
+declared here once, because the phases read each other's (the play reads the trump and
+the bids; the scoring the bids and the tricks taken); each phase sets its own.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ class RoundState(GameState):
     _legal_keys: list[int]
     _keys_at: int  # the move number the keys are for
 
-    # --- the deal and the information rules ----------------------------------------------------
+    # --- the deal and the information rules (dealing.py) --------------------------------------
     hands: list[list[int]]
     upcard: int | None
     _own_hidden: bool  # this round a seat bids without seeing its own hand
@@ -114,7 +115,9 @@ class RoundState(GameState):
         # composed state's classes).
         def sees(self, seat: int) -> tuple[bool, bool]: ...  # dealing
         def _order(self, suit: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]: ...  # trump
+        def _make_trump(self) -> None: ...  # trump
         def _end_bidding(self) -> None: ...  # trump
+        def _open_bidding(self) -> None: ...  # auction
         def _start_bidding(self) -> None: ...  # auction
         def _keys(self, turn: int) -> list[int]: ...  # state
         def _open_play(self) -> None: ...  # trickplay

@@ -1,10 +1,14 @@
-"""A game of any trick-taking ruleset: deal -> trump -> auction -> trick play -> scoring.
+"""A game of any trick-taking ruleset: deal -> trump -> bidding -> trick play -> scoring.
 
-Each phase's rules live in their own module (:mod:`.trump`, :mod:`.auction`,
-:mod:`.trickplay`); this state wires them together and records events.  Legality has
-one source per kind of move: the legal cards (:meth:`TrickTakingState._legal_cards`)
-and the legal bids (:func:`.auction.legal_bids`) are what ``legal_actions`` lists and
-what ``verify`` accepts; a refusal's reason is worked out only once a move is refused.
+Each phase is a module of its own, its rules and its part of the state together:
+:mod:`.dealing` (the deal and the information rules), :mod:`.trump`, :mod:`.auction`
+(the bidding), :mod:`.trickplay`, :mod:`.scoring` and :mod:`.observation`; the fields
+they share are declared once in :mod:`.round`.  This state composes them and offers the
+core's API: the legal actions, verifying and applying a move, copies.  Legality has one
+source per kind of move: the legal cards (:meth:`.trickplay.PlayPhase._legal_cards`)
+and the legal bids (:meth:`.auction.BiddingPhase._legal_bids`) are what
+``legal_actions`` lists and what ``verify`` accepts; a refusal's reason is worked out
+only once a move is refused.
 """
 
 from __future__ import annotations
@@ -14,9 +18,9 @@ from typing import Any
 from ...deal import Deal
 from ...errors import IllegalActionError
 from ...game import CHANCE, OVER
-from ...privacy import Seen
 from .actions import PLAYS, Bid, Move, Play
 from .auction import BiddingPhase
+from .dealing import DealPhase
 from .observation import Observations, TrickObservation
 from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _PLAYING, Phase
 from .scoring import ScoringPhase
@@ -28,7 +32,7 @@ __all__ = ["Phase", "TrickObservation", "TrickTakingState"]
 _PLAY_OF = PLAYS.__getitem__
 
 
-class TrickTakingState(TrumpPhase, BiddingPhase, PlayPhase, ScoringPhase, Observations):
+class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPhase, Observations):
     """A game of any trick-taking ruleset."""
 
     __slots__ = ()  # every field is a slot of RoundState (round.py)
@@ -37,17 +41,9 @@ class TrickTakingState(TrumpPhase, BiddingPhase, PlayPhase, ScoringPhase, Observ
         super().__init__(*args, **kwargs)
         self.tricks = self.rules.section
         self.phase = _DEAL
-        self.hands = [[] for _ in range(self.players)]
-        self.upcard = None
-        # The plain keys (cards or bids) of the cached legal actions, so that apply() can
-        # check membership with C-level int comparisons instead of calling the
-        # dataclasses' Python __eq__ for every listed action before the chosen one.
         self._legal_keys = []
-        self._keys_at = -1  # the move number the keys are for
-        # Rule flags read on every move, copied out of their frozen rule objects.
-        self._own_hidden = False  # this round a seat bids without seeing its own hand
-        self._others_shown = False  # this round a seat sees every other hand
-        self._trump_hidden = False  # this round the trump (and the turned card) is shown after the bidding
+        self._keys_at = -1
+        self._init_deal()
         self._init_trump()
         self._init_bidding()
         self._init_play()
@@ -159,42 +155,10 @@ class TrickTakingState(TrumpPhase, BiddingPhase, PlayPhase, ScoringPhase, Observ
         else:
             self._choose_trump(action.suit)
 
-    def _deal(self, deal: Deal) -> None:
-        self.hands = [list(h) for h in deal.hands]
-        self.upcard = deal.upcard
-        tricks = self.tricks
-        if tricks.own_hand is not None or tricks.others_hands is not None or tricks.trump_while_bidding is not None:
-            env = self.setup.round_env(self.round_index)
-            self._trump_hidden = tricks.trump_while_bidding is not None and \
-                not self._evaluated(tricks.trump_while_bidding, env, ("information", "trump_while_bidding"))
-            self._own_hidden = tricks.own_hand is not None and \
-                not self._evaluated(tricks.own_hand, env, ("information", "own_hand"))
-            self._others_shown = tricks.others_hands is not None and \
-                bool(self._evaluated(tricks.others_hands, env, ("information", "others_hands")))
-            # what the information rules hide this round, the deal's views hide too: the
-            # turned card until the trump is revealed (its event then names it), and the
-            # hands when a seat may not see its own or sees the others' (the
-            # observation says which)
-            hidden: dict[str, Seen] = {}
-            if self._trump_hidden:
-                hidden["upcard"] = Seen.NOBODY
-            if self._own_hidden or self._others_shown:
-                hidden["hands"] = Seen.NOBODY
-            self.log_deal(deal, hidden)
-        else:
-            self.log_deal(deal)
-        self._open_bidding()
-        self._open_play()
-        self._make_trump()
-
-    # --- what a seat sees ---------------------------------------------------------------------
-    def sees(self, seat: int) -> tuple[bool, bool]:
-        """(whether ``seat`` sees its own hand now, whether it sees every other hand)."""
-        own = not (self._own_hidden and self.phase is not _PLAYING and self.turn != OVER)
-        return own, self._others_shown and self.turn != OVER
-
     # --- copies -------------------------------------------------------------------------------
     def _copy_into(self, new: Any) -> None:
+        # every phase's containers in one method, not one per phase: a clone is on the
+        # search's hot path
         new.hands = [h[:] for h in self.hands]
         new.bids = self.bids[:]
         new.bid_order = self.bid_order[:]
@@ -206,4 +170,3 @@ class TrickTakingState(TrumpPhase, BiddingPhase, PlayPhase, ScoringPhase, Observ
         new._made = self._made[:]
         new.counters = {name: values[:] for name, values in self.counters.items()}
         new._bid_env = dict(self._bid_env)
-

@@ -9,7 +9,8 @@ from ...deal import deal_from_event
 from ...errors import IllegalActionError
 from ...textio import DIGITS
 from .actions import PLAYS, TRUMP_CHOICES, Bid, ChooseTrump, Move, TrickAction
-from .state import Phase, TrickTakingState
+from .phases import Phase
+from .state import TrickTakingState
 
 
 def parse_input(phase: str, text: str) -> TrickAction:
