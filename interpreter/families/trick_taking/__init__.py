@@ -18,6 +18,7 @@ from ...game import GameState
 from ...privacy import Declaration, Seen
 from ...rules import RulesBuilder, Ruleset, Setup
 from . import auction, checks, determinize, explain, rules, stats, textio
+from .actions import Move, TrickAction
 from .bot import TrickBot
 from .state import TrickTakingState
 
@@ -111,7 +112,7 @@ class TrickTaking:
                   mode: str | None, ruleset_ref: str | None) -> GameState:
         return TrickTakingState(ruleset, players, seed, names, mode, ruleset_ref)
 
-    def parse_input(self, ruleset: Ruleset, observation: Any, text: str) -> Any:
+    def parse_input(self, ruleset: Ruleset, observation: Any, text: str) -> TrickAction:
         return textio.parse_input(observation.phase, text)
 
     def determinize(self, ruleset: Ruleset, observation: Any, memory: dict[str, Any], rng: random.Random) -> GameState:
@@ -121,10 +122,10 @@ class TrickTaking:
         """The most actions one record line stands for: every action is a line of its own."""
         return 1
 
-    def candidate_actions(self, state: Any) -> list[Any]:
+    def candidate_actions(self, state: Any) -> list[TrickAction]:
         return checks.candidate_actions(state)
 
-    def action_from_event(self, state: Any, event: dict[str, Any]) -> Any:
+    def action_from_event(self, state: Any, event: dict[str, Any]) -> Move | None:
         return textio.action_from_event(state, event)
 
     def summarize(self, state: Any) -> dict[str, Any]:

@@ -7,8 +7,10 @@ common ones are interned, so listing legal actions allocates nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Union
 
 from ...cards import NAMES, SUITS
+from ...deal import Deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +36,11 @@ class ChooseTrump:
     def __str__(self) -> str:
         return f"trump {'none' if self.suit is None else SUITS[self.suit]}"
 
+
+# A seat's move in a trick-taking game; and what the state's legal list holds and its
+# verify and apply take: a seat's move, or chance's (the core's Deal).
+TrickAction = Union[Bid, Play, ChooseTrump]
+Move = Union[TrickAction, Deal]
 
 BIDS: tuple[Bid, ...] = tuple(Bid(n) for n in range(0, 200))
 PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(len(NAMES)))

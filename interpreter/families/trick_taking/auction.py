@@ -1,12 +1,18 @@
-"""Bidding: the bids a seat may make, and the reason when a bid is refused."""
+"""The bidding phase of a round: the bids a seat may make, the reason when a bid is
+refused, the situations that leave a seat no bid (for `validate`), and the bidding
+as part of the state (:class:`BiddingPhase`, opened by the deal at
+:meth:`BiddingPhase._open_bidding`)."""
 
 from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from ...errors import EvaluationError
+from ...errors import EvaluationError, IllegalActionError
 from ...expressions import DEFERRED, STATIC
-from .rules import BiddingRules
+from .actions import BIDS, Bid, Move
+from .phases import _BIDDING
+from .round import RoundState
+from .rules import BiddingRules, BidOrder
 
 
 def candidate_bids(bidding: BiddingRules, env: dict[str, Any]) -> list[int]:
@@ -177,3 +183,135 @@ def dead_ends(bidding: BiddingRules, setup: Any, simultaneous: bool, seconds: fl
                         pick = wanted[position] if wanted[position] in allowed else allowed[len(allowed) // 2]
                         stack.append(made + [pick])
     return []
+
+
+def _bid_event(round_number: int, seat: int, bid: int) -> dict[str, Any]:
+    return {"event": "bid", "round": round_number, "seat": seat, "bid": bid}
+
+
+class BiddingPhase(RoundState):
+    """The bidding: in turn from the first to act (``deal.first_to_act``) or all at
+    once, each seat's bids those of the round's range that every restriction allows
+    (:meth:`BiddingPhase._legal_bids`: what is listed and what verifies)."""
+
+    __slots__ = ()
+
+    def _init_bidding(self) -> None:
+        self.bids = [None] * self.players
+        self.bid_order = []
+        self.constrained_bids = 0
+        self._candidates = []
+        self._candidate_actions = []
+        self._candidate_action = {}
+        # per round: the bids its range allows, their actions, bid -> action (shared by every game of the setup)
+        self._candidate_cache = self.setup.cache.setdefault("candidate_bids", {})
+        self._bid_env = {}
+        self._made = []
+        # Rule flags read on every move, copied out of their frozen rule objects.
+        self._simultaneous = self.tricks.bidding.order is BidOrder.SIMULTANEOUS
+        self._first_offset = self.rules.deal.first_to_act.offset
+        self._restricted = bool(self.tricks.bidding.restrictions)
+        # (round, dealer) -> bids made -> the legal bids of the next bidder (for every game of the setup)
+        self._bids_memo = self.setup.cache.setdefault("legal_bids", {})
+        self._round_bids = {}
+        self._made_key = ()
+
+    def _open_bidding(self) -> None:
+        """After the deal: no bid made yet, the bidding order from the first to act,
+        and the bids the round's range allows."""
+        players = self.players
+        self.bids = [None] * players
+        first = (self.dealer + self._first_offset) % players
+        self.bid_order = [(first + k) % players for k in range(players)]  # seat_after(first, k)
+        round_index = self.round_index
+        self._bid_env = self.setup.round_env(round_index)  # a fresh dict each round: bids and scores fill it in
+        cached = self._candidate_cache.get(round_index)
+        if cached is None:
+            try:
+                candidates = candidate_bids(self.tricks.bidding, self._bid_env)
+            except EvaluationError as exc:
+                raise EvaluationError(f"the bids allowed in round {self.round}: {exc}", ("bidding", "range")) from None
+            actions: list[Move] = [BIDS[b] if 0 <= b < len(BIDS) else Bid(b) for b in candidates]
+            # the candidates, their actions, and bid -> action to map filtered bids in C
+            cached = self._candidate_cache[round_index] = (candidates, actions, dict(zip(candidates, actions)))
+        self._candidates, self._candidate_actions, self._candidate_action = cached
+        self._made = []
+        self._made_key = ()
+        if self._restricted:
+            memo = self._bids_memo
+            if len(memo) >= 2_000:
+                memo.clear()
+            self._round_bids = memo.setdefault((round_index, self.dealer), {})
+
+    def _start_bidding(self) -> None:
+        """Once the trump is made (or before it is named by the highest bidder)."""
+        self.phase = _BIDDING
+        self.turn = self.bid_order[0]
+
+    def _legal_bids(self, seat: int) -> list[int]:
+        """The bids ``seat`` may make now (what is listed and what verifies).  They
+        follow from the round, the dealer, the seat and the bids made before (nothing
+        else is in the restrictions' names), and evaluation is pure, so they are kept
+        for every game of the setup: simulations meet the same situations again and again."""
+        if not self._restricted:
+            return self._candidates
+        if self.counters:  # the bids may depend on the seat's counters: nothing to remember
+            fresh = legal_bids(self.tricks.bidding, self._env_for_bid(seat), self._candidates)
+            if not fresh:
+                raise EvaluationError(f"the bidding restrictions leave seat {seat} no legal bid in round "
+                                      f"{self.round}", ("bidding", "restrictions"))
+            return fresh
+        memo = self._round_bids  # this round and dealer's: the bids made say whose bid it is
+        made = self._made_key
+        bids = memo.get(made)
+        if bids is None:
+            bids = legal_bids(self.tricks.bidding, self._env_for_bid(seat), self._candidates)
+            if len(memo) >= 20_000:
+                memo.clear()
+            memo[made] = bids
+        if not bids:
+            raise EvaluationError(f"the bidding restrictions leave seat {seat} no legal bid in round {self.round}",
+                                  ("bidding", "restrictions"))
+        return bids
+
+    def _env_for_bid(self, seat: int) -> dict[str, Any]:
+        env = self._bid_env
+        simultaneous = self._simultaneous
+        position = self.bid_order.index(seat)
+        # item assignment: no keyword dict is built per decision, as update(**kw) would
+        env["seat"] = seat
+        env["position"] = position
+        env["is_dealer"] = seat == self.dealer
+        env["bids"] = [] if simultaneous else self._made
+        env["is_first"] = position == 0 and not simultaneous
+        env["is_last"] = position == self.players - 1 and not simultaneous
+        for name, values in self.counters.items():
+            env[name] = values[seat]
+        return env
+
+    def _verify_bid(self, action: Move, turn: int) -> None:
+        if not isinstance(action, Bid):
+            raise IllegalActionError(f"it is time to bid, not '{action}'")
+        if action.bid not in self._legal_bids(turn):
+            raise IllegalActionError(bid_refusal(self.tricks.bidding, self._env_for_bid(turn), self._candidates,
+                                                 action.bid))
+
+    def _bid(self, bid: int) -> None:
+        seat = self.turn
+        if self._restricted and len(self._keys(seat) if self._keys_at != self.moves else self._legal_keys) < \
+                len(self._candidates):
+            self.constrained_bids += 1
+        self.bids[seat] = bid
+        made = self._made
+        if self._simultaneous and not made:
+            self.hold_events()  # bids made at once: none is seen before all are made
+        made.append(bid)
+        self._made_key += (bid,)
+        self._log.append((_bid_event, self.round_index + 1, seat, bid))
+        position = len(made)  # the next bidder's place in the bidding order
+        if position < self.players:
+            self.turn = self.bid_order[position]
+            return
+        if self._simultaneous:
+            self.release_events()
+        self._end_bidding()

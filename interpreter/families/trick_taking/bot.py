@@ -5,12 +5,12 @@ the bids, the trick, the round's card order) and the legal actions."""
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from typing import Sequence
 
 from ...cards import JOKER
 from ...rules import Ruleset
-from .actions import Bid, Play
-from .state import TrickObservation
+from .actions import Bid, ChooseTrump, Play, TrickAction
+from .observation import TrickObservation
 from .trickplay import led_suit
 from .trump import LEAD_PASSES, NO_SUIT
 
@@ -24,14 +24,15 @@ class TrickBot:
     def __init__(self, rules: Ruleset, seed: int | str = 0):
         self.rng = random.Random(seed)
 
-    def act(self, obs: TrickObservation, legal: Sequence[Any]) -> Any:
+    def act(self, obs: TrickObservation, legal: Sequence[TrickAction]) -> TrickAction:
         if len(legal) == 1:
             return legal[0]
         first = legal[0]
+        # the legal moves are all of one kind, the first's
         if isinstance(first, Bid):
-            return _choose_bid(obs, [a.bid for a in legal], legal)
+            return _choose_bid(obs, [a.bid for a in legal], legal)  # type: ignore[union-attr]
         if isinstance(first, Play):
-            return _choose_play(obs, [a.card for a in legal], legal)
+            return _choose_play(obs, [a.card for a in legal], legal)  # type: ignore[union-attr]
         return _choose_trump(obs, legal)
 
 
@@ -74,7 +75,7 @@ def estimate_tricks(hand: Sequence[int], suits: Sequence[int], power: Sequence[i
     return value
 
 
-def _choose_bid(obs: TrickObservation, bids: list[int], actions: Sequence[Any]) -> Any:
+def _choose_bid(obs: TrickObservation, bids: list[int], actions: Sequence[TrickAction]) -> TrickAction:
     if obs.hand_hidden:
         target = _blind_estimate(obs)
     else:
@@ -108,7 +109,7 @@ def _beats(card: int, best: int, led: int, suits: Sequence[int], power: Sequence
     return key(card) > key(best)
 
 
-def _choose_play(obs: TrickObservation, cards: list[int], actions: Sequence[Any]) -> Any:
+def _choose_play(obs: TrickObservation, cards: list[int], actions: Sequence[TrickAction]) -> TrickAction:
     suits, power, trump = obs.suits, obs.power, obs.trump
     seat = obs.seat
     bid = obs.bids[seat] or 0
@@ -140,7 +141,7 @@ def _choose_play(obs: TrickObservation, cards: list[int], actions: Sequence[Any]
     return actions[by_power[-1]]
 
 
-def _choose_trump(obs: TrickObservation, actions: Sequence[Any]) -> Any:
+def _choose_trump(obs: TrickObservation, actions: Sequence[TrickAction]) -> TrickAction:
     hand = obs.hand
     counts = [0, 0, 0, 0]
     for c in hand:
@@ -148,6 +149,6 @@ def _choose_trump(obs: TrickObservation, actions: Sequence[Any]) -> Any:
             counts[c // 13] += 1
     best_suit = max(range(4), key=lambda s: (counts[s], -s))
     for a in actions:
-        if a.suit == best_suit:
+        if isinstance(a, ChooseTrump) and a.suit == best_suit:
             return a
     return actions[0]

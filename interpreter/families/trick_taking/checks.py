@@ -4,13 +4,12 @@ exactly the listed ones are accepted by ``verify``."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...cards import JOKER
-from .actions import TRUMP_CHOICES, Bid, Play
+from ...game import GameState
+from .actions import TRUMP_CHOICES, Bid, Play, TrickAction
 
 
-def candidate_actions(state: Any) -> list[Any]:
+def candidate_actions(state: GameState) -> list[TrickAction]:
     """Every card of the pack as a play, every bid from -1 to the hand size + 2, and
     every trump choice."""
     return [Play(c) for c in range(JOKER + 1)] + [Bid(b) for b in range(-1, state.hand_size + 3)] + \

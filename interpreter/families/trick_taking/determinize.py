@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from ...deal import Deal
 from ...game import observed_mode
 from ...rules import Ruleset
-from .actions import ChooseTrump
+from .actions import Bid, ChooseTrump
 from .bot import TrickBot
-from .state import TrickObservation, TrickTakingState, _BIDDING, _CHOOSE_TRUMP, _PLAYING
+from .observation import TrickObservation
+from .phases import _BIDDING, _CHOOSE_TRUMP, _PLAYING
+from .state import TrickTakingState
 from .trickplay import led_suit
 
 
@@ -65,10 +67,11 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
             if obs.trump is not None or obs.phase == "play":
                 state.apply(ChooseTrump(obs.trump))
             else:
-                state.apply(bot().act(state.observation(state.turn), state.legal_actions()))
+                choices = cast("list[ChooseTrump]", state.legal_actions())  # a seat's turn: no deal
+                state.apply(bot().act(state.observation(state.turn), choices))
             continue
         bid = obs.bids[state.turn]
-        legal = state.legal_actions()
+        legal = cast("list[Bid]", state.legal_actions())  # bids only, while bidding
         chosen = next((a for a in legal if a.bid == bid), None) if bid is not None else None
         state.apply(chosen if chosen is not None else bot().act(state.observation(state.turn), legal))
     # who played each card: the leader of the first trick is the state's, each winner leads next

@@ -1,185 +1,65 @@
-"""A game of any trick-taking ruleset: deal -> trump -> auction -> trick play -> scoring.
+"""A game of any trick-taking ruleset: deal -> trump -> bidding -> trick play -> scoring.
 
-Each phase's rules live in their own module (:mod:`.trump`, :mod:`.auction`,
-:mod:`.trickplay`); this state wires them together and records events.  Legality has
-one source per kind of move: the legal cards (:meth:`TrickTakingState._legal_cards`)
-and the legal bids (:func:`.auction.legal_bids`) are what ``legal_actions`` lists and
-what ``verify`` accepts; a refusal's reason is worked out only once a move is refused.
+Each phase is a module of its own, its rules and its part of the state together:
+:mod:`.dealing` (the deal and the information rules), :mod:`.trump`, :mod:`.auction`
+(the bidding), :mod:`.trickplay`, :mod:`.scoring` and :mod:`.observation`; the fields
+they share are declared once in :mod:`.round`.  This state composes them and offers the
+core's API: the legal actions, verifying and applying a move, copies.  Legality has one
+source per kind of move: the legal cards (:meth:`.trickplay.PlayPhase._legal_cards`)
+and the legal bids (:meth:`.auction.BiddingPhase._legal_bids`) are what
+``legal_actions`` lists and what ``verify`` accepts; a refusal's reason is worked out
+only once a move is refused.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any
 
-from ...cards import JOKER, NAMES, SUIT_NAMES, SUITS
 from ...deal import Deal
-from ...errors import EvaluationError, IllegalActionError
-from ...game import CHANCE, OVER, GameState
-from ...privacy import Seen
-from . import auction, trickplay
-from .actions import BIDS, PLAYS, TRUMP_CHOICES, Bid, ChooseTrump, Play
-from .rules import CHOSEN, BidOrder, TrickRules, TrumpKind
-from .trump import LEAD_PASSES, NO_SUIT, card_order, round_trump
+from ...errors import IllegalActionError
+from ...game import CHANCE, OVER
+from .actions import PLAYS, Bid, Move, Play
+from .auction import BiddingPhase
+from .dealing import DealPhase
+from .observation import Observations, TrickObservation
+from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _PLAYING, Phase
+from .scoring import ScoringPhase
+from .trickplay import PlayPhase
+from .trump import TrumpPhase
 
+__all__ = ["Phase", "TrickObservation", "TrickTakingState"]
 
-class Phase(StrEnum):
-    DEAL = "deal"
-    CHOOSE_TRUMP = "trump"
-    BIDDING = "bidding"
-    PLAYING = "play"
-    OVER = "over"
-
-
-# The phases as plain module constants: the hot paths compare against them on every
-# move, and an enum class attribute costs a lookup through the enum machinery each time.
-_DEAL, _CHOOSE_TRUMP, _BIDDING, _PLAYING, _OVER = (Phase.DEAL, Phase.CHOOSE_TRUMP, Phase.BIDDING, Phase.PLAYING,
-                                                   Phase.OVER)
 _PLAY_OF = PLAYS.__getitem__
 
 
-class TrickObservation(NamedTuple):
-    """What one seat of a trick-taking game may know.  Cards are card numbers
-    (:mod:`cardrules.interpreter.cards`); ``suits`` and ``power`` are the round's card
-    order (each card's suit in play and its power), public as the trump is."""
-
-    seat: int
-    players: int
-    round: int
-    rounds: int
-    hand_size: int
-    dealer: int
-    phase: str
-    turn: int
-    totals: tuple[int, ...]
-    hand: tuple[int, ...]  # this seat's cards, in the order held
-    upcard: int | None
-    trump: int | None  # the trump suit (0..3) once known, else None
-    bids: tuple[int | None, ...]  # None: not bid yet (or hidden until everyone has bid)
-    taken: tuple[int, ...]  # tricks taken this round, per seat
-    trick: tuple[tuple[int, int], ...]  # (seat, card) of the trick in progress
-    trick_number: int
-    leader: int
-    played: tuple[int, ...]  # this round's cards played, in order
-    suits: tuple[int, ...]
-    power: tuple[int, ...]
-    counters: tuple[tuple[str, tuple[int, ...]], ...] = ()  # each counter's name and every seat's value
-    # every seat's hand, this seat's left empty, in a round whose rules show the others' hands; else ()
-    others: tuple[tuple[int, ...], ...] = ()
-    hand_hidden: bool = False  # this seat bids without seeing its own hand (``hand`` is then empty)
-    trump_hidden: bool = False  # the trump and the turned card are shown after the bidding (both None until then)
-
-
-def _bid_event(round_number: int, seat: int, bid: int) -> dict[str, Any]:
-    return {"event": "bid", "round": round_number, "seat": seat, "bid": bid}
-
-
-def _play_event(round_number: int, trick: int, seat: int, card: int) -> dict[str, Any]:
-    return {"event": "play", "round": round_number, "trick": trick, "seat": seat, "card": NAMES[card]}
-
-
-def _trick_event(round_number: int, trick: int, winner: int) -> dict[str, Any]:
-    return {"event": "trick", "round": round_number, "trick": trick, "winner": winner}
-
-
-class TrickTakingState(GameState):
+class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPhase, Observations):
     """A game of any trick-taking ruleset."""
 
-    # Slots for this class's own attributes.  GameState keeps a __dict__ for its fields,
-    # but with all ~50 attributes in one instance dict CPython drops its compact
-    # shared-key layout (at most 30 keys), and every attribute access on the hot path
-    # becomes a generic dict look-up.
-    __slots__ = ("tricks", "ace_high", "unique_cards", "phase", "hands", "upcard", "trump", "bids",
-                 "bid_order", "taken", "trick", "trick_number", "leader", "suits", "power", "played",
-                 "constrained_bids", "exact_bids", "points_by_hand_size", "_candidates", "_candidate_actions", "_candidate_action",
-                 "_candidate_cache", "_bid_env", "_made", "_legal_keys", "_keys_at", "_follow_suit", "_must_trump",
-                 "_simultaneous", "_first_offset", "_orders", "_bids_memo", "_round_bids", "_made_key", "_restricted", "_score", "_per_seat_names", "_teams", "_named_trump",
-                 "_by_rule", "_trick_winner", "_trump_broken", "counters", "_own_hidden", "_others_shown", "_trump_hidden",
-                 "_trump_due")
+    __slots__ = ()  # every field is a slot of RoundState (round.py)
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.tricks: TrickRules = self.rules.section
-        self.ace_high = self.rules.deck.ace != "low"
-        self.unique_cards = self.setup.decks == 1 and self.setup.jokers <= 1
+        self.tricks = self.rules.section
         self.phase = _DEAL
-        self.hands: list[list[int]] = [[] for _ in range(self.players)]
-        self.upcard: int | None = None
-        self.trump: int | None = None
-        self.bids: list[int | None] = [None] * self.players
-        self.bid_order: list[int] = []
-        self.taken = [0] * self.players
-        self.trick: list[tuple[int, int]] = []
-        self.trick_number = 0
-        self.leader = 0
-        self.suits: tuple[int, ...] = ()
-        self.power: tuple[int, ...] = ()
-        self.played: list[int] = []  # this round's cards, in order (public)
-        self.constrained_bids = 0  # bids where a restriction removed a candidate
-        self.exact_bids = [0] * self.players  # rounds each seat took exactly its bid
-        self.points_by_hand_size: dict[int, list[int]] = {}  # hand size -> [points, seat-rounds]
-        self._candidates: list[int] = []
-        self._candidate_actions: list[Any] = []  # the Bid action of each candidate, same order
-        self._candidate_action: dict[int, Any] = {}
-        # per round: the bids its range allows, their actions, bid -> action (shared by every game of the setup)
-        self._candidate_cache: dict[int, tuple[list[int], list[Any], dict[int, Any]]] = \
-            self.setup.cache.setdefault("candidate_bids", {})
-        self._bid_env: dict[str, Any] = {}
-        self._made: list[int] = []  # bids made this round, in bidding order
-        # The plain keys (cards or bids) of the cached legal actions, so that apply() can
-        # check membership with C-level int comparisons instead of calling the
-        # dataclasses' Python __eq__ for every listed action before the chosen one.
-        self._legal_keys: list[Any] = []
-        self._keys_at = -1  # the move number the keys are for
-        # Rule flags read on every move, copied out of their frozen rule objects.
-        self._follow_suit = self.tricks.play.follow_suit
-        self._must_trump = self.tricks.play.must_trump
-        self._simultaneous = self.tricks.bidding.order is BidOrder.SIMULTANEOUS
-        self._named_trump = self.tricks.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER
-        self._first_offset = self.rules.deal.first_to_act.offset
-        # (round, dealer) -> bids made -> the legal bids of the next bidder (for every game of the setup)
-        self._bids_memo: dict[tuple[int, int], dict[tuple[int, ...], list[int]]] = \
-            self.setup.cache.setdefault("legal_bids", {})
-        self._round_bids: dict[tuple[int, ...], list[int]] = {}
-        self._made_key: tuple[int, ...] = ()
-        # trump -> the card order (shared by every game of the setup)
-        self._orders: dict[int | None, tuple[tuple[int, ...], tuple[int, ...]]] = \
-            self.setup.cache.setdefault("card_orders", {})
-        self._teams = self.setup.teams  # empty: every seat alone
-        self._restricted = bool(self.tricks.bidding.restrictions)
-        self._score = self.tricks.scoring.program
-        # whether the scoring reads any per-seat name besides the bid and the tricks taken
-        self._per_seat_names = bool(self.tricks.scoring.names & {"team", "team_bid", "team_tricks", "seat",
-                                                                 "is_dealer"})
-        self._by_rule = self.tricks.play.by_rule  # plays decided by restrictions or free cards
-        self._trick_winner = trickplay.winner_function(bool(self.setup.jokers), self.tricks.play.last_identical)
-        self._trump_broken = False  # a trump has been played this round (kept when _by_rule)
-        self._own_hidden = False  # this round a seat bids without seeing its own hand
-        self._others_shown = False  # this round a seat sees every other hand
-        self._trump_hidden = False  # this round the trump (and the turned card) is shown after the bidding
-        self._trump_due: dict[str, Any] | None = None  # the trump event of such a round, logged when revealed
-        # counter name -> each seat's value, carried from round to round
-        self.counters: dict[str, list[int]] = {}
-        for counter in self.tricks.counters:
-            values = []
-            for seat in range(self.players):
-                env = self.setup.round_env(0)
-                env["seat"] = seat
-                values.append(self._evaluated(counter.initial, env, ("counters", counter.name, "initial")))
-            self.counters[counter.name] = values
-        if self.counters:
-            self._per_seat_names = True
+        self._legal_keys = []
+        self._keys_at = -1
+        self._init_deal()
+        self._init_trump()
+        self._init_bidding()
+        self._init_play()
+        self._init_scoring()
 
     # --- legal actions: one source per kind of move ---------------------------------------------
-    def legal_actions(self) -> list[Any]:
+    def legal_actions(self) -> list[Move]:
         if self._legal_at == self.moves:
             return self._legal_list
         turn = self.turn
+        actions: list[Move]
         if turn >= 0 and (self.phase is _PLAYING or self.phase is _BIDDING):
             keys = self._legal_keys if self._keys_at == self.moves else self._keys(turn)
             if self.phase is _PLAYING:
                 # map() with the interned actions' __getitem__ builds the list in C
-                actions: list[Any] = list(map(_PLAY_OF, keys))
+                actions = list(map(_PLAY_OF, keys))
             elif keys is self._candidates:  # no restriction removed a bid: reuse the round's actions
                 actions = self._candidate_actions[:]
             else:
@@ -189,7 +69,7 @@ class TrickTakingState(GameState):
         elif turn == OVER:
             actions = []
         else:
-            actions = [TRUMP_CHOICES[4 if suit is None else suit] for suit in self.tricks.trump.choices]
+            actions = self._legal_trumps()
         self._legal_at = self.moves
         self._legal_list = actions
         return actions
@@ -231,157 +111,8 @@ class TrickTakingState(GameState):
             return
         self.apply(self.legal_actions()[index])
 
-    def _legal_cards(self, seat: int) -> list[int]:
-        """The distinct cards ``seat`` may play now (what is listed and what verifies)."""
-        if self._by_rule:
-            return self._ruled_cards(seat)[0]
-        hand = self.hands[seat]
-        trick = self.trick
-        if trick and self._follow_suit:
-            suits = self.suits
-            led = suits[trick[0][1]]
-            if led == LEAD_PASSES:
-                led = trickplay.led_suit(trick, suits)
-            if led >= 0:
-                cards = [c for c in hand if suits[c] == led]
-                if cards:
-                    return cards if self.unique_cards else list(dict.fromkeys(cards))
-                if self._must_trump:  # void in the suit led
-                    return trickplay.legal_plays(hand, led, suits, self.trump, True, True, self.unique_cards)
-        return hand[:] if self.unique_cards else list(dict.fromkeys(hand))
-
-    def _ruled_cards(self, seat: int, asked: int | None = None) -> tuple[list[int], str | None]:
-        """The cards ``seat`` may play under play.free and play.restrictions, and (for a
-        card ``asked`` about) why it may not be played, or None.  Following suit and
-        trumping give the cards first; a free card may be played whatever was led; then
-        each restriction in turn keeps the cards its rule holds for, unless it would
-        keep none, when it is waived for this play."""
-        play = self.tricks.play
-        followed = self._followed_cards(seat)
-        cards = followed
-        hand = self.hands[seat]
-        env = self._play_env(seat, followed)
-        if play.free is not None:
-            in_followed = set(followed)
-            extra = [c for c in dict.fromkeys(hand) if c not in in_followed and
-                     self._card_test(play.free, env, seat, c, ("play", "free"))]
-            if extra:
-                cards = followed + extra
-        if asked is not None and asked not in cards:
-            return cards, None
-        for i, restriction in enumerate(play.restrictions):
-            path = ("play", "restrictions", i, "rule")
-            kept = [c for c in cards if self._card_test(restriction.rule, env, seat, c, path)]
-            if not kept:
-                continue  # waived: it would leave no card to play
-            if asked is not None and asked not in kept:
-                self._card_env(env, seat, asked)
-                try:
-                    return kept, restriction.message.render(env)
-                except EvaluationError as exc:
-                    raise EvaluationError(f"play.restrictions[{i}].message: {exc}",
-                                          ("play", "restrictions", i, "message")) from None
-            cards = kept
-        return cards, None
-
-    def _followed_cards(self, seat: int) -> list[int]:
-        """The distinct cards ``seat`` may play by following suit and trumping alone."""
-        led = trickplay.led_suit(self.trick, self.suits)
-        return trickplay.legal_plays(self.hands[seat], led, self.suits, self.trump, self._follow_suit,
-                                     self._must_trump, self.unique_cards)
-
-    def _play_env(self, seat: int, followed: list[int]) -> dict[str, Any]:
-        """The names of play.free and play.restrictions for ``seat`` now, but the card's
-        (``followed``: the cards following suit and trumping allow)."""
-        env = self.setup.round_env(self.round_index)
-        trick = self.trick
-        suits = self.suits
-        trump = self.trump
-        hand = self.hands[seat]
-        led = trickplay.led_suit(trick, suits)
-        env.update(seat=seat, is_dealer=seat == self.dealer, bid=self.bids[seat] or 0,
-                   bids=[b if b is not None else 0 for b in self.bids], taken=self.taken[:],
-                   tricks=self.taken[seat], trick=self.trick_number, position=len(trick), is_lead=not trick,
-                   led_suit=led, trump=-1 if trump is None else trump,
-                   can_follow=led >= 0 and any(suits[c] == led for c in hand),
-                   holds_trump=trump is not None and any(suits[c] == trump for c in hand),
-                   cards_in_hand=len(hand),
-                   trump_in_trick=trump is not None and any(suits[c] == trump for _, c in trick),
-                   trump_broken=self._trump_broken)
-        for name, values in self.counters.items():
-            env[name] = values[seat]
-        env["can_beat"] = any(self._beats(seat, c) for c in followed)
-        return env
-
-    def _beats(self, seat: int, card: int) -> bool:
-        """Whether ``card`` played by ``seat`` now would win the trick as it stands."""
-        if not self.trick:
-            return True
-        return self._trick_winner(self.trick + [(seat, card)], self.suits, self.power, self.trump) == seat
-
-    def _card_env(self, env: dict[str, Any], seat: int, card: int) -> None:
-        suit = self.suits[card]
-        env["card_suit"] = suit if suit >= 0 else NO_SUIT
-        env["card_rank"] = 0 if card == JOKER else card % 13 + 2
-        env["card_is_trump"] = self.trump is not None and suit == self.trump
-        env["card_is_joker"] = card == JOKER
-        env["beats"] = self._beats(seat, card)
-
-    def _card_test(self, compiled: Any, env: dict[str, Any], seat: int, card: int, path: tuple[Any, ...]) -> bool:
-        self._card_env(env, seat, card)
-        return bool(self._evaluated(compiled, env, path))
-
-    def _evaluated(self, compiled: Any, env: dict[str, Any], path: tuple[Any, ...]) -> Any:
-        """``compiled`` in ``env``; a failure names the rule and its expression."""
-        try:
-            return compiled(env)
-        except EvaluationError as exc:
-            where = ".".join(str(k) for k in path)
-            raise EvaluationError(f"{where} '{compiled.source}': {exc}", path) from None
-
-    def _legal_bids(self, seat: int) -> list[int]:
-        """The bids ``seat`` may make now (what is listed and what verifies).  They
-        follow from the round, the dealer, the seat and the bids made before (nothing
-        else is in the restrictions' names), and evaluation is pure, so they are kept
-        for every game of the setup: simulations meet the same situations again and again."""
-        if not self._restricted:
-            return self._candidates
-        if self.counters:  # the bids may depend on the seat's counters: nothing to remember
-            fresh = auction.legal_bids(self.tricks.bidding, self._env_for_bid(seat), self._candidates)
-            if not fresh:
-                raise EvaluationError(f"the bidding restrictions leave seat {seat} no legal bid in round "
-                                      f"{self.round}", ("bidding", "restrictions"))
-            return fresh
-        memo = self._round_bids  # this round and dealer's: the bids made say whose bid it is
-        made = self._made_key
-        bids = memo.get(made)
-        if bids is None:
-            bids = auction.legal_bids(self.tricks.bidding, self._env_for_bid(seat), self._candidates)
-            if len(memo) >= 20_000:
-                memo.clear()
-            memo[made] = bids
-        if not bids:
-            raise EvaluationError(f"the bidding restrictions leave seat {seat} no legal bid in round {self.round}",
-                                  ("bidding", "restrictions"))
-        return bids
-
-    def _env_for_bid(self, seat: int) -> dict[str, Any]:
-        env = self._bid_env
-        simultaneous = self._simultaneous
-        position = self.bid_order.index(seat)
-        # item assignment: no keyword dict is built per decision, as update(**kw) would
-        env["seat"] = seat
-        env["position"] = position
-        env["is_dealer"] = seat == self.dealer
-        env["bids"] = [] if simultaneous else self._made
-        env["is_first"] = position == 0 and not simultaneous
-        env["is_last"] = position == self.players - 1 and not simultaneous
-        for name, values in self.counters.items():
-            env[name] = values[seat]
-        return env
-
     # --- verification -----------------------------------------------------------------------
-    def verify(self, action: Any) -> None:
+    def verify(self, action: Move) -> None:
         turn = self.turn
         if turn == CHANCE:
             self.verify_deal(action)
@@ -390,384 +121,44 @@ class TrickTakingState(GameState):
             raise IllegalActionError("the game is over")
         phase = self.phase
         if phase is _PLAYING:
-            if not isinstance(action, Play):
-                raise IllegalActionError(f"it is time to play a card, not '{action}'")
-            if action.card not in self._legal_cards(turn):
-                if self._by_rule and action.card in self.hands[turn]:
-                    reason = self._ruled_cards(turn, action.card)[1]
-                    if reason is not None:
-                        raise IllegalActionError(reason)
-                led = trickplay.led_suit(self.trick, self.suits)
-                raise IllegalActionError(trickplay.play_refusal(self.hands[turn], action.card, led, self.suits,
-                                                                self.trump, self._must_trump))
+            self._verify_play(action, turn)
         elif phase is _BIDDING:
-            if not isinstance(action, Bid):
-                raise IllegalActionError(f"it is time to bid, not '{action}'")
-            if action.bid not in self._legal_bids(turn):
-                raise IllegalActionError(auction.bid_refusal(self.tricks.bidding, self._env_for_bid(turn),
-                                                             self._candidates, action.bid))
+            self._verify_bid(action, turn)
         elif phase is _CHOOSE_TRUMP:
-            choices = self.tricks.trump.choices
-            if not isinstance(action, ChooseTrump) or action.suit not in choices:
-                who = "the highest bidder" if self._named_trump else f"seat {turn}"
-                allowed = ", ".join("none" if c is None else SUIT_NAMES[SUITS[c]] for c in choices)
-                raise IllegalActionError(f"{who} names the trump now ({allowed}), not '{action}'")
+            self._verify_trump(action, turn)
 
     # --- applying --------------------------------------------------------------------------
-    def apply(self, action: Any) -> None:
+    def apply(self, action: Move) -> None:
         """As :meth:`GameState.apply`; an action from the cached legal list (the case
         of every bot) skips verification, found by its card or bid, not by ``==``."""
-        kind = type(action)
-        if kind is Play:  # the keys are cards only while playing
+        if type(action) is Play:  # the keys are cards only while playing
             if self.phase is _PLAYING and self._keys_at == self.moves and action.card in self._legal_keys:
                 self.decisions += 1
                 self._play(action.card)
                 self.moves += 1
                 return
         elif self._keys_at == self.moves:
-            if kind is Bid and self.phase is _BIDDING and action.bid in self._legal_keys:
+            if type(action) is Bid and self.phase is _BIDDING and action.bid in self._legal_keys:
                 self.decisions += 1
                 self._bid(action.bid)
                 self.moves += 1
                 return
         super().apply(action)
 
-    def _do(self, action: Any, checked: Any) -> None:
-        kind = type(action)
-        if kind is Play:
+    def _do(self, action: Move, checked: Any) -> None:
+        if isinstance(action, Play):
             self._play(action.card)
-        elif kind is Deal:
+        elif isinstance(action, Deal):
             self._deal(action)
-        elif kind is Bid:
+        elif isinstance(action, Bid):
             self._bid(action.bid)
         else:
             self._choose_trump(action.suit)
 
-    def _deal(self, deal: Deal) -> None:
-        self.hands = [list(h) for h in deal.hands]
-        self.upcard = deal.upcard
-        players = self.players
-        self.bids = [None] * players
-        self.taken = [0] * players
-        self.trick = []
-        self.trick_number = 1
-        self.played = []
-        tricks = self.tricks
-        if tricks.own_hand is not None or tricks.others_hands is not None or tricks.trump_while_bidding is not None:
-            env = self.setup.round_env(self.round_index)
-            self._trump_hidden = tricks.trump_while_bidding is not None and \
-                not self._evaluated(tricks.trump_while_bidding, env, ("information", "trump_while_bidding"))
-            self._own_hidden = tricks.own_hand is not None and \
-                not self._evaluated(tricks.own_hand, env, ("information", "own_hand"))
-            self._others_shown = tricks.others_hands is not None and \
-                bool(self._evaluated(tricks.others_hands, env, ("information", "others_hands")))
-            # what the information rules hide this round, the deal's views hide too: the
-            # turned card until the trump is revealed (its event then names it), and the
-            # hands when a seat may not see its own or sees the others' (the
-            # observation says which)
-            hidden: dict[str, Seen] = {}
-            if self._trump_hidden:
-                hidden["upcard"] = Seen.NOBODY
-            if self._own_hidden or self._others_shown:
-                hidden["hands"] = Seen.NOBODY
-            self.log_deal(deal, hidden)
-        else:
-            self.log_deal(deal)
-        first = (self.dealer + self._first_offset) % players
-        self.bid_order = [(first + k) % players for k in range(players)]  # seat_after(first, k)
-        round_index = self.round_index
-        self._bid_env = self.setup.round_env(round_index)  # a fresh dict each round: bids and scores fill it in
-        cached = self._candidate_cache.get(round_index)
-        if cached is None:
-            try:
-                candidates = auction.candidate_bids(self.tricks.bidding, self._bid_env)
-            except EvaluationError as exc:
-                raise EvaluationError(f"the bids allowed in round {self.round}: {exc}", ("bidding", "range")) from None
-            actions = [BIDS[b] if 0 <= b < len(BIDS) else Bid(b) for b in candidates]
-            # the candidates, their actions, and bid -> action to map filtered bids in C
-            cached = self._candidate_cache[round_index] = (candidates, actions, dict(zip(candidates, actions)))
-        self._candidates, self._candidate_actions, self._candidate_action = cached
-        self._made = []
-        self._made_key = ()
-        if self._restricted:
-            memo = self._bids_memo
-            if len(memo) >= 2_000:
-                memo.clear()
-            self._round_bids = memo.setdefault((round_index, self.dealer), {})
-        self._trump_broken = False
-        if self.tricks.trump.suit is not None:
-            suit = self._rule_trump()
-            if suit == CHOSEN:  # a seat names it, before the bidding
-                self.trump = None
-                self.suits, self.power = self._order(None)
-                self.phase = _CHOOSE_TRUMP
-                self.turn = self._chooser()
-                return
-            self._set_trump(suit, None)
-        elif not self._named_trump:
-            self._set_trump(round_trump(self.tricks.trump, self.rules_round, self.upcard), None)
-        else:  # no trump until it is named: cards rank as in a no-trump round meanwhile
-            self.trump = None
-            self.suits, self.power = self._order(None)
-        self.phase = _BIDDING
-        self.turn = self.bid_order[0]
-
-    def _chooser(self) -> int:
-        """The seat that names a `chosen` trump: trump.chooser, or the dealer."""
-        rule = self.tricks.trump.chooser
-        if rule is None:
-            return self.dealer
-        env = self._trump_env()
-        return int(self._evaluated(rule, env, ("trump", "chooser"))) % self.players
-
-    def _trump_env(self) -> dict[str, Any]:
-        """The names of trump.suit and trump.chooser: the round's and the turned card's."""
-        env = self.setup.round_env(self.round_index)
-        up = self.upcard
-        env["dealer"] = self.dealer
-        env["chosen"] = CHOSEN
-        env["has_upcard"] = up is not None
-        env["upcard_is_joker"] = up == JOKER
-        env["upcard_suit"] = -1 if up is None or up == JOKER else up // 13
-        env["upcard_rank"] = 0 if up is None or up == JOKER else up % 13 + 2
-        return env
-
-    def _rule_trump(self) -> int | None:
-        """This round's trump by trump.suit: a suit, None for no trump, or CHOSEN."""
-        env = self._trump_env()
-        rule = self.tricks.trump.suit
-        assert rule is not None
-        value = self._evaluated(rule, env, ("trump", "suit"))
-        if value == -1:
-            return None
-        if value == CHOSEN and "chosen" in rule.names:
-            return CHOSEN
-        if not 0 <= value <= 3:
-            raise EvaluationError(f"trump.suit '{rule.source}' gave {value} in round "
-                                  f"{self.round}: a suit is spades, hearts, diamonds, clubs, no_trump "
-                                  "or chosen", ("trump", "suit"))
-        return int(value)
-
-    def _order(self, suit: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The card order (suit in play and power of each card) when ``suit`` is trump."""
-        order = self._orders.get(suit)
-        if order is None:
-            order = self._orders[suit] = card_order(self.tricks.trump, suit, self.ace_high)
-        return order
-
-    def _set_trump(self, suit: int | None, seat: int | None) -> None:
-        self.trump = suit
-        self.suits, self.power = self._order(suit)
-        event: dict[str, Any] = {"event": "trump", "round": self.round_index + 1,
-                                 "suit": None if suit is None else SUITS[suit]}
-        if seat is not None:
-            event["seat"] = seat
-        if self._trump_hidden and seat is None:
-            # shown after the bidding: logged then, with the card turned (hidden in the deal's views)
-            event["upcard"] = None if self.upcard is None else NAMES[self.upcard]
-            self._trump_due = event
-            return
-        self._log.append(event)
-
-    def _bid(self, bid: int) -> None:
-        seat = self.turn
-        if self._restricted and len(self._keys(seat) if self._keys_at != self.moves else self._legal_keys) < \
-                len(self._candidates):
-            self.constrained_bids += 1
-        self.bids[seat] = bid
-        made = self._made
-        if self._simultaneous and not made:
-            self.hold_events()  # bids made at once: none is seen before all are made
-        made.append(bid)
-        self._made_key += (bid,)
-        self._log.append((_bid_event, self.round_index + 1, seat, bid))
-        position = len(made)  # the next bidder's place in the bidding order
-        if position < self.players:
-            self.turn = self.bid_order[position]
-            return
-        if self._simultaneous:
-            self.release_events()
-        if self._trump_due is not None:  # the trump, hidden during the bidding, is revealed
-            self._log.append(self._trump_due)
-            self._trump_due = None
-        if self._named_trump:
-            high = max(b for b in self.bids if b is not None)
-            self.phase = _CHOOSE_TRUMP
-            self.turn = next(s for s in self.bid_order if self.bids[s] == high)
-            return
-        self._start_play()
-
-    def _choose_trump(self, suit: int | None) -> None:
-        self._set_trump(suit, self.turn)
-        if self._named_trump:  # the highest bidder, after the bidding
-            self._start_play()
-        else:  # trump.suit gave `chosen`: the bidding starts
-            self.phase = _BIDDING
-            self.turn = self.bid_order[0]
-
-    def _start_play(self) -> None:
-        self.phase = _PLAYING
-        self.leader = self.bid_order[0]
-        rule = self.tricks.play.leader
-        if rule is not None:
-            env = self.setup.round_env(self.round_index)
-            bids = [b if b is not None else 0 for b in self.bids]
-            high = max(bids)
-            env.update(dealer=self.dealer, first=self.bid_order[0], bids=bids,
-                       highest_bidder=next(s for s in self.bid_order if bids[s] == high),
-                       trump=-1 if self.trump is None else self.trump)
-            self.leader = self._evaluated(rule, env, ("play", "leader")) % self.players
-        self.turn = self.leader
-
-    def _play(self, card: int) -> None:
-        seat = self.turn
-        self.hands[seat].remove(card)
-        trick = self.trick
-        trick.append((seat, card))
-        self.played.append(card)
-        number = self.trick_number
-        round_number = self.round_index + 1
-        log = self._log
-        log.append((_play_event, round_number, number, seat, card))
-        if self._by_rule and self.trump is not None and self.suits[card] == self.trump:
-            self._trump_broken = True
-        players = self.players
-        if len(trick) < players:
-            self.turn = seat + 1 if seat + 1 < players else 0
-            return
-        winner = self._trick_winner(trick, self.suits, self.power, self.trump)
-        self.taken[winner] += 1
-        log.append((_trick_event, round_number, number, winner))
-        self.trick = []
-        self.trick_number = number + 1
-        self.leader = self.turn = winner
-        if not self.hands[winner]:
-            self._end_round()
-
-    def _end_round(self) -> None:
-        env = self._bid_env  # this round's names (the bidding's left-overs are never read)
-        bids = [b if b is not None else 0 for b in self.bids]
-        taken = self.taken
-        env["bids"] = bids
-        env["taken"] = taken[:]
-        points = []
-        score = self._score
-        dealer = self.dealer
-        teams = self._teams
-        if teams:
-            team_bid: dict[int, int] = {}
-            team_tricks: dict[int, int] = {}
-            for seat, team in enumerate(teams):
-                team_bid[team] = team_bid.get(team, 0) + bids[seat]
-                team_tricks[team] = team_tricks.get(team, 0) + taken[seat]
-        exact = self.exact_bids
-        per_seat = self._per_seat_names
-        counters = self.counters
-        for seat in range(self.players):
-            bid, took = bids[seat], taken[seat]
-            # item assignment, and only of the names the scoring reads: no keyword dict
-            # is built per seat, as update(**kw) would
-            env["bid"] = bid
-            env["tricks"] = took
-            if per_seat:
-                if teams:
-                    team = teams[seat]
-                    env["team"] = team
-                    env["team_bid"] = team_bid[team]
-                    env["team_tricks"] = team_tricks[team]
-                else:  # alone, a seat is its own team
-                    env["team"] = seat
-                    env["team_bid"] = bid
-                    env["team_tricks"] = took
-                env["seat"] = seat
-                env["is_dealer"] = seat == dealer
-                for name, values in counters.items():
-                    env[name] = values[seat]
-            try:
-                points.append(score(env))
-            except EvaluationError as exc:
-                raise EvaluationError(f"scoring seat {seat} in round {self.round}: {exc}", ("scoring", "points")) \
-                    from None
-            if bid == took:
-                exact[seat] += 1
-        if counters:
-            self._update_counters(env, points)
-        cell = self.points_by_hand_size.get(self.hand_size)
-        if cell is None:
-            cell = self.points_by_hand_size[self.hand_size] = [0, 0]
-        cell[0] += sum(points)
-        cell[1] += self.players
-        self.phase = _DEAL
-        self.score_round(points)
-
-    def _update_counters(self, env: dict[str, Any], points: list[int]) -> None:
-        """Each counter's new value for each seat, from the round just scored and every
-        counter's value before it (all counters change together)."""
-        before = {name: values[:] for name, values in self.counters.items()}
-        for seat in range(self.players):
-            env["bid"] = env["bids"][seat]
-            env["tricks"] = env["taken"][seat]
-            env["seat"] = seat
-            env["is_dealer"] = seat == self.dealer
-            team = self._teams[seat] if self._teams else seat
-            env["team"] = team
-            members = [s for s in range(self.players) if (self._teams[s] if self._teams else s) == team]
-            env["team_bid"] = sum(env["bids"][s] for s in members)
-            env["team_tricks"] = sum(env["taken"][s] for s in members)
-            env["points"] = points[seat]
-            for name, values in before.items():
-                env[name] = values[seat]
-            if self.tricks.scoring.lets:
-                self.tricks.scoring.with_lets(env)
-            for counter in self.tricks.counters:
-                self.counters[counter.name][seat] = self._evaluated(counter.update, env,
-                                                                    ("counters", counter.name, "update"))
-
-    # --- what a seat sees ---------------------------------------------------------------------
-    def sees(self, seat: int) -> tuple[bool, bool]:
-        """(whether ``seat`` sees its own hand now, whether it sees every other hand)."""
-        own = not (self._own_hidden and self.phase is not _PLAYING and self.turn != OVER)
-        return own, self._others_shown and self.turn != OVER
-
-    def observation(self, seat: int | None) -> TrickObservation:
-        """What ``seat`` may know; ``None``: what a spectator may (seat -1, no hand, and
-        no bid while bids made at once are hidden)."""
-        if seat is None:
-            public = self.observation(0)
-            hidden = self._simultaneous and self.phase is _BIDDING
-            return public._replace(seat=-1, hand=(), others=(), hand_hidden=False,
-                                   bids=tuple(None for _ in public.bids) if hidden else public.bids)
-        phase = self.phase
-        over = self.turn == OVER
-        hidden_bids = self._simultaneous and phase is _BIDDING
-        bids = self.bids
-        hand: tuple[int, ...] = tuple(self.hands[seat])
-        upcard, suits, power = self.upcard, self.suits, self.power
-        trump = None if phase is _DEAL or phase is _CHOOSE_TRUMP else self.trump
-        others: tuple[tuple[int, ...], ...] = ()
-        own = True
-        trump_hidden = False
-        if self._own_hidden or self._others_shown or self._trump_hidden:  # information rules this round
-            own, sees_others = self.sees(seat)
-            if not own:
-                hand = ()
-            if sees_others:
-                others = tuple(() if s == seat else tuple(h) for s, h in enumerate(self.hands))
-            if self._trump_hidden and phase is _BIDDING:
-                upcard = trump = None
-                suits, power = self._order(None)
-                trump_hidden = True
-        return TrickObservation(
-            seat, self.players, self.round_index + 1, len(self.setup.hand_sizes),
-            0 if over else self.hand_size, self.dealer, _OVER if over else phase, self.turn,
-            tuple(self.totals), hand, upcard, trump,
-            tuple(bids) if not hidden_bids else tuple(b if s == seat else None for s, b in enumerate(bids)),
-            tuple(self.taken), tuple(self.trick), self.trick_number, self.leader, tuple(self.played),
-            suits, power, tuple((name, tuple(v)) for name, v in self.counters.items()), others, not own,
-            trump_hidden)
-
     # --- copies -------------------------------------------------------------------------------
     def _copy_into(self, new: Any) -> None:
+        # every phase's containers in one method, not one per phase: a clone is on the
+        # search's hot path
         new.hands = [h[:] for h in self.hands]
         new.bids = self.bids[:]
         new.bid_order = self.bid_order[:]
@@ -779,4 +170,3 @@ class TrickTakingState(GameState):
         new._made = self._made[:]
         new.counters = {name: values[:] for name, values in self.counters.items()}
         new._bid_env = dict(self._bid_env)
-

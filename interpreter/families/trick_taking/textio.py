@@ -8,11 +8,12 @@ from ...cards import SUIT_NAMES, SUITS, card
 from ...deal import deal_from_event
 from ...errors import IllegalActionError
 from ...textio import DIGITS
-from .actions import PLAYS, TRUMP_CHOICES, Bid, ChooseTrump
-from .state import Phase, TrickTakingState
+from .actions import PLAYS, TRUMP_CHOICES, Bid, ChooseTrump, Move, TrickAction
+from .phases import Phase
+from .state import TrickTakingState
 
 
-def parse_input(phase: str, text: str) -> Any:
+def parse_input(phase: str, text: str) -> TrickAction:
     """An action from what a player typed: ``3``, ``bid 3``, ``QS``, ``10h``, ``play q♠``,
     ``trump hearts`` / ``trump none``.  Raises IllegalActionError with a hint."""
     words = text.strip().lower().split()
@@ -47,7 +48,7 @@ def parse_input(phase: str, text: str) -> Any:
         raise IllegalActionError(str(exc)) from None
 
 
-def action_from_event(state: TrickTakingState, event: dict[str, Any]) -> Any:
+def action_from_event(state: TrickTakingState, event: dict[str, Any]) -> Move | None:
     """The action a trick-taking record line stands for (None: not an action)."""
     kind = event["event"]
     if kind == "deal":

@@ -1,0 +1,62 @@
+"""The deal of a trick-taking round and its information rules: the hands and the
+turned card, who sees which hand this round (``information.own_hand``,
+``information.others_hands``) and whether the trump is known while bidding
+(``information.trump_while_bidding``).  The deal is chance's move; it opens the
+bidding and the play, and makes the trump (:meth:`DealPhase._deal`)."""
+
+from __future__ import annotations
+
+from ...deal import Deal
+from ...game import OVER
+from ...privacy import Seen
+from .phases import _PLAYING
+from .round import RoundState
+
+
+class DealPhase(RoundState):
+    """The deal and the round's information rules."""
+
+    __slots__ = ()
+
+    def _init_deal(self) -> None:
+        self.hands = [[] for _ in range(self.players)]
+        self.upcard = None
+        self._own_hidden = False
+        self._others_shown = False
+        self._trump_hidden = False
+
+    def _deal(self, deal: Deal) -> None:
+        """Chance's move: the hands and the turned card, the deal logged under the
+        round's information rules; then the bidding and the play are opened and the
+        trump made (which sets the phase and the turn)."""
+        self.hands = [list(h) for h in deal.hands]
+        self.upcard = deal.upcard
+        tricks = self.tricks
+        if tricks.own_hand is not None or tricks.others_hands is not None or tricks.trump_while_bidding is not None:
+            env = self.setup.round_env(self.round_index)
+            self._trump_hidden = tricks.trump_while_bidding is not None and \
+                not self._evaluated(tricks.trump_while_bidding, env, ("information", "trump_while_bidding"))
+            self._own_hidden = tricks.own_hand is not None and \
+                not self._evaluated(tricks.own_hand, env, ("information", "own_hand"))
+            self._others_shown = tricks.others_hands is not None and \
+                bool(self._evaluated(tricks.others_hands, env, ("information", "others_hands")))
+            # what the information rules hide this round, the deal's views hide too: the
+            # turned card until the trump is revealed (its event then names it), and the
+            # hands when a seat may not see its own or sees the others' (the
+            # observation says which)
+            hidden: dict[str, Seen] = {}
+            if self._trump_hidden:
+                hidden["upcard"] = Seen.NOBODY
+            if self._own_hidden or self._others_shown:
+                hidden["hands"] = Seen.NOBODY
+            self.log_deal(deal, hidden)
+        else:
+            self.log_deal(deal)
+        self._open_bidding()
+        self._open_play()
+        self._make_trump()
+
+    def sees(self, seat: int) -> tuple[bool, bool]:
+        """(whether ``seat`` sees its own hand now, whether it sees every other hand)."""
+        own = not (self._own_hidden and self.phase is not _PLAYING and self.turn != OVER)
+        return own, self._others_shown and self.turn != OVER

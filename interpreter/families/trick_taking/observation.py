@@ -1,0 +1,86 @@
+"""What a seat of a trick-taking game may know: :class:`TrickObservation`, a frozen
+value computed from the state (:meth:`Observations.observation`) under the round's
+information rules; bots and screens get it, never the state."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ...game import OVER
+from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _OVER
+from .round import RoundState
+
+
+class TrickObservation(NamedTuple):
+    """What one seat of a trick-taking game may know.  Cards are card numbers
+    (:mod:`cardrules.interpreter.cards`); ``suits`` and ``power`` are the round's card
+    order (each card's suit in play and its power), public as the trump is."""
+
+    seat: int
+    players: int
+    round: int
+    rounds: int
+    hand_size: int
+    dealer: int
+    phase: str
+    turn: int
+    totals: tuple[int, ...]
+    hand: tuple[int, ...]  # this seat's cards, in the order held
+    upcard: int | None
+    trump: int | None  # the trump suit (0..3) once known, else None
+    bids: tuple[int | None, ...]  # None: not bid yet (or hidden until everyone has bid)
+    taken: tuple[int, ...]  # tricks taken this round, per seat
+    trick: tuple[tuple[int, int], ...]  # (seat, card) of the trick in progress
+    trick_number: int
+    leader: int
+    played: tuple[int, ...]  # this round's cards played, in order
+    suits: tuple[int, ...]
+    power: tuple[int, ...]
+    counters: tuple[tuple[str, tuple[int, ...]], ...] = ()  # each counter's name and every seat's value
+    # every seat's hand, this seat's left empty, in a round whose rules show the others' hands; else ()
+    others: tuple[tuple[int, ...], ...] = ()
+    hand_hidden: bool = False  # this seat bids without seeing its own hand (``hand`` is then empty)
+    trump_hidden: bool = False  # the trump and the turned card are shown after the bidding (both None until then)
+
+
+class Observations(RoundState):
+    """A seat's view of the state (and a spectator's)."""
+
+    __slots__ = ()
+
+    def observation(self, seat: int | None) -> TrickObservation:
+        """What ``seat`` may know; ``None``: what a spectator may (seat -1, no hand, and
+        no bid while bids made at once are hidden)."""
+        if seat is None:
+            public = self.observation(0)
+            hidden = self._simultaneous and self.phase is _BIDDING
+            return public._replace(seat=-1, hand=(), others=(), hand_hidden=False,
+                                   bids=tuple(None for _ in public.bids) if hidden else public.bids)
+        phase = self.phase
+        over = self.turn == OVER
+        hidden_bids = self._simultaneous and phase is _BIDDING
+        bids = self.bids
+        hand: tuple[int, ...] = tuple(self.hands[seat])
+        upcard, suits, power = self.upcard, self.suits, self.power
+        trump = None if phase is _DEAL or phase is _CHOOSE_TRUMP else self.trump
+        others: tuple[tuple[int, ...], ...] = ()
+        own = True
+        trump_hidden = False
+        if self._own_hidden or self._others_shown or self._trump_hidden:  # information rules this round
+            own, sees_others = self.sees(seat)
+            if not own:
+                hand = ()
+            if sees_others:
+                others = tuple(() if s == seat else tuple(h) for s, h in enumerate(self.hands))
+            if self._trump_hidden and phase is _BIDDING:
+                upcard = trump = None
+                suits, power = self._order(None)
+                trump_hidden = True
+        return TrickObservation(
+            seat, self.players, self.round_index + 1, len(self.setup.hand_sizes),
+            0 if over else self.hand_size, self.dealer, _OVER if over else phase, self.turn,
+            tuple(self.totals), hand, upcard, trump,
+            tuple(bids) if not hidden_bids else tuple(b if s == seat else None for s, b in enumerate(bids)),
+            tuple(self.taken), tuple(self.trick), self.trick_number, self.leader, tuple(self.played),
+            suits, power, tuple((name, tuple(v)) for name, v in self.counters.items()), others, not own,
+            trump_hidden)

@@ -1,0 +1,24 @@
+"""The phases of a trick-taking round, in the order a round goes through them: the deal,
+a trump named by a seat (before the bidding or after it), the bidding, the trick play;
+``over`` once the game has ended.  Each phase's rules and its part of the state live in
+a module of its own (:mod:`.dealing`, :mod:`.trump`, :mod:`.auction`,
+:mod:`.trickplay`, :mod:`.scoring`, :mod:`.observation`)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Phase(StrEnum):
+    DEAL = "deal"
+    CHOOSE_TRUMP = "trump"
+    BIDDING = "bidding"
+    PLAYING = "play"
+    OVER = "over"
+
+
+# The phases as plain module constants, for the family's own modules to import by name:
+# the hot paths compare against them on every move, and an enum class attribute costs a
+# lookup through the enum machinery each time.
+_DEAL, _CHOOSE_TRUMP, _BIDDING, _PLAYING, _OVER = (Phase.DEAL, Phase.CHOOSE_TRUMP, Phase.BIDDING, Phase.PLAYING,
+                                                   Phase.OVER)

@@ -1,0 +1,125 @@
+"""What a trick-taking round holds: every field of the state, by the phase that owns it,
+and what every phase uses (a rule evaluated with its place named on failure).
+
+:class:`RoundState` is the base of each phase's part of the state (:mod:`.dealing`,
+:mod:`.trump`, :mod:`.auction`, :mod:`.trickplay`, :mod:`.scoring`,
+:mod:`.observation`); :class:`~.state.TrickTakingState` composes them.  The fields are
+declared here once, because the phases read each other's (the play reads the trump and
+the bids; the scoring the bids and the tricks taken); each phase sets its own.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...errors import EvaluationError
+from ...game import GameState
+from .actions import Move
+from .phases import Phase
+from .rules import TrickRules
+
+if TYPE_CHECKING:
+    from .trickplay import Winner
+
+
+class RoundState(GameState):
+    """The fields of a trick-taking game, and the helpers every phase uses."""
+
+    # --- the state's own ----------------------------------------------------------------------
+    tricks: TrickRules  # the ruleset's trick-taking section
+    phase: Phase
+    # The plain keys (cards or bids) of the cached legal actions, so that apply() can
+    # check membership with C-level int comparisons instead of calling the
+    # dataclasses' Python __eq__ for every listed action before the chosen one.
+    _legal_keys: list[int]
+    _keys_at: int  # the move number the keys are for
+
+    # --- the deal and the information rules (dealing.py) --------------------------------------
+    hands: list[list[int]]
+    upcard: int | None
+    _own_hidden: bool  # this round a seat bids without seeing its own hand
+    _others_shown: bool  # this round a seat sees every other hand
+    _trump_hidden: bool  # this round the trump (and the turned card) is shown after the bidding
+
+    # --- the trump (trump.py) -----------------------------------------------------------------
+    ace_high: bool
+    trump: int | None  # the suit (0..3), None for no trump (or not named yet)
+    suits: tuple[int, ...]  # the round's card order: each card's suit in play ...
+    power: tuple[int, ...]  # ... and its power in that suit
+    _orders: dict[int | None, tuple[tuple[int, ...], tuple[int, ...]]]  # trump -> card order (setup-wide)
+    _named_trump: bool  # the highest bidder names the trump after the bidding
+    _trump_due: dict[str, Any] | None  # the trump event of a round that hides it, logged when revealed
+
+    # --- the bidding (auction.py) -------------------------------------------------------------
+    bids: list[int | None]
+    bid_order: list[int]
+    constrained_bids: int  # bids where a restriction removed a candidate
+    _candidates: list[int]  # the bids the round's range allows
+    _candidate_actions: list[Move]  # the Bid action of each candidate, same order (copied as the legal list)
+    _candidate_action: dict[int, Move]  # bid -> its action
+    _candidate_cache: dict[int, tuple[list[int], list[Move], dict[int, Move]]]  # by round (setup-wide)
+    _bid_env: dict[str, Any]  # this round's names; bids and scores fill it in
+    _made: list[int]  # bids made this round, in bidding order
+    _made_key: tuple[int, ...]  # the same, as a key of _round_bids
+    _simultaneous: bool
+    _first_offset: int
+    _restricted: bool
+    _bids_memo: dict[tuple[int, int], dict[tuple[int, ...], list[int]]]  # (round, dealer) -> ... (setup-wide)
+    _round_bids: dict[tuple[int, ...], list[int]]  # bids made -> the next bidder's legal bids
+
+    # --- the trick play (trickplay.py) --------------------------------------------------------
+    unique_cards: bool  # one deck and at most one joker: a hand holds no card twice
+    taken: list[int]  # tricks taken this round, per seat
+    trick: list[tuple[int, int]]  # (seat, card) of the trick in progress
+    trick_number: int
+    leader: int
+    played: list[int]  # this round's cards, in order (public)
+    _follow_suit: bool
+    _must_trump: bool
+    _by_rule: bool  # plays decided by restrictions or free cards
+    _trick_winner: Winner
+    _trump_broken: bool  # a trump has been played this round (kept when _by_rule)
+
+    # --- the scoring (scoring.py) -------------------------------------------------------------
+    exact_bids: list[int]  # rounds each seat took exactly its bid
+    points_by_hand_size: dict[int, list[int]]  # hand size -> [points, seat-rounds]
+    counters: dict[str, list[int]]  # counter name -> each seat's value, carried from round to round
+    _score: Any  # the compiled scoring program
+    _per_seat_names: bool  # the scoring reads a per-seat name besides the bid and the tricks taken
+    _teams: tuple[int, ...]  # empty: every seat alone
+
+    # Slots for every field above (tests/test_trick_state_layout.py checks they agree),
+    # and only here: the phases' classes have none, or composing them would clash.  The
+    # hot paths read a dozen fields a move, and a slot is read faster than an entry of an
+    # instance dict, which CPython stops sharing between instances past 30 keys.
+    __slots__ = ("tricks", "phase", "_legal_keys", "_keys_at",
+                 "hands", "upcard", "_own_hidden", "_others_shown", "_trump_hidden",
+                 "ace_high", "trump", "suits", "power", "_orders", "_named_trump", "_trump_due",
+                 "bids", "bid_order", "constrained_bids", "_candidates", "_candidate_actions", "_candidate_action",
+                 "_candidate_cache", "_bid_env", "_made", "_made_key", "_simultaneous", "_first_offset", "_restricted",
+                 "_bids_memo", "_round_bids",
+                 "unique_cards", "taken", "trick", "trick_number", "leader", "played", "_follow_suit", "_must_trump",
+                 "_by_rule", "_trick_winner", "_trump_broken",
+                 "exact_bids", "points_by_hand_size", "counters", "_score", "_per_seat_names", "_teams")
+
+    def _evaluated(self, compiled: Any, env: dict[str, Any], path: tuple[Any, ...]) -> Any:
+        """``compiled`` in ``env``; a failure names the rule and its expression."""
+        try:
+            return compiled(env)
+        except EvaluationError as exc:
+            where = ".".join(str(k) for k in path)
+            raise EvaluationError(f"{where} '{compiled.source}': {exc}", path) from None
+
+    if TYPE_CHECKING:
+        # What each phase offers the others (defined in its module, found through the
+        # composed state's classes).
+        def sees(self, seat: int) -> tuple[bool, bool]: ...  # dealing
+        def _order(self, suit: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]: ...  # trump
+        def _make_trump(self) -> None: ...  # trump
+        def _end_bidding(self) -> None: ...  # trump
+        def _open_bidding(self) -> None: ...  # auction
+        def _start_bidding(self) -> None: ...  # auction
+        def _keys(self, turn: int) -> list[int]: ...  # state
+        def _open_play(self) -> None: ...  # trickplay
+        def _start_play(self) -> None: ...  # trickplay
+        def _end_round(self) -> None: ...  # scoring
