@@ -17,9 +17,10 @@ import copy
 import json
 import logging
 import time
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import h11
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 HTTP_RATE = 10.0  # HTTP requests a second one address may send, on average ...
@@ -38,11 +39,6 @@ SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
 
-Scope = dict[str, Any]
-Message = dict[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 class Bucket:
