@@ -33,8 +33,17 @@ def default_data_dir() -> Path:
               help="Rooms this server keeps at once.")
 @click.option("--rate", type=click.FloatRange(1, 100000), default=20.0, show_default=True,
               help="Messages a second one connection may send, on average (bursts of three seconds' worth).")
+@click.option("--http-rate", type=click.FloatRange(1, 100000), default=10.0, show_default=True,
+              help="HTTP requests a second one address may send, on average (bursts of three seconds' worth).")
+@click.option("--idle-close", type=click.FloatRange(0.01, 525600), default=30.0, show_default=True,
+              help="Minutes a game in progress that nobody is in stays open; then it is closed and its files "
+                   "move to closed/ in --data.")
+@click.option("--head-timeout", type=click.FloatRange(0.1, 3600), default=10.0, show_default=True,
+              help="Seconds a request's line and headers may take to arrive before the connection is closed.")
+@click.option("--max-connections", type=click.IntRange(10, 1000000), default=1000, show_default=True,
+              help="Open connections past which a new HTTP request is answered 503 (busy).")
 def serve(host: str, port: int, data: Path | None, takeover: float, bot_delay: float, max_rooms: int,
-          rate: float) -> None:
+          rate: float, http_rate: float, idle_close: float, head_timeout: float, max_connections: int) -> None:
     """Serve a page where friends play any ruleset together in the browser.
 
     Type your name and a room's name; everyone who types the same room name joins the
@@ -45,6 +54,7 @@ def serve(host: str, port: int, data: Path | None, takeover: float, bot_delay: f
     """
     import uvicorn
 
+    from ..web.guards import head_timeout_protocol, log_config
     from ..web.rooms import Limits, Rooms
     from ..web.server import make_app
 
@@ -55,11 +65,33 @@ def serve(host: str, port: int, data: Path | None, takeover: float, bot_delay: f
         raise UsageProblem(f"cannot use {folder} for the rooms: {exc.strerror or exc}") from None
     if not os.access(folder, os.W_OK | os.X_OK):
         raise UsageProblem(f"cannot write in {folder}: choose another --data folder")
-    rooms = Rooms(folder, Limits(takeover=takeover, bot_delay=bot_delay, max_rooms=max_rooms))
+    rooms = Rooms(folder, Limits(takeover=takeover, bot_delay=bot_delay, max_rooms=max_rooms,
+                                 idle_close=idle_close * 60))
     for problem in rooms.load_all():
         echo(f"cardrules serve: a room could not be brought back: {problem}", err=True)
+    _enough_files(max_connections + 256)
     shown = f"[{host}]" if ":" in host else host
     echo(f"cardrules serve: http://{shown}:{port}/ ({len(rooms.rooms)} room{'s' if len(rooms.rooms) != 1 else ''} "
          f"from {folder}; Ctrl-C stops)")
-    uvicorn.run(make_app(rooms, rate=rate, burst=max(10, int(3 * rate))), host=host, port=port, log_level="warning", ws_max_size=1 << 16,
-                ws_ping_interval=20, ws_ping_timeout=20)
+    app = make_app(rooms, rate=rate, burst=max(10, int(3 * rate)), http_rate=http_rate,
+                   http_burst=max(10, int(3 * http_rate)))
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 16, ws_ping_interval=20,
+                ws_ping_timeout=20, http=head_timeout_protocol(head_timeout), timeout_keep_alive=5,
+                h11_max_incomplete_event_size=16 << 10, limit_concurrency=max_connections, backlog=2048,
+                proxy_headers=True, forwarded_allow_ips="127.0.0.1", log_config=log_config())
+
+
+def _enough_files(wanted: int) -> None:
+    """Raise this process's limit of open files to ``wanted`` if it is lower and the hard
+    limit allows (one a connection): past it, accepting a connection fails."""
+    try:
+        import resource
+    except ImportError:  # not on this system
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError):
+            pass

@@ -11,10 +11,7 @@ from __future__ import annotations
 
 import logging
 import math
-import multiprocessing
 import os
-import signal
-import threading
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -94,45 +91,15 @@ def run_games(ref: str, seats: Sequence[str], games: int, seed: int = 0, jobs: i
                 progress(1)
         return results
     chunk = max(1, min(64, games // (jobs * 8) or 1))
-    # spawned, not forked: a worker starts as any process does and finds the families
-    # through their entry points (as on every platform, and on a cluster's machines)
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=_worker_start) as pool:
-        # Ctrl-C at a terminal reaches the whole process group. It is blocked while the
-        # workers start (a process inherits its parent's blocked signals), so one pressed
-        # while a worker is still importing prints no traceback: the worker's start
-        # unblocks it and it ends quietly, and the parent gets its KeyboardInterrupt
-        # once the workers are started.
-        blocking = hasattr(signal, "pthread_sigmask") and _main_thread()
-        if blocking:
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            results_iter = pool.map(_play_one, work, chunksize=chunk)
-        finally:
-            if blocking:
-                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-        try:
-            for summary in results_iter:
-                results.append(summary)
-                if progress:
-                    progress(1)
-        except BaseException:  # Ctrl-C (or a failure): stop the workers now, not after every game queued
-            pool.shutdown(wait=False, cancel_futures=True)
-            for process in list(getattr(pool, "_processes", {}).values()):
-                process.terminate()
-            raise
+    # The platform's own way to start workers (fork here, spawn on macOS and Windows): a
+    # worker finds the families as any process does, through their entry points (a family
+    # registered by hand in this process only was refused above, however they start).
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for summary in pool.map(_play_one, work, chunksize=chunk):
+            results.append(summary)
+            if progress:
+                progress(1)
     return results
-
-
-def _worker_start() -> None:
-    """A worker ends quietly on Ctrl-C (the parent says it was interrupted)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
-def _main_thread() -> bool:
-    return threading.current_thread() is threading.main_thread()
 
 
 class FamilyNotInstalled(CardrulesError):

@@ -50,8 +50,10 @@ def site(tmp_path_factory):
 
 @pytest.fixture
 def installed(site, monkeypatch):
-    """This process with the plugin's folder on its path: the registry finds it."""
+    """This process with the plugin's folder on its path (and the processes it starts,
+    such as the server's upload checkers): the registry finds it."""
     monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setenv("PYTHONPATH", str(site))
     families.refresh()
     yield
     monkeypatch.undo()
@@ -99,7 +101,7 @@ def test_without_the_package_the_family_is_refused_clearly(tmp_path):
     assert "'cardrules.families' entry point" in done.stdout and "Traceback" not in done.stderr
 
 
-def test_the_installed_family_plays_in_the_library_and_in_spawned_workers(installed, tmp_path):
+def test_the_installed_family_plays_in_the_library_and_in_worker_processes(installed, tmp_path):
     from cardrules.interpreter import load_ruleset
     from cardrules.interpreter.driver import play_bots
     from cardrules.interpreter.record import replay, save_record

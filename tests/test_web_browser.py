@@ -87,6 +87,9 @@ def _open_room(browser, url: str, ruleset: str, mode: str | None):
     errors: list[str] = []
     for page in (ann, bob):
         page.on("pageerror", lambda error: errors.append(str(error)))
+        # the server's Content-Security-Policy allows only what the page loads from itself
+        page.on("console", lambda message: errors.append(message.text)
+                if "Content Security Policy" in message.text else None)
     ann.goto(url)
     ann.fill("#your-name", "Ann")
     ann.fill("#room-name", "Games Night")

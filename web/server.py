@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import sys
-import time
 from collections import deque
 from importlib import resources
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -28,10 +28,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..interpreter.errors import RulesetError
 from ..interpreter.files import load_json
 from ..interpreter.loader import bundled_names
-from ..interpreter.bots import seat_kinds
-from .rooms import Client, Room, RoomError, Rooms, load_upload, problems_json
+from .checks import Checker, CheckRefused, describe_rules
+from .guards import HTTP_BURST, HTTP_RATE, Bucket, Guard, client_address
+from .rooms import Client, Room, RoomError, Rooms, problems_json, surrogate_at
 
 MAX_BODY = 96 << 10  # a room's settings with a pasted ruleset
+BODY_SECONDS = 20.0  # time a request's body may take to arrive
 MAX_MESSAGE = 4096  # one WebSocket message from a client
 RATE = 20.0  # messages a second a connection may send, on average ...
 BURST = 60  # ... and at once
@@ -39,31 +41,90 @@ MAX_STRIKES = 50  # messages over the rate before the connection is closed
 MAX_OUTBOX = 200  # messages waiting for a slow client before it is dropped
 
 
-class BodyTooLarge(Exception):
-    pass
+class BadRequest(Exception):
+    """A request refused before it is read as settings: its one-line reason and status."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
 
 
 async def _read_json(request: Request) -> Any:
+    """The request's body as JSON: at most MAX_BODY bytes, arrived within BODY_SECONDS,
+    UTF-8 holding only characters (BadRequest: why not)."""
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        raise BodyTooLarge()
+        raise BadRequest(f"the request is larger than {MAX_BODY >> 10} kB", 413)
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise BodyTooLarge()
-    return load_json(body.decode("utf-8", "replace"))
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY:
+                    raise BadRequest(f"the request is larger than {MAX_BODY >> 10} kB", 413)
+    except TimeoutError:
+        raise BadRequest(f"the request's body took more than {BODY_SECONDS:.0f} s to arrive", 408) from None
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadRequest(f"the request is not UTF-8 text (byte {exc.start} is not)") from None
+    try:
+        value = load_json(text)
+    except ValueError as exc:
+        raise BadRequest(f"not JSON: {exc}") from None
+    problem = not_unicode(value)
+    if problem:
+        raise BadRequest(problem)
+    return value
+
+
+def not_unicode(value: Any, where: str = "") -> str | None:
+    """Why the JSON ``value`` (a request, a message) is not all valid Unicode: JSON's
+    escapes can carry a lone surrogate (``"\\ud800"``), which is no character and
+    cannot be sent back, stored or printed; None if it is."""
+    if isinstance(value, str):
+        at = surrogate_at(value)
+        if at is None:
+            return None
+        line = value.count("\n", 0, at) + 1
+        place = f"line {line}, column {at - (value.rfind(chr(10), 0, at) + 1) + 1}" if line > 1 else \
+            f"character {at + 1}"
+        return (f"{where or 'the text'} holds {value[at].encode('unicode_escape').decode()} at {place}: a lone "
+                "surrogate, not a character; send valid Unicode")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            problem = not_unicode(key, "a key") or not_unicode(item, f'"{key[:30]}"' if surrogate_at(key) is None
+                                                               else "a value")
+            if problem:
+                return problem
+    elif isinstance(value, list):
+        for item in value:
+            problem = not_unicode(item, where)
+            if problem:
+                return problem
+    return None
+
+
+def _beside_the_loop(work: Callable[..., Any], *args: Any) -> Any:
+    """Run ``work`` (building a ruleset: about a second for a large upload) in this
+    thread while the event loop goes on in its own.  They share the GIL, so for that
+    time the interpreter switches threads every millisecond instead of every five,
+    and the cyclic garbage collector waits: a full collection holds the GIL for a
+    tenth of a second or more, and building a ruleset makes several (measured with
+    benchmarks/hammer.py --create: a p99 round trip of 280 ms without these, 14 ms with)."""
+    interval, collecting = sys.getswitchinterval(), gc.isenabled()
+    sys.setswitchinterval(0.001)
+    gc.disable()
+    try:
+        return work(*args)
+    finally:
+        if collecting:
+            gc.enable()
+        sys.setswitchinterval(interval)
 
 
 def _error(message: str, status: int = 400, **extra: Any) -> JSONResponse:
     return JSONResponse({"error": message, **extra}, status_code=status)
-
-
-def _describe_rules(rules: Any) -> dict[str, Any]:
-    return {"name": rules.name, "title": rules.title or rules.name, "family": rules.family.name,
-            "description": rules.description or "", "players": [rules.min_players, rules.max_players],
-            "modes": {name: mode[0] for name, mode in rules.modes.items()},
-            "kinds": ["human", *seat_kinds(rules)]}
 
 
 class Outbox:
@@ -85,66 +146,100 @@ class Outbox:
         self.ready.set()
 
 
-class Bucket:
-    """A token bucket: ``RATE`` messages a second on average, ``BURST`` at once."""
-
-    def __init__(self, rate: float, burst: int):
-        self.rate, self.burst = rate, burst
-        self.tokens = float(burst)
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
-def make_app(rooms: Rooms, *, rate: float = RATE, burst: int = BURST) -> Starlette:
-    """The ASGI app serving ``rooms``."""
+def make_app(rooms: Rooms, *, rate: float = RATE, burst: int = BURST, http_rate: float = HTTP_RATE,
+             http_burst: int = HTTP_BURST, checker: Checker | None = None) -> Guard:
+    """The ASGI app serving ``rooms``: WebSocket messages limited to ``rate`` a second
+    a connection (``burst`` at once), HTTP requests to ``http_rate`` an address
+    (``http_burst``), uploaded rulesets checked by ``checker``'s worker processes."""
     static = resources.files("cardrules.web") / "static"
     catalogue: list[dict[str, Any]] = []
+    checker = checker or Checker()
+    checking: set[str] = set()  # addresses with a check in flight: one each
+    build = asyncio.Lock()  # rulesets are built in a thread, one at a time (Rooms builds one at a time)
 
     async def page(request: Request) -> Response:
         return FileResponse(str(static / "index.html"), media_type="text/html")
 
+    def _describe_all() -> list[dict[str, Any]]:
+        described = []
+        for name in bundled_names():
+            try:
+                described.append(describe_rules(rooms.bundled(name)))
+            except Exception:  # noqa: BLE001 - a bundled ruleset that does not load is not offered
+                continue
+        return described
+
     async def list_rulesets(request: Request) -> Response:
         if not catalogue:
-            for name in bundled_names():
-                try:
-                    catalogue.append(_describe_rules(rooms.bundled(name)))
-                except Exception:  # noqa: BLE001 - a bundled ruleset that does not load is not offered
-                    continue
+            async with build:
+                if not catalogue:
+                    catalogue.extend(await asyncio.to_thread(_beside_the_loop, _describe_all))
         return JSONResponse(catalogue)
+
+    async def _check(request: Request, text: str) -> dict[str, Any]:
+        """``text`` checked in a worker (CheckRefused: not checked, and why): one check
+        at a time for an address, except of a text being checked already."""
+        address = client_address(request.scope)
+        if address in checking and not checker.is_checking(text):
+            raise CheckRefused("one ruleset at a time: wait for the answer about the last one", 429)
+        checking.add(address)
+        try:
+            return await checker.check(text)
+        finally:
+            checking.discard(address)
+
+    def _refusal(answer: dict[str, Any]) -> Response | None:
+        """The answer to a ruleset a worker did not pass (None: it passed)."""
+        if answer.get("error"):
+            print(f"cardrules serve: a ruleset check failed: {answer['error']}", file=sys.stderr)
+            return _error(f"the ruleset could not be checked: {answer['error']}", 500)
+        if not answer["ok"]:
+            return _error("the ruleset has problems", problems=answer["problems"])
+        return None
 
     async def validate(request: Request) -> Response:
         try:
             body = await _read_json(request)
-        except BodyTooLarge:
-            return _error(f"the ruleset is larger than {MAX_BODY >> 10} kB", 413)
-        except ValueError as exc:
-            return _error(f"not JSON: {exc}")
+        except BadRequest as exc:
+            return _error(str(exc), exc.status)
         if not isinstance(body, dict) or not isinstance(body.get("yaml"), str):
             return _error("send {\"yaml\": the ruleset's text}")
         try:
-            rules = load_upload(body["yaml"])
-        except RulesetError as exc:
-            return _error("the ruleset has problems", problems=problems_json(exc))
-        return JSONResponse({"ok": True, **_describe_rules(rules)})
+            answer = await _check(request, body["yaml"])
+        except CheckRefused as exc:
+            return _error(str(exc), exc.status)
+        return _refusal(answer) or JSONResponse({"ok": True, **answer["describe"]})
+
+    async def _prepare(request: Request, body: dict[str, Any]) -> Response | None:
+        """Before a room is made: its name is free, and its ruleset checked (an
+        uploaded one in a worker) and built in a thread, so that making the room takes
+        no time on the event loop.  A response to send instead, or None."""
+        rooms.vet_name(body.get("room"))
+        text, name = body.get("yaml"), body.get("ruleset")
+        if rooms.is_built(ruleset=name, yaml_text=text):
+            return None
+        if isinstance(text, str):
+            refusal = _refusal(await _check(request, text))
+            if refusal is not None:
+                return refusal
+        async with build:
+            if isinstance(text, str):
+                await asyncio.to_thread(_beside_the_loop, rooms.upload, text)
+            else:
+                await asyncio.to_thread(_beside_the_loop, rooms.bundled, name)
+        return None
 
     async def create_room(request: Request) -> Response:
         try:
             body = await _read_json(request)
-        except BodyTooLarge:
-            return _error(f"the request is larger than {MAX_BODY >> 10} kB", 413)
-        except ValueError as exc:
-            return _error(f"not JSON: {exc}")
+        except BadRequest as exc:
+            return _error(str(exc), exc.status)
         if not isinstance(body, dict):
             return _error("send the room's settings as a JSON object")
         try:
+            early = await _prepare(request, body)
+            if early is not None:
+                return early
             room, token = rooms.create(room=body.get("room"), name=body.get("name"), ruleset=body.get("ruleset"),
                                        yaml_text=body.get("yaml"), players=body.get("players"),
                                        mode=body.get("mode") or None, seats=body.get("seats"))
@@ -152,6 +247,8 @@ def make_app(rooms: Rooms, *, rate: float = RATE, burst: int = BURST) -> Starlet
             return _error(str(exc))
         except RulesetError as exc:
             return _error("the ruleset has problems", problems=problems_json(exc))
+        except CheckRefused as exc:
+            return _error(str(exc), exc.status)
         return JSONResponse({"room": room.name, "seat": 0, "token": token, "id": room.file_id})
 
     async def room_info(request: Request) -> Response:
@@ -168,7 +265,11 @@ def make_app(rooms: Rooms, *, rate: float = RATE, burst: int = BURST) -> Starlet
     async def record(request: Request) -> Response:
         room = _finished(request)
         if room is None:
-            return PlainTextResponse("no such room\n", status_code=404)
+            archived = rooms.archived_record(request.path_params["id"][:40])
+            if archived is None:
+                return PlainTextResponse("no such room\n", status_code=404)
+            return Response(archived, media_type="application/x-ndjson",
+                            headers={"Content-Disposition": f'attachment; filename="{request.path_params["id"]}.jsonl"'})
         try:
             text = room.record_text()
         except RoomError as exc:
@@ -199,7 +300,16 @@ def make_app(rooms: Rooms, *, rate: float = RATE, burst: int = BURST) -> Starlet
                     await websocket.close(code=1008, reason="too slow: too many messages waiting")
                     return
                 while outbox.items:
-                    await websocket.send_text(json.dumps(outbox.items.popleft(), ensure_ascii=False))
+                    item = outbox.items.popleft()
+                    try:
+                        text = json.dumps(item, ensure_ascii=False)
+                        text.encode("utf-8")
+                    except (TypeError, ValueError) as exc:  # never a message that cannot be sent: say so instead
+                        print(f"cardrules serve: internal error: a {str(item.get('type'))[:20]} message could not "
+                              f"be sent: {type(exc).__name__}: {exc}", file=sys.stderr)
+                        text = json.dumps({"type": "error", "message": "internal error: the server could not "
+                                           "send that"})
+                    await websocket.send_text(text)
 
         task = asyncio.get_running_loop().create_task(sender())
         try:
@@ -253,8 +363,9 @@ def make_app(rooms: Rooms, *, rate: float = RATE, burst: int = BURST) -> Starlet
             yield
         finally:
             task.cancel()
+            await checker.close()
 
-    return Starlette(routes=[
+    return Guard(Starlette(routes=[
         Route("/", page),
         Route("/api/rulesets", list_rulesets),
         Route("/api/validate", validate, methods=["POST"]),
@@ -264,7 +375,7 @@ def make_app(rooms: Rooms, *, rate: float = RATE, burst: int = BURST) -> Starlet
         Route("/rooms/{id}/ruleset.yaml", ruleset_text),
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=str(static)), name="static"),
-    ], lifespan=lifespan)
+    ], lifespan=lifespan), rate=http_rate, burst=http_burst)
 
 
 def _handle(rooms: Rooms, client: Client, text: str) -> None:
@@ -275,6 +386,9 @@ def _handle(rooms: Rooms, client: Client, text: str) -> None:
         raise RoomError(f"not JSON: {exc}") from None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise RoomError("each message is a JSON object with a \"type\"")
+    problem = not_unicode(message)
+    if problem:
+        raise RoomError(problem)
     kind = message["type"]
     if kind == "ping":
         client.send({"type": "pong"})
