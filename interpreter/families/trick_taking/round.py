@@ -21,6 +21,8 @@ from .rules import TrickRules
 if TYPE_CHECKING:
     from .trickplay import Winner
 
+_NO_SLOTS: tuple[str, ...] = ()
+
 
 class RoundState(GameState):
     """The fields of a trick-taking game, and the helpers every phase uses."""
@@ -88,19 +90,10 @@ class RoundState(GameState):
     _per_seat_names: bool  # the scoring reads a per-seat name besides the bid and the tricks taken
     _teams: tuple[int, ...]  # empty: every seat alone
 
-    # Slots for every field above (tests/test_trick_state_layout.py checks they agree),
-    # and only here: the phases' classes have none, or composing them would clash.  The
-    # hot paths read a dozen fields a move, and a slot is read faster than an entry of an
-    # instance dict, which CPython stops sharing between instances past 30 keys.
-    __slots__ = ("tricks", "phase", "_legal_keys", "_keys_at",
-                 "hands", "upcard", "_own_hidden", "_others_shown", "_trump_hidden",
-                 "ace_high", "trump", "suits", "power", "_orders", "_named_trump", "_trump_due",
-                 "bids", "bid_order", "constrained_bids", "_candidates", "_candidate_actions", "_candidate_action",
-                 "_candidate_cache", "_bid_env", "_made", "_made_key", "_simultaneous", "_first_offset", "_restricted",
-                 "_bids_memo", "_round_bids",
-                 "unique_cards", "taken", "trick", "trick_number", "leader", "played", "_follow_suit", "_must_trump",
-                 "_by_rule", "_trick_winner", "_trump_broken",
-                 "exact_bids", "points_by_hand_size", "counters", "_score", "_per_seat_names", "_teams")
+    # No slots of its own (nor have the phases' classes): every field's slot is the
+    # composed state's own (FIELDS, below; state.py says why).  A name, not a literal
+    # (), so that mypy does not check the phases' assignments against slots they lack.
+    __slots__ = _NO_SLOTS
 
     def _evaluated(self, compiled: Any, env: dict[str, Any], path: tuple[Any, ...]) -> Any:
         """``compiled`` in ``env``; a failure names the rule and its expression."""
@@ -123,3 +116,16 @@ class RoundState(GameState):
         def _open_play(self) -> None: ...  # trickplay
         def _start_play(self) -> None: ...  # trickplay
         def _end_round(self) -> None: ...  # scoring
+
+
+# Every field declared above, by name: the slots of the composed state (state.py), which
+# holds them itself (tests/test_trick_state_layout.py checks that the two agree).
+FIELDS = ("tricks", "phase", "_legal_keys", "_keys_at",
+          "hands", "upcard", "_own_hidden", "_others_shown", "_trump_hidden",
+          "ace_high", "trump", "suits", "power", "_orders", "_named_trump", "_trump_due",
+          "bids", "bid_order", "constrained_bids", "_candidates", "_candidate_actions", "_candidate_action",
+          "_candidate_cache", "_bid_env", "_made", "_made_key", "_simultaneous", "_first_offset", "_restricted",
+          "_bids_memo", "_round_bids",
+          "unique_cards", "taken", "trick", "trick_number", "leader", "played", "_follow_suit", "_must_trump",
+          "_by_rule", "_trick_winner", "_trump_broken",
+          "exact_bids", "points_by_hand_size", "counters", "_score", "_per_seat_names", "_teams")

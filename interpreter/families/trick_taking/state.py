@@ -23,6 +23,7 @@ from .auction import BiddingPhase
 from .dealing import DealPhase
 from .observation import Observations, TrickObservation
 from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _PLAYING, Phase
+from .round import FIELDS
 from .scoring import ScoringPhase
 from .trickplay import PlayPhase
 from .trump import TrumpPhase
@@ -35,7 +36,13 @@ _PLAY_OF = PLAYS.__getitem__
 class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPhase, Observations):
     """A game of any trick-taking ruleset."""
 
-    __slots__ = ()  # every field is a slot of RoundState (round.py)
+    # Every field's slot (declared in round.py) is this class's own, not a base's: a slot
+    # read or written by name (getattr, hasattr, setattr: clone() copies every slot so)
+    # checks the instance's type against the class holding the slot, at once when that is
+    # the instance's own class and else along the whole chain of the phases' classes.  The
+    # hot paths read a dozen fields a move, and a slot is read faster than an entry of an
+    # instance dict, which CPython stops sharing between instances past 30 keys.
+    __slots__ = FIELDS
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
