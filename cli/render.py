@@ -10,17 +10,19 @@ from typing import Any, Sequence
 
 import click
 
-from ..interpreter.cards import card, pretty
+from ..interpreter.pack import STANDARD, Pack
 from ..interpreter.rules import Ruleset
 from .common import echo
 from .families import view_for
 
 
-def show_card(name: str, ascii_only: bool) -> str:
-    """A card for people: ``10♥`` in red where the terminal shows colour (click drops the
-    colour codes when output is not a terminal), ``10H`` with --ascii."""
-    text = pretty(card(name), ascii_only=ascii_only)
-    if not ascii_only and name[-1] in "HD":
+def show_card(name: str, ascii_only: bool, pack: Pack = STANDARD) -> str:
+    """A card of ``pack`` for people: ``10♥`` in red where the terminal shows colour
+    (click drops the colour codes when output is not a terminal), ``10H`` with --ascii;
+    a special card by its symbol (its code with --ascii)."""
+    c = pack.card(name)
+    text = pack.pretty(c, ascii_only=ascii_only)
+    if not ascii_only and pack.colour(c) == "red":
         return click.style(text, fg="red")
     return text
 
@@ -38,6 +40,10 @@ class Renderer:
         self.names = list(names)
         self.rules = rules
         self.setup = rules.setup(len(names), mode)
+        self.pack: Pack = self.setup.pack
+        self._card_name = _CARD_NAME if self.pack is STANDARD else re.compile(
+            r"(?<![\w'\"])(?:" + "|".join(re.escape(c) for c in sorted(set(self.pack.codes), key=len, reverse=True))
+            + r")(?![\w'\"])")
         self.ascii = ascii_only
         self.quiet = quiet
         self.narrate = narrate and not quiet  # say every move (when people play)
@@ -117,14 +123,14 @@ class Renderer:
         self.heard = []
 
     def card(self, name: str) -> str:
-        return show_card(name, self.ascii)
+        return show_card(name, self.ascii, self.pack)
 
     def refusal(self, text: str) -> str:
         """An engine's refusal as the table shows it: the cards it names (``QS``) shown as
         the table shows cards (``Q♠``) and its seats (``seat 2``) by the players' names;
         quoted text, what the player typed, is kept."""
         def shown(part: str) -> str:
-            part = _CARD_NAME.sub(lambda m: self.card(m.group()), part)
+            part = self._card_name.sub(lambda m: self.card(m.group()), part)
             return _SEAT.sub(lambda m: self.names[int(m.group(1))] if int(m.group(1)) < len(self.names)
                              else m.group(), part)
 
@@ -137,7 +143,7 @@ class Renderer:
         return "".join(parts)
 
     def cards(self, names: Sequence[str]) -> str:
-        return " ".join(show_card(n, self.ascii) for n in names)
+        return " ".join(show_card(n, self.ascii, self.pack) for n in names)
 
     def on_score(self, event: dict[str, Any]) -> None:
         self.sheet.append((event["round"], [self.view.sheet_cell(seat, event) for seat in range(len(self.names))],
@@ -193,10 +199,12 @@ class Renderer:
         echo("Your hand: " + self.view.hand_text(obs))
 
     def hand_text(self, hand: Sequence[str]) -> str:
-        """Cards grouped by suit, as named (jokers last)."""
-        groups: dict[str, list[str]] = {}
+        """Cards grouped by suit, as named (special cards together)."""
+        groups: dict[int, list[str]] = {}
+        pack = self.pack
         for name in hand:
-            groups.setdefault(name[-1] if name != "JK" else "*", []).append(show_card(name, self.ascii))
+            c = pack.card(name)
+            groups.setdefault(pack.suit_of[c], []).append(show_card(name, self.ascii, pack))
         return "   ".join(" ".join(cards) for cards in groups.values())
 
     def prompt_text(self, obs: Any, legal: Sequence[Any]) -> str:

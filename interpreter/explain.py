@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .cards import pretty
+from .pack import STANDARD
 from .rules import Ruleset
 
 SEAT_WORDS = {"left-of-dealer": "the player to the dealer's left", "dealer": "the dealer",
@@ -63,11 +63,16 @@ def _deck(rules: Ruleset) -> str:
     parts = []
     for n in _players(rules):
         setup = rules.setup(n)
+        pack = setup.pack
         jokers = f" and {setup.jokers} joker{'s' if setup.jokers != 1 else ''}" if setup.jokers else ""
-        total = f" ({setup.deck_size} cards)" if setup.jokers or setup.decks > 1 else ""
-        without = f" ({', '.join(pretty(c) for c in setup.removed)} taken out)" if setup.removed else ""
+        specials = "".join(f", {count} {pack.specials[pack.special_of[c]].name}"
+                           f"{'' if count == 1 or pack.specials[pack.special_of[c]].name.endswith('s') else 's'}"
+                           for c, count in setup.special_counts if count)
+        total = f" ({setup.deck_size} cards)" if setup.jokers or specials or setup.decks > 1 else ""
+        without = f" ({', '.join(pack.pretty(c) for c in setup.removed)} taken out)" if setup.removed else ""
         parts.append((setup.decks, setup.jokers, f"{setup.decks} deck{'s' if setup.decks > 1 else ''} of "
-                      f"{4 * len(setup.ranks) - len(setup.removed)} cards{without}{jokers}{total}", n))
+                      f"{len(pack.suits) * len(setup.ranks) - len(setup.removed)} cards{without}{jokers}"
+                      f"{specials}{total}", n))
     groups: dict[str, list[int]] = {}
     for _, _, text, n in parts:
         groups.setdefault(text, []).append(n)
@@ -75,6 +80,22 @@ def _deck(rules: Ruleset) -> str:
         return next(iter(groups))
     return "; ".join(f"{text} for {ns[0]}-{ns[-1]} players" if len(ns) > 1 else f"{text} for {ns[0]} players"
                      for text, ns in groups.items())
+
+
+def _pack_lines(rules: Ruleset) -> list[str]:
+    """The pack's own suits, ranks and special cards, when it is not the standard one."""
+    pack = rules.deck.pack
+    if pack is STANDARD:
+        return []
+    out = []
+    if not pack.standard:
+        out.append("- Suits: " + ", ".join(f"{s.name} ({s.symbol or s.code}, written {s.code}"
+                                           + (f", {s.colour}" if s.colour else "") + ")" for s in pack.suits) + ".")
+        out.append("- Ranks, low to high: " + " ".join(r.code for r in pack.ranks)
+                   + f"; a card is written rank then suit ({pack.codes[0]}).")
+    for special in pack.specials[1:]:
+        out.append(f"- {special.name} ({special.symbol}): written {special.code}.")
+    return out
 
 
 def explain(rules: Ruleset, notes: bool = False) -> str:
@@ -94,7 +115,9 @@ def explain(rules: Ruleset, notes: bool = False) -> str:
             f"- {rules.min_players} to {rules.max_players} players." if rules.min_players != rules.max_players
             else f"- {rules.min_players} players.",
             f"- The deck: {_deck(rules)}.",
-            f"- Aces rank {'high' if rules.deck.ace == 'high' else 'low' if rules.deck.ace == 'low' else 'high or low'}.",
+            *_pack_lines(rules),
+            *([f"- Aces rank {'high' if rules.deck.ace == 'high' else 'low' if rules.deck.ace == 'low' else 'high or low'}."]
+              if any(r.code == "A" for r in rules.deck.pack.ranks) else []),
             f"- {_first_dealer(rules.deal.first_dealer)} deals first; the deal "
             f"passes {'to the left' if rules.deal.rotation == 'left' else 'to the right' if rules.deal.rotation == 'right' else 'never (one dealer)'}; "
             f"{SEAT_WORDS[rules.deal.first_to_act]} acts first.",

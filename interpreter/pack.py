@@ -137,14 +137,19 @@ class Pack:
         found = self._by_text.get(t)
         if found is not None:
             return found
+        own = ", ".join(f"{s.code} ({s.name})" for s in self.specials[1:])
         if self.standard:
-            return _standard.card(text)  # its own readable reasons ("has no suit (S, H, D or C)")
+            try:
+                return _standard.card(text)  # its own readable reasons ("has no suit (S, H, D or C)")
+            except ValueError as exc:
+                if not own:
+                    raise
+                raise ValueError(f"{exc}; or a special card: {own}") from None
         if not t:
             raise ValueError("no card given")
         examples = ", ".join(self.codes[c] for c in (0, self.stride - 1) if c < self.size)
-        if self.specials:
-            examples += ", " + self.specials[0].code
-        raise ValueError(f"'{text}' is not a card of this pack (write rank then suit, e.g. {examples})")
+        raise ValueError(f"'{text}' is not a card of this pack (write rank then suit, e.g. {examples}"
+                         + (f"; or a special card: {own})" if own else ")"))
 
     def code(self, c: int) -> str:
         return self.codes[c]

@@ -57,6 +57,8 @@ ORACLES = {
     "blackout-zero": lambda bid, took: bid + 10 if took == bid else 0,
     # Boerenbridge (nl.wikipedia, scored as kaartspeluitleg.nl): 5 + a point a trick, else minus the miss
     "boerenbridge-forehead": lambda bid, took: 5 + took if took == bid else -abs(bid - took),
+    # Wizard: "20 points plus 10 points for every trick"; "10 points for every trick ... off"
+    "wizard": lambda bid, took: 20 + 10 * took if took == bid else -10 * abs(bid - took),
 }
 # When the hook holds (the bids never total the tricks), by (hand size, last deal); every
 # other bundled trick-taking variant hooks the last bidder in every deal.
@@ -64,7 +66,7 @@ NEVER = lambda hand_size, last: False  # noqa: E731  (bids made at once, or no h
 HOOKED_WHEN = {
     "kachufool-fingers": NEVER, "spades": NEVER, "spades-jjdd": NEVER, "spades-500": NEVER,
     "boerenbridge": NEVER,
-    "oh-hell-mrpikes": NEVER,
+    "oh-hell-mrpikes": NEVER, "wizard": NEVER, "skull-king": NEVER,
     "boerenbridge-forehead": lambda hand_size, last: hand_size > 3,  # "only above 3 cards"
     # the last deal: blackout-zero waives the hook for a dealer who must still bid zero;
     # oh-hell-traditional has none in its last deal
@@ -73,7 +75,9 @@ HOOKED_WHEN = {
 }
 # Scored by partnership, with nil bids and bags carried between rounds: no per-seat oracle
 # fits; tests/test_catalogue.py checks the source's scoring examples instead.
-SCORED_ELSEWHERE = {"spades", "spades-jjdd", "spades-500"}
+# Skull King's bonuses turn on the cards taken: tests/test_cards_as_data.py scores its
+# records with a referee of its own.
+SCORED_ELSEWHERE = {"spades", "spades-jjdd", "spades-500", "skull-king"}
 
 
 def games(names):
@@ -125,7 +129,7 @@ def test_trick_taking_playouts_keep_every_rule(tmp_path_factory, game):
             deal = next(e for e in reversed(state.events) if e["event"] == "deal")
             held = Counter(c for hand in state.hands for c in hand)
             played = Counter(state.played)
-            upcard = Counter([card(deal["upcard"])] if deal["upcard"] else [])
+            upcard = Counter([state.setup.pack.card(deal["upcard"])] if deal["upcard"] else [])
             in_play = held + played + upcard
             assert not in_play - deck, "a card appeared that is not in the deck"
             assert sum(in_play.values()) + deal["stock"] == sum(deck.values()), "cards are not conserved"

@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 
-from ...interpreter.cards import NAMES
 from ...interpreter.rules import Ruleset
 from ..common import echo
 from ...interpreter.families import view as family_view
@@ -61,7 +60,7 @@ class GenericView:
         pass
 
     def hand_text(self, obs: Any) -> str:
-        return self.r.hand_text([NAMES[c] for c in sorted(obs.hand)])
+        return self.r.hand_text([self.r.pack.codes[c] for c in sorted(obs.hand)])
 
     def prompt(self, obs: Any, legal: Sequence[Any]) -> str:
         return f"your move ({' / '.join(str(a) for a in legal[:12])}{' ...' if len(legal) > 12 else ''})"

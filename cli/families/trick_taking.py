@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 
-from ...interpreter.cards import NAMES, SUIT_NAMES, SUITS, card
-from ...interpreter.families.trick_taking.trickplay import winner_function
-from ...interpreter.families.trick_taking.trump import card_order
+from ...interpreter.families.trick_taking.trickplay import trick_standing
+from ...interpreter.families.trick_taking.trump import round_order, trump_env
 from ...interpreter.families.trick_taking.actions import Bid, Play
 from ...interpreter.families.trick_taking.bot import estimate_tricks
 from ...interpreter.families.trick_taking.rules import TrickRules, TrumpKind
@@ -21,8 +20,31 @@ class TrickView:
         self.rules = rules
         self.section: TrickRules = rules.section
         self.r = renderer
-        # who takes a trick (the general function: it is asked once a card, not in a playout)
-        self.trick_winner = winner_function(True, self.section.play.last_identical)
+        self.pack = renderer.setup.pack
+        self.codes = self.pack.codes
+
+    def suit_name(self, code: str | None) -> str:
+        """A suit's name from its code (None: no trump)."""
+        if code is None:
+            return "no trump"
+        return next((s.name for s in self.pack.suits if s.code == code), code)
+
+    def trick_winner(self, obs: TrickObservation, plays: Sequence[tuple[int, int]],
+                     roles: Sequence[str | None]) -> int:
+        """Who takes ``plays`` as they stand, by the round's order in ``obs``."""
+        return trick_standing(self.section, self.pack, (obs.suits, obs.power, obs.round_power), obs.trump,
+                              plays, roles, obs.leader)
+
+    def _round_order(self) -> tuple[Any, ...]:
+        """The order of the round being narrated, from what the table has seen of it."""
+        round_ = self.r.round
+        deal = round_.get("deal", {})
+        letter = round_.get("trump")
+        trump = None if letter is None else next(i for i, s in enumerate(self.pack.suits) if s.code == letter)
+        up = round_.get("upcard")
+        env = trump_env(self.r.setup, deal.get("round", 1) - 1, deal.get("dealer", 0),
+                        None if up is None else self.pack.card(up))
+        return round_order(self.section, self.r.setup, self.rules.deck.ace != "low", trump, env)
 
     # --- narration ---
     def event(self, event: dict[str, Any]) -> None:
@@ -40,7 +62,7 @@ class TrickView:
         if "upcard" in event:  # the trump was hidden during the bidding: now the turned card shows too
             self.r.round["upcard"] = event["upcard"]
         if "seat" in event:  # named by a player (not turned up): say what was named
-            named = "no trump" if event["suit"] is None else SUIT_NAMES[event["suit"]]
+            named = self.suit_name(event["suit"])
             self.r.say(f"{self.r.names[event['seat']]} names {named}")
 
     def on_bid(self, event: dict[str, Any]) -> None:
@@ -57,34 +79,38 @@ class TrickView:
                else f"{total - tricks} over")
         return f"bids total {total} for {tricks} trick{'' if tricks == 1 else 's'}: {off}"
 
-    def _winning(self, plays: Sequence[tuple[int, int]], suits: Sequence[int], power: Sequence[int],
-                 trump: int | None) -> str:
+    def _winning(self, seat: int, plays: Sequence[tuple[int, int]]) -> str:
         """"bot-2 is winning with Q♠": who takes the trick in progress if no one beats it."""
-        seat = self.trick_winner(plays, suits, power, trump)
         name = self.r.names[seat]
         best = next(c for s, c in plays if s == seat)
-        return f"{name} {'are' if name == 'you' else 'is'} winning with {self.r.card(NAMES[best])}"
+        return f"{name} {'are' if name == 'you' else 'is'} winning with {self.r.card(self.codes[best])}"
+
+    def played(self, code: str, role: str | None) -> str:
+        """A card as played: ``Tigress as PIR`` for a card played in a role."""
+        return self.r.card(code) + (f" as {role}" if role else "")
 
     def on_play(self, event: dict[str, Any]) -> None:
         plays = self.r.round.setdefault("trick_plays", [])
         if plays and plays[0][0] != event["trick"]:
             plays.clear()
-        plays.append((event["trick"], event["seat"], card(event["card"])))
-        line = f"{self.r.names[event['seat']]} plays {self.r.card(event['card'])}"
+        plays.append((event["trick"], event["seat"], self.pack.card(event["card"]), event.get("as")))
+        line = f"{self.r.names[event['seat']]} plays {self.played(event['card'], event.get('as'))}"
         if 1 < len(plays) < len(self.r.names):  # the trick goes on: who is winning it so far
+            order = self._round_order()
             letter = self.r.round.get("trump")
-            trump = None if letter is None else SUITS.index(letter)
-            suits, power = card_order(self.section.trump, trump, self.rules.deck.ace != "low")
-            line += f"; {self._winning([(s, c) for _, s, c in plays], suits, power, trump)}"
+            trump = None if letter is None else next(i for i, s in enumerate(self.pack.suits) if s.code == letter)
+            trick = [(s, c) for _, s, c, _ in plays]
+            seat = trick_standing(self.section, self.pack, order, trump, trick, [r for *_, r in plays])
+            line += f"; {self._winning(seat, trick)}"
         self.r.say(line)
 
     def on_trick(self, event: dict[str, Any]) -> None:
         self.r.round["taken"][event["winner"]] += 1
         plays = self.r.round.get("trick_plays", [])
-        won = next((c for _, s, c in plays if s == event["winner"]), None)
-        self.r.round["last_trick"] = (event["trick"], [(s, c) for _, s, c in plays], event["winner"])
+        won = next(((c, r) for _, s, c, r in plays if s == event["winner"]), None)
+        self.r.round["last_trick"] = (event["trick"], [(s, c, r) for _, s, c, r in plays], event["winner"])
         self.r.say(f"{self.r.names[event['winner']]} wins trick {event['trick']}"
-                   + (f" with {self.r.card(NAMES[won])}" if won is not None else ""))
+                   + (f" with {self.played(self.codes[won[0]], won[1])}" if won is not None else ""))
 
     last_help = "the last trick"
 
@@ -93,10 +119,11 @@ class TrickView:
         if last is None:
             return ["no trick has been played yet this round"]
         number, plays, winner = last
-        cards = "  ".join(f"{self.r.names[s]} {self.r.card(NAMES[c])}" for s, c in plays)
-        won = next(c for s, c in plays if s == winner)
+        cards = "  ".join(f"{self.r.names[s]} {self.played(self.codes[c], r)}" for s, c, r in plays)
+        won = next((c, r) for s, c, r in plays if s == winner)
         name = self.r.names[winner]
-        return [f"trick {number}: {cards}; {name} {'win' if name == 'you' else 'wins'} with {self.r.card(NAMES[won])}"]
+        return [f"trick {number}: {cards}; {name} {'win' if name == 'you' else 'wins'} with "
+                f"{self.played(self.codes[won[0]], won[1])}"]
 
     # --- the round's summary ---
     def round_header(self) -> str:
@@ -107,7 +134,7 @@ class TrickView:
             # a deal whose turned card is not shown: the trump is hidden until the bidding is over
             return ", trump shown after the bidding" if "upcard" not in round_["deal"] else ", trump not named yet"
         suit = round_["trump"]
-        head = ", " + ("no trump" if suit is None else f"trump {SUIT_NAMES[suit]}")
+        head = ", " + ("no trump" if suit is None else f"trump {self.suit_name(suit)}")
         if round_.get("upcard"):
             head += f" ({self.r.card(round_['upcard'])} turned)"
         return head
@@ -137,9 +164,9 @@ class TrickView:
         line = "Trump: " + ("none yet" if obs.phase == Phase.CHOOSE_TRUMP else
                             "named by the highest bidder after the bidding" if named_later else
                             "hidden until the bidding is over" if obs.trump_hidden else
-                            "no trump" if trump is None else SUIT_NAMES[SUITS[trump]])
+                            "no trump" if trump is None else self.pack.suits[trump].name)
         if obs.upcard is not None:
-            line += f" (turned {self.r.card(NAMES[obs.upcard])})"
+            line += f" (turned {self.r.card(self.codes[obs.upcard])})"
         echo(line)
         bids = ", ".join(f"{names[s]} {b}" for s, b in enumerate(obs.bids) if b is not None)
         made = [b for b in obs.bids if b is not None]
@@ -147,7 +174,7 @@ class TrickView:
         echo(f"Bids: {bids or '-'}{over}")
         for other, hand in enumerate(obs.others):  # a round whose rules show the other hands
             if hand:
-                echo(f"{names[other]} holds: " + self.r.hand_text([NAMES[c] for c in hand]))
+                echo(f"{names[other]} holds: " + self.r.hand_text([self.codes[c] for c in hand]))
         if obs.hand_hidden:
             echo("Your own cards are hidden from you until the bidding is over.")
         for counter, values in obs.counters:  # the ruleset's counters, carried from round to round
@@ -155,30 +182,38 @@ class TrickView:
         if obs.phase == Phase.PLAYING:
             took = ", ".join(f"{names[s]} {t}" for s, t in enumerate(obs.taken))
             echo(f"Tricks taken: {took}")
-            trick = "  ".join(f"{names[s]} {self.r.card(NAMES[c])}" for s, c in obs.trick)
-            winning = f"   ({self._winning(obs.trick, obs.suits, obs.power, obs.trump)})" if obs.trick else ""
+            start = len(obs.played_roles) - len(obs.trick)
+            roles = list(obs.played_roles[start:]) if obs.played_roles else []
+            trick = "  ".join(f"{names[s]} {self.played(self.codes[c], roles[i] if roles else None)}"
+                              for i, (s, c) in enumerate(obs.trick))
+            winning = (f"   ({self._winning(self.trick_winner(obs, obs.trick, roles), obs.trick)})"
+                       if obs.trick else "")
             echo(f"Trick {obs.trick_number}: {trick or '(you lead)'}{winning}")
 
     def hand_text(self, obs: TrickObservation) -> str:
         suits, power = obs.suits, obs.power
 
-        def key(c: int) -> tuple[int, int]:
-            return (suits[c], power[c]) if suits else (c // 13, c % 13)
+        pack = self.pack
 
-        return self.r.hand_text([NAMES[c] for c in sorted(obs.hand, key=key)])
+        def key(c: int) -> tuple[int, int]:
+            return (suits[c], power[c]) if suits else (pack.suit_of[c], pack.rank_of[c])
+
+        return self.r.hand_text([self.codes[c] for c in sorted(obs.hand, key=key)])
 
     def prompt(self, obs: TrickObservation, legal: Sequence[Any]) -> str:
         if obs.phase == Phase.BIDDING:
             return f"your bid ({', '.join(str(a.bid) for a in legal)})"
         if obs.phase == Phase.CHOOSE_TRUMP:
-            return "name the trump (" + ", ".join("none" if a.suit is None else SUIT_NAMES[SUITS[a.suit]]
+            return "name the trump (" + ", ".join("none" if a.suit is None else self.pack.suits[a.suit].name
                                                   for a in legal) + ")"
-        return f"your card ({self.r.cards([NAMES[a.card] for a in self._in_hand_order(obs, legal)])})"
+        return "your card (" + " ".join(self.played(self.codes[a.card], a.role)
+                                        for a in self._in_hand_order(obs, legal)) + ")"
 
     def _in_hand_order(self, obs: TrickObservation, legal: Sequence[Any]) -> list[Any]:
         suits, power = obs.suits, obs.power
         if not suits:
-            return sorted(legal, key=lambda a: (a.card // 13, a.card % 13))
+            pack = self.pack
+            return sorted(legal, key=lambda a: (pack.suit_of[a.card], pack.rank_of[a.card]))
         return sorted(legal, key=lambda a: (suits[a.card], power[a.card]))
 
     def hint_reason(self, obs: TrickObservation, action: Any) -> str | None:
@@ -190,8 +225,10 @@ class TrickView:
             return f"your hand looks worth about {worth:.1f} tricks"
         if isinstance(action, Play):
             need = (obs.bids[obs.seat] or 0) - obs.taken[obs.seat]
-            wins = not obs.trick or self.trick_winner(list(obs.trick) + [(obs.seat, action.card)], obs.suits,
-                                                 obs.power, obs.trump) == obs.seat
+            start = len(obs.played_roles) - len(obs.trick)
+            roles = list(obs.played_roles[start:]) if obs.played_roles else [None] * len(obs.trick)
+            wins = not obs.trick or self.trick_winner(obs, list(obs.trick) + [(obs.seat, action.card)],
+                                                      roles + [action.role]) == obs.seat
             if need > 0:
                 tricks = f"you need {need} more trick{'s' if need > 1 else ''}"
                 if not obs.trick:
@@ -207,7 +244,7 @@ class TrickView:
     def forced(self, obs: TrickObservation, legal: Sequence[Any]) -> str | None:
         """The card, when it is the only one this seat may play (then it is played for them)."""
         if obs.phase == Phase.PLAYING and len(legal) == 1:
-            return self.r.card(NAMES[legal[0].card])
+            return self.played(self.codes[legal[0].card], legal[0].role)
         return None
 
     def help_text(self) -> str:

@@ -26,7 +26,7 @@ from .state import TrickTakingState
 _PUBLIC_EVENTS: Mapping[str, Declaration] = {
     "trump": {"suit": Seen.ALL, "seat": Seen.ALL, "upcard": Seen.ALL},
     "bid": {"seat": Seen.ALL, "bid": Seen.ALL},
-    "play": {"trick": Seen.ALL, "seat": Seen.ALL, "card": Seen.ALL},
+    "play": {"trick": Seen.ALL, "seat": Seen.ALL, "card": Seen.ALL, "as": Seen.ALL},
     "trick": {"trick": Seen.ALL, "winner": Seen.ALL},
 }
 
@@ -35,6 +35,7 @@ class TrickTaking:
     """The family object registered under ``trick-taking``."""
 
     name = "trick-taking"
+    any_pack = True  # it reads every card through the ruleset's pack (deck.suits, ranks, specials)
     # names a let may not take (those of bidding and scoring); the names of the other
     # places (play, trump, the leader, counters) hide a let of the same spelling there
     bound_names = frozenset(rules.BID_NAMES) | frozenset(rules.SCORE_NAMES)
@@ -113,7 +114,9 @@ class TrickTaking:
         return TrickTakingState(ruleset, players, seed, names, mode, ruleset_ref)
 
     def parse_input(self, ruleset: Ruleset, observation: Any, text: str) -> TrickAction:
-        return textio.parse_input(observation.phase, text)
+        section: rules.TrickRules = ruleset.section
+        roles = section.order.roles if section.order is not None else None
+        return textio.parse_input(observation.phase, text, ruleset.deck.pack, roles)
 
     def determinize(self, ruleset: Ruleset, observation: Any, memory: dict[str, Any], rng: random.Random) -> GameState:
         return determinize.determinize(ruleset, observation, memory, rng)

@@ -6,11 +6,13 @@ common ones are interned, so listing legal actions allocates nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Union
 
 from ...cards import NAMES, SUITS
 from ...deal import Deal
+from ...pack import STANDARD, Pack
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,17 +26,21 @@ class Bid:
 @dataclass(frozen=True, slots=True)
 class Play:
     card: int
+    role: str | None = None  # the tier of trick.order the player plays it as (trick.roles), or None
+    code: str = field(default="", compare=False)  # the card's code in its pack (the standard pack's: "")
 
     def __str__(self) -> str:
-        return f"play {NAMES[self.card]}"
+        shown = f"play {self.code or NAMES[self.card]}"
+        return shown if self.role is None else f"{shown} as {self.role}"
 
 
 @dataclass(frozen=True, slots=True)
 class ChooseTrump:
     suit: int | None  # None: no trump
+    code: str = field(default="", compare=False)  # the suit's code in its pack (the standard pack's: "")
 
     def __str__(self) -> str:
-        return f"trump {'none' if self.suit is None else SUITS[self.suit]}"
+        return f"trump {'none' if self.suit is None else self.code or SUITS[self.suit]}"
 
 
 # A seat's move in a trick-taking game; and what the state's legal list holds and its
@@ -45,4 +51,20 @@ Move = Union[TrickAction, Deal]
 BIDS: tuple[Bid, ...] = tuple(Bid(n) for n in range(0, 200))
 PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(len(NAMES)))
 TRUMP_CHOICES: tuple[ChooseTrump, ...] = tuple(ChooseTrump(s) for s in (0, 1, 2, 3)) + (ChooseTrump(None),)
+
+
+@lru_cache(maxsize=64)
+def plays(pack: Pack) -> tuple[Play, ...]:
+    """Every card of ``pack`` as a play, interned (the standard pack's are :data:`PLAYS`)."""
+    if pack is STANDARD:
+        return PLAYS
+    return tuple(Play(c, None, code) for c, code in enumerate(pack.codes))
+
+
+@lru_cache(maxsize=64)
+def trump_choices(pack: Pack) -> tuple[ChooseTrump, ...]:
+    """Naming each suit of ``pack``, then no trump (the standard pack's: :data:`TRUMP_CHOICES`)."""
+    if pack is STANDARD:
+        return TRUMP_CHOICES
+    return tuple(ChooseTrump(s, suit.code) for s, suit in enumerate(pack.suits)) + (ChooseTrump(None),)
 

@@ -7,8 +7,11 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
+from typing import Any
+
 from ...cards import JOKER
 from ...rules import Ruleset
+from . import power as power_module
 from .actions import Bid, ChooseTrump, Play, TrickAction
 from .observation import TrickObservation
 from .trickplay import led_suit
@@ -23,6 +26,13 @@ class TrickBot:
 
     def __init__(self, rules: Ruleset, seed: int | str = 0):
         self.rng = random.Random(seed)
+        pack = rules.deck.pack
+        self.joker = pack.special("JK")
+        self.top = pack.stride - 1  # the highest rank's power
+        self.suit_count = len(pack.suits)
+        section = rules.section
+        self.last_identical = section.play.last_identical
+        self.cancel_identical = section.play.cancel_identical
 
     def act(self, obs: TrickObservation, legal: Sequence[TrickAction]) -> TrickAction:
         if len(legal) == 1:
@@ -30,14 +40,16 @@ class TrickBot:
         first = legal[0]
         # the legal moves are all of one kind, the first's
         if isinstance(first, Bid):
-            return _choose_bid(obs, [a.bid for a in legal], legal)  # type: ignore[union-attr]
+            return _choose_bid(obs, [a.bid for a in legal], legal, self)  # type: ignore[union-attr]
         if isinstance(first, Play):
+            if obs.round_power is not None:
+                return _choose_ordered_play(obs, legal, self)  # type: ignore[arg-type]
             return _choose_play(obs, [a.card for a in legal], legal)  # type: ignore[union-attr]
-        return _choose_trump(obs, legal)
+        return _choose_trump(obs, legal, self.joker, self.suit_count)
 
 
 def estimate_tricks(hand: Sequence[int], suits: Sequence[int], power: Sequence[int], trump: int | None,
-                    players: int) -> float:
+                    players: int, joker: int = JOKER, top: int = 12, round_power: Any = None) -> float:
     """What a hand is worth in tricks: high trumps and bowers, side aces and guarded
     kings, and trumps that can ruff a short side suit."""
     by_suit: dict[int, int] = {}
@@ -46,52 +58,59 @@ def estimate_tricks(hand: Sequence[int], suits: Sequence[int], power: Sequence[i
     trumps = by_suit.get(trump, 0) if trump is not None else 0
     crowd = 4 / max(players, 2)  # high cards win less often at a bigger table
     value = 0.0
+    tier_of = round_power.tier_of if round_power is not None else None
+    trump_tier = round_power.order.index("trump") if round_power is not None else 0
     for c in hand:
         s, p = suits[c], power[c]
-        if c == JOKER:
+        if tier_of is not None and tier_of[c] >= 0:  # a card of trick.order's tiers: above the trumps or not
+            value += 0.9 if tier_of[c] > trump_tier else 0.0
+            continue
+        if c == joker:
             value += 1.0 if p >= 100 else 0.0  # a top-trump joker wins its trick
             continue
         if trump is not None and s == trump:
-            if p >= 100 or p == 12:
+            if p >= 100 or p == top:
                 value += 0.95
-            elif p == 11:
+            elif p == top - 1:
                 value += 0.8
-            elif p >= 9:
+            elif p >= top - 3:
                 value += 0.55
             else:
                 value += 0.3 + 0.1 * max(0, trumps - 3)
         else:
             length = by_suit[s]
-            if p == 12:
+            if p == top:
                 value += (0.85 if length <= 4 else 0.6) * crowd
-            elif p == 11 and length >= 2:
+            elif p == top - 1 and length >= 2:
                 value += (0.45 if length <= 4 else 0.25) * crowd
-            elif p == 10 and length >= 3:
+            elif p == top - 2 and length >= 3:
                 value += 0.15 * crowd
     if trump is not None and trumps:
-        voids = sum(1 for s in range(4) if s != trump and by_suit.get(s, 0) == 0)
-        singles = sum(1 for s in range(4) if s != trump and by_suit.get(s, 0) == 1)
+        suit_count = max(4, max((x for x in suits if x >= 0), default=3) + 1)
+        voids = sum(1 for s in range(suit_count) if s != trump and by_suit.get(s, 0) == 0)
+        singles = sum(1 for s in range(suit_count) if s != trump and by_suit.get(s, 0) == 1)
         value += min(trumps, voids * 0.6 + singles * 0.3)
     return value
 
 
-def _choose_bid(obs: TrickObservation, bids: list[int], actions: Sequence[TrickAction]) -> TrickAction:
+def _choose_bid(obs: TrickObservation, bids: list[int], actions: Sequence[TrickAction], bot: TrickBot) -> TrickAction:
     if obs.hand_hidden:
-        target = _blind_estimate(obs)
+        target = _blind_estimate(obs, bot.joker)
     else:
-        target = estimate_tricks(obs.hand, obs.suits, obs.power, obs.trump, obs.players)
+        target = estimate_tricks(obs.hand, obs.suits, obs.power, obs.trump, obs.players, bot.joker, bot.top,
+                                 obs.round_power)
     best = min(range(len(bids)), key=lambda i: (abs(bids[i] - target), bids[i]))
     return actions[best]
 
 
-def _blind_estimate(obs: TrickObservation) -> float:
+def _blind_estimate(obs: TrickObservation, joker: int = JOKER) -> float:
     """Tricks to expect from a hand this seat cannot see: its share of the round, less
     for every strong card it sees in the others' hands (an Indian round)."""
     share = obs.hand_size / max(obs.players, 2)
     seen = [c for hand in obs.others for c in hand]
     if not seen:
         return share
-    strong = sum(1 for c in seen if c == JOKER or obs.suits[c] == obs.trump or obs.power[c] >= 11)
+    strong = sum(1 for c in seen if c == joker or obs.suits[c] == obs.trump or obs.power[c] >= 11)
     return max(0.0, share * (1 - strong / len(seen)))
 
 
@@ -141,14 +160,58 @@ def _choose_play(obs: TrickObservation, cards: list[int], actions: Sequence[Tric
     return actions[by_power[-1]]
 
 
-def _choose_trump(obs: TrickObservation, actions: Sequence[TrickAction]) -> TrickAction:
+def _choose_trump(obs: TrickObservation, actions: Sequence[TrickAction], joker: int = JOKER,
+                  suit_count: int = 4) -> TrickAction:
     hand = obs.hand
-    counts = [0, 0, 0, 0]
+    counts = [0] * suit_count
     for c in hand:
-        if c != JOKER:
-            counts[c // 13] += 1
-    best_suit = max(range(4), key=lambda s: (counts[s], -s))
+        if c != joker and 0 <= obs.suits[c] < suit_count:
+            counts[obs.suits[c]] += 1
+    best_suit = max(range(suit_count), key=lambda s: (counts[s], -s))
     for a in actions:
         if isinstance(a, ChooseTrump) and a.suit == best_suit:
             return a
     return actions[0]
+
+
+def _choose_ordered_play(obs: TrickObservation, actions: Sequence[Play], bot: TrickBot) -> TrickAction:
+    """As :func:`_choose_play`, with trick.order deciding who wins (the round's tiers, and
+    the roles played in the trick so far)."""
+    rp = obs.round_power
+    order = rp.order
+    suits, power, trump = obs.suits, obs.power, obs.trump
+    seat = obs.seat
+    need = (obs.bids[seat] or 0) - obs.taken[seat]
+    trick = list(obs.trick)
+    roles = list(obs.played_roles[len(obs.played_roles) - len(trick):]) if trick else []
+    played_as = [order.index(r) if r is not None else -1 for r in roles]
+    trump_base = order.base_of("trump")
+    led_base = order.base_of("led")
+
+    def strength(action: Play) -> int:
+        c = action.card
+        t = order.index(action.role) if action.role is not None else rp.tier_of[c]
+        if t >= 0:
+            return (t + 1) * power_module.TIER_STEP
+        return (trump_base if trump is not None and suits[c] == trump else led_base) + power[c]
+
+    def wins(action: Play) -> bool:
+        if not trick:
+            return True
+        role = order.index(action.role) if action.role is not None else -1
+        return power_module.trick_winner(trick + [(seat, action.card)], suits, power, trump, rp,
+                                         played_as + [role], obs.leader, bot.last_identical,
+                                         bot.cancel_identical) == seat
+
+    ranked = sorted(actions, key=strength)
+    if not trick:
+        return ranked[-1] if need > 0 else ranked[0]
+    winners = [a for a in ranked if wins(a)]
+    losers = [a for a in ranked if a not in winners]
+    if need > 0:
+        if winners:
+            return winners[0] if len(trick) == obs.players - 1 else winners[-1]
+        return ranked[0]
+    if losers:
+        return losers[-1]
+    return ranked[-1]

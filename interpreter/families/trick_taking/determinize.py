@@ -80,30 +80,39 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
     plays: list[tuple[int, int]] = []
     if state.phase is _PLAYING:
         suits, power, trump = state.suits, state.power, state.trump
-        infer = state._follow_suit and not state._by_rule
-        leader = state.leader
+        # (with roles a card led as one may leave the suit to the next: no void is inferred)
+        infer = state._follow_suit and not state._by_rule and not state._roles
+        any_time = state._round_power.any_time if state._round_power is not None else frozenset()
+        leader = first_leader = state.leader
         cards = obs.played
+        roles = list(obs.played_roles) + [None] * (len(cards) - len(obs.played_roles))
+        order = state.tricks.order
         for start in range(0, len(cards), players):
             trick = [((leader + k) % players, c) for k, c in enumerate(cards[start:start + players])]
             for k, (who, c) in enumerate(trick):
                 played_by[who].append(c)
                 plays.append((who, c))
-                if k and infer:
+                if k and infer and c not in any_time:  # a card played at any time says nothing of a void
                     led = led_suit(trick[:k], suits)
                     if led >= 0 and suits[c] != led:
                         voids[who].add(led)
                         if state._must_trump and trump is not None and suits[c] != trump:
                             voids[who].add(trump)
             if len(trick) == players:
+                state.leader = leader
+                state._played_as = [order.index(r) if r is not None and order is not None else -1
+                                    for r in roles[start:start + players]]
                 leader = state._trick_winner(trick, suits, power, trump)
+                state._played_as = []
+        state.leader = first_leader
         suits_now = suits
     else:
         suits_now = state.suits
     full, stock = _deal_hidden(obs, deck, played_by, voids, suits_now, upcard, rng)
     state.hands = full
-    for who, c in plays:  # the round's plays again, from the hands that made them
+    for i, (who, c) in enumerate(plays):  # the round's plays again, from the hands that made them
         state.turn = who
-        state._play(c)
+        state._play(c, obs.played_roles[i] if i < len(obs.played_roles) else None)
         state.moves += 1
         state.decisions += 1
     state.stock = stock

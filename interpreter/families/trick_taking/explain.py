@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...cards import SUIT_NAMES, SUITS, pretty
+from ...pack import Pack
 from ...explain import SEAT_WORDS, message_words, schedule_table
 from ...rules import Ruleset
 from ...errors import EvaluationError
@@ -20,7 +20,8 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     out += schedule_table(rules) + [""]
     trump = tricks.trump
     out += ["## Trump", ""]
-    choices = _choices_words(trump.choices)
+    pack = rules.deck.pack
+    choices = _choices_words(trump.choices, pack)
     if trump.suit is not None:
         who = "the dealer" if trump.chooser is None else _seat_words(trump.chooser.source, rules)
         if " ".join(trump.suit.source.split()) == "chosen":
@@ -38,7 +39,7 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                    + (" When no card is left to turn, the round has no trump." if trump.no_trump_without_upcard
                       else ""))
     elif trump.kind is TrumpKind.ROTATION:
-        names = ["no trump" if s is None else SUIT_NAMES[SUITS[s]] for s in trump.rotation]
+        names = ["no trump" if s is None else pack.suits[s].name for s in trump.rotation]
         out.append("Trump follows a fixed rotation, round by round: " + ", ".join(names) + ", then again.")
     elif trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER:
         out.append("After the bidding, the highest bidder (the first in bidding order on a tie) names the trump "
@@ -58,7 +59,7 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                    "(then the first played wins). It has no suit: when a joker is led, the next card played "
                    "sets the suit to follow." + turned)
     if trump.high_cards:
-        high = ", ".join(pretty(c) for c in trump.high_cards)
+        high = ", ".join(pack.pretty(c) for c in trump.high_cards)
         above = " and ".join(w for w, on in (("the bowers", trump.bowers), ("the jokers", trump.jokers_top)) if on)
         out.append(f"\nWhenever there is a trump, {high} (highest first) are trumps above the ace of trump"
                    + (f", below {above}" if above else "")
@@ -115,7 +116,12 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
             text = message_words(restriction.message.text)
             out.append(f"- {text[0].upper() + text[1:]}{formula}.")
         out.append("")
-    out.append("The highest trump wins the trick; without trumps, the highest card of the suit led.")
+    if tricks.order is not None:
+        out += _order_lines(tricks, pack)
+    else:
+        out.append("The highest trump wins the trick; without trumps, the highest card of the suit led.")
+    if play.cancel_identical:
+        out.append("Identical cards (several decks) played to one trick cancel each other: neither can win it.")
     if play.last_identical:
         out.append("Of two identical cards (several decks) in one trick, the one played later ranks higher.")
     elif _several_decks(rules):
@@ -124,6 +130,16 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     if tricks.scoring.lets:
         out += ["For each player, with these values worked out first:", ""]
         out += [f"- `{name}` = `{compiled.source}`" for name, compiled in tricks.scoring.lets]
+        out.append("")
+    scoring = tricks.scoring
+    if scoring.card_points is not None:
+        out.append(f"Each card taken in a trick is worth `{scoring.card_points.source}` to the player who takes it "
+                   "(`card_points` below: the sum over the cards of their tricks).")
+    if scoring.trick_points is not None:
+        out.append(f"Each trick is worth `{scoring.trick_points.source}` to the player who takes it, worked out as "
+                   "it is taken (`trick_points` below: the sum over their tricks; `winning_as` is what the winning "
+                   "card was played as, `trick_as` the same for every card).")
+    if scoring.card_points is not None or scoring.trick_points is not None:
         out.append("")
     for when, points in tricks.scoring.cases:
         if when is None and len(tricks.scoring.cases) == 1:
@@ -142,14 +158,18 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     others = setup.players - 1
     alone = (" (partners bidding and taking nothing)" if rules.team is not None else "") + \
         f"; the other {'player' if others == 1 else 'players'} bid and took nothing"
-    out += ["", f"Worked example, in a round of {size} cards{alone}:", "", "| a player who... | scores |",
+    counted = " and no points in the cards or tricks taken" if scoring.card_points is not None or \
+        scoring.trick_points is not None else ""
+    out += ["", f"Worked example, in a round of {size} cards{alone}{counted}:", "", "| a player who... | scores |",
             "|---|---|"]
     for bid, took in ((3, 5), (2, 2), (4, 3), (0, 0), (4, 1)):
         if max(bid, took) > size:
             continue
         env: dict[str, Any] = {**setup.round_env(0), "hand_size": size, "bid": bid, "tricks": took, "seat": 0,
                                "is_dealer": False, "bids": [bid] + [0] * others, "taken": [took] + [0] * others,
-                               "team": 0, "team_bid": bid, "team_tricks": took}
+                               "team": 0, "team_bid": bid, "team_tricks": took, "card_points": 0,
+                               "trick_points": 0, "card_points_by_seat": [0] * (others + 1),
+                               "trick_points_by_seat": [0] * (others + 1)}
         for counter in tricks.counters:  # as they start
             env[counter.name] = counter.initial({**setup.round_env(0), "seat": 0})
         out.append(f"| bid {bid}, took {took} | {tricks.scoring.points(env)} |")
@@ -224,13 +244,63 @@ def _several_decks(rules: Ruleset) -> bool:
     return any(rules.setup(n).decks > 1 for n in range(rules.min_players, rules.max_players + 1))
 
 
-def _choices_words(choices: tuple[int | None, ...]) -> str:
+def _order_lines(tricks: TrickRules, pack: Pack) -> list[str]:
+    """trick.order in words, the strongest cards first."""
+    order = tricks.order
+    names = {t.name: _tier_words(t, pack) for t in order.tiers if t.name not in ("led", "trump")}
+    out = ["", "Who takes a trick, from the strongest cards down (a card of a higher line beats every card "
+           "of the lines below it):", ""]
+    for tier in reversed(order.tiers):
+        if tier.name == "trump":
+            out.append("- the trumps, the highest of them winning;")
+            continue
+        if tier.name == "led":
+            out.append("- the cards of the suit led, the highest winning; a card of another suit (not a trump) "
+                       "never wins.")
+            continue
+        words = [f"**{names[tier.name]}**"]
+        if tier.wins_over:
+            words.append("but takes any trick that " + " or ".join(names.get(w, w) for w in sorted(tier.wins_over))
+                         + " is in, whatever else is there")
+        words.append({"free": "led, it leaves the others free to play any card",
+                      "next": "led, the next card with a suit sets the suit to follow",
+                      "sets": "led, it sets its own suit"}[tier.lead])
+        if tier.any_time:
+            words.append("it may be played at any time, even by a player who could follow suit")
+        elif tier.follows == "trump":
+            words.append("it counts as a trump for following")
+        words.append({"first": "of two, the first played wins", "last": "of two, the later one wins",
+                      "cancel": "two identical ones cancel each other"}[tier.ties])
+        out.append("- " + "; ".join(words) + ";")
+    out[-1] = out[-1].rstrip(";.") + "."
+    for card, roles in order.roles.items():
+        special = pack.specials[pack.special_of[card]]
+        out.append(f"\n{special.name} ({special.code}) is played as "
+                   + " or as ".join(names.get(r, r) for r in roles)
+                   + f", as its player says when playing it (`{special.code} as {roles[0]}`).")
+    if any(t.ties == "cancel" for t in order.tiers) or tricks.play.cancel_identical:
+        out.append("When every card of a trick is cancelled, " + ("the player who led it takes it." if
+                   order.all_cancelled == "leader" else "the first card's player takes it."))
+    return out
+
+
+def _tier_words(tier: Any, pack: Pack) -> str:
+    """A tier by its cards' names (the rule's formula for a tier a rule picks)."""
+    if tier.rule is not None and not tier.cards:
+        return f"the cards for which `{tier.rule.source}` holds"
+    cards = sorted(tier.cards)
+    return " and ".join(pack.specials[pack.special_of[c]].name for c in cards) + \
+        (f" (`{tier.name}`)" if tier.name != pack.codes[cards[0]] else "")
+
+
+def _choices_words(choices: tuple[int | None, ...], pack: Pack) -> str:
     """"a suit, or no trump", or the choices listed where trump.choices limits them."""
-    if set(choices) == {0, 1, 2, 3, None}:
+    every = set(range(len(pack.suits)))
+    if set(choices) == every | {None}:
         return "a suit, or no trump"
-    if set(choices) == {0, 1, 2, 3}:
-        return "one of the four suits; not no trump"
-    names = ["no trump" if c is None else SUIT_NAMES[SUITS[c]] for c in choices]
+    if set(choices) == every:
+        return f"one of the {len(every)} suits; not no trump"
+    names = ["no trump" if c is None else pack.suits[c].name for c in choices]
     return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 

@@ -4,7 +4,7 @@ information rules; bots and screens get it, never the state."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ...game import OVER
 from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _OVER
@@ -41,6 +41,8 @@ class TrickObservation(NamedTuple):
     others: tuple[tuple[int, ...], ...] = ()
     hand_hidden: bool = False  # this seat bids without seeing its own hand (``hand`` is then empty)
     trump_hidden: bool = False  # the trump and the turned card are shown after the bidding (both None until then)
+    played_roles: tuple[str | None, ...] = ()  # with trick.order: each played card's role (None: as itself)
+    round_power: Any = None  # with trick.order: the round's tiers over the pack (power.RoundPower), public
 
 
 class Observations(RoundState):
@@ -83,4 +85,4 @@ class Observations(RoundState):
             tuple(bids) if not hidden_bids else tuple(b if s == seat else None for s, b in enumerate(bids)),
             tuple(self.taken), tuple(self.trick), self.trick_number, self.leader, tuple(self.played),
             suits, power, tuple((name, tuple(v)) for name, v in self.counters.items()), others, not own,
-            trump_hidden)
+            trump_hidden, tuple(self.played_roles), None if trump_hidden else self._round_power)

@@ -40,6 +40,7 @@ TIES_FIRST, TIES_LAST, TIES_CANCEL = "first", "last", "cancel"
 NO_SUIT, LEAD_PASSES = -1, -2
 
 TIER_STEP = 10_000  # a tier's base key: above every power within the tier below it
+TOP = 102  # trump.py's power of a highest or top-trump joker
 WINS_OVER = 10 ** 8  # a tier that wins over one in the trick: above every tier
 
 
@@ -113,8 +114,12 @@ def round_power(order: TrickOrder, pack_size: int, suits: list[int], trump: int 
             if tier_of[c] < 0:
                 tier_of[c] = t
                 suits[c] = _suit_in_play(tier, suits[c], trump)
-    any_time = frozenset(c for c in range(pack_size) if tier_of[c] >= 0 and order.tiers[tier_of[c]].any_time)
-    return RoundPower(order, tuple(tier_of), any_time)
+    any_time = {c for c in range(pack_size) if tier_of[c] >= 0 and order.tiers[tier_of[c]].any_time}
+    for card, roles in order.roles.items():  # a card with roles: at any time when every role may be
+        if all(order.tiers[order.index(r)].any_time for r in roles):
+            any_time.add(card)
+        suits[card] = NO_SUIT
+    return RoundPower(order, tuple(tier_of), frozenset(any_time))
 
 
 def _suit_in_play(tier: Tier, printed: int, trump: int | None) -> int:
@@ -165,6 +170,8 @@ def trick_winner(plays: Sequence[tuple[int, int]], suits: Sequence[int], power: 
             keys.append(trump_base + power[card])
         elif s == led and s >= 0:
             keys.append(led_base + power[card])
+        elif s < 0:  # a joker that trump.jokers ranks (no tier of its own): highest above all, else lowest
+            keys.append((len(tiers) + 1) * TIER_STEP if power[card] >= TOP else 0)
         else:
             keys.append(-1)  # off suit: never wins
         tier_in.append(-1)

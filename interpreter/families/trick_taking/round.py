@@ -81,6 +81,16 @@ class RoundState(GameState):
     _by_rule: bool  # plays decided by restrictions or free cards
     _trick_winner: Winner
     _trump_broken: bool  # a trump has been played this round (kept when _by_rule)
+    _play_of: Any  # card -> its interned Play (the pack's)
+    _ordered: bool  # trick.order (or identical cards cancelling) decides the tricks
+    _roles: dict[int, tuple[str, ...]]  # trick.roles: card -> the tiers it may be played as
+    _round_power: Any  # the round's trick order over the pack (power.RoundPower), or None
+    _played_as: list[int]  # the tier each play of the trick in progress is played as (-1: its own)
+    played_roles: list[str | None]  # with trick.order: the role each card of ``played`` was played as
+    _counting: bool  # the scoring counts points in the tricks taken (scoring.card_points, trick_points)
+    _card_values: tuple[int, ...] | None  # each card's scoring.card_points this round
+    card_points: list[int]  # per seat: the card_points of the cards in its tricks this round
+    trick_points: list[int]  # per seat: the trick_points of its tricks this round
 
     # --- the scoring (scoring.py) -------------------------------------------------------------
     exact_bids: list[int]  # rounds each seat took exactly its bid
@@ -108,6 +118,7 @@ class RoundState(GameState):
         # composed state's classes).
         def sees(self, seat: int) -> tuple[bool, bool]: ...  # dealing
         def _order(self, suit: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]: ...  # trump
+        def _use_order(self, suit: int | None) -> None: ...  # trump
         def _make_trump(self) -> None: ...  # trump
         def _end_bidding(self) -> None: ...  # trump
         def _open_bidding(self) -> None: ...  # auction
@@ -127,5 +138,6 @@ FIELDS = ("tricks", "phase", "_legal_keys", "_keys_at",
           "_candidate_cache", "_bid_env", "_made", "_made_key", "_simultaneous", "_first_offset", "_restricted",
           "_bids_memo", "_round_bids",
           "unique_cards", "taken", "trick", "trick_number", "leader", "played", "_follow_suit", "_must_trump",
-          "_by_rule", "_trick_winner", "_trump_broken",
+          "_by_rule", "_trick_winner", "_trump_broken", "_play_of", "_ordered", "_roles", "_round_power",
+          "_played_as", "played_roles", "_counting", "_card_values", "card_points", "trick_points",
           "exact_bids", "points_by_hand_size", "counters", "_score", "_per_seat_names", "_teams")

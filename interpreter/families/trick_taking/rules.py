@@ -7,22 +7,25 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Callable, Mapping
 
-from ...cards import JOKER, NAMES, RANKS, SUITS, card
 from ...errors import EvaluationError
 from ...expressions import CONSTANTS, Compiled, Type, names_read
 from ...rules import ROUND_NAMES, Ace, RulesBuilder, Ruleset, Setup, Template
+from .order_rules import build_order
 
 BID_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "bids": Type.LIST, "seat": Type.INT,
                               "position": Type.INT, "is_dealer": Type.BOOL, "is_first": Type.BOOL,
                               "is_last": Type.BOOL}
 SCORE_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "tricks": Type.INT, "seat": Type.INT,
                                 "is_dealer": Type.BOOL, "bids": Type.LIST, "taken": Type.LIST,
-                                "team": Type.INT, "team_bid": Type.INT, "team_tricks": Type.INT}
+                                "team": Type.INT, "team_bid": Type.INT, "team_tricks": Type.INT,
+                                # scoring.card_points and scoring.trick_points, summed over the tricks taken
+                                "card_points": Type.INT, "card_points_by_seat": Type.LIST,
+                                "trick_points": Type.INT, "trick_points_by_seat": Type.LIST}
 # trump.suit: the round's names and the turned card
 TRUMP_NAMES: dict[str, Type] = {**ROUND_NAMES, "has_upcard": Type.BOOL, "upcard_suit": Type.INT,
-                                "upcard_rank": Type.INT, "upcard_is_joker": Type.BOOL, "dealer": Type.INT,
-                                "chosen": Type.INT}
-CHOSEN = 4  # trump.suit's `chosen`: trump.chooser names the trump before the bidding
+                                "upcard_rank": Type.INT, "upcard_is_joker": Type.BOOL, "upcard": Type.INT,
+                                "upcard_is_special": Type.BOOL, "dealer": Type.INT, "chosen": Type.INT}
+CHOSEN = 100  # trump.suit's `chosen` (no suit's number): trump.chooser names the trump before the bidding
 UPCARD_NAMES = frozenset(TRUMP_NAMES) - frozenset(ROUND_NAMES) - {"dealer", "chosen"}  # the turned card's
 # trump.chooser: who names the trump when trump.suit gives `chosen`
 CHOOSER_NAMES: dict[str, Type] = {k: v for k, v in TRUMP_NAMES.items() if k != "chosen"}
@@ -34,12 +37,21 @@ PLAY_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "is_dealer": Typ
                                "bids": Type.LIST, "taken": Type.LIST, "tricks": Type.INT, "trick": Type.INT,
                                "position": Type.INT, "is_lead": Type.BOOL, "led_suit": Type.INT,
                                "trump": Type.INT, "card_suit": Type.INT, "card_rank": Type.INT,
-                               "card_is_trump": Type.BOOL, "card_is_joker": Type.BOOL, "can_follow": Type.BOOL,
+                               "card_is_trump": Type.BOOL, "card_is_joker": Type.BOOL, "card": Type.INT,
+                               "card_is_special": Type.BOOL, "can_follow": Type.BOOL,
                                "holds_trump": Type.BOOL, "cards_in_hand": Type.INT,
                                "trump_in_trick": Type.BOOL, "trump_broken": Type.BOOL, "beats": Type.BOOL,
                                "can_beat": Type.BOOL}
 # counters.*.update: the round's scoring names and the points just scored
 COUNTER_NAMES: dict[str, Type] = {**SCORE_NAMES, "points": Type.INT}
+# scoring.card_points: one card of the pack, in a round whose trump is known
+CARD_POINT_NAMES: dict[str, Type] = {**ROUND_NAMES, "card": Type.INT, "card_suit": Type.INT, "card_rank": Type.INT,
+                                     "card_is_special": Type.BOOL, "card_is_joker": Type.BOOL, "trump": Type.INT}
+# scoring.trick_points: one trick, for the seat that took it
+TRICK_POINT_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "trick": Type.INT, "is_last_trick": Type.BOOL,
+                                      "trick_cards": Type.LIST, "trick_as": Type.LIST, "winning_card": Type.INT,
+                                      "winning_as": Type.INT, "led_suit": Type.INT, "trump": Type.INT,
+                                      "trick_card_points": Type.INT}
 
 
 class TrumpKind(StrEnum):
@@ -99,6 +111,7 @@ class PlayRules:
     free: Compiled | None = None  # cards that may be played whatever was led
     leader: Compiled | None = None  # the seat that leads the first trick (LEADER_NAMES)
     last_identical: bool = False  # play.identical_cards: last-wins (of two identical cards the later wins)
+    cancel_identical: bool = False  # play.identical_cards: cancel (two identical cards cannot win)
 
     @property
     def by_rule(self) -> bool:
@@ -119,6 +132,8 @@ class Counter:
 class ScoringRules:
     cases: tuple[tuple[Compiled | None, Compiled], ...]  # (when, points); first match wins
     lets: tuple[tuple[str, Compiled], ...] = ()  # scoring.let: named values of the scoring names, in order
+    card_points: Compiled | None = None  # scoring.card_points: one card's points (CARD_POINT_NAMES)
+    trick_points: Compiled | None = None  # scoring.trick_points: one trick's points for its taker (TRICK_POINT_NAMES)
 
     def points(self, env: Mapping[str, Any]) -> int:
         if self.lets:
@@ -165,6 +180,7 @@ class TrickRules:
     own_hand: Compiled | None = None  # information.own_hand: a seat sees its hand while bidding (ROUND_NAMES)
     others_hands: Compiled | None = None  # information.others_hands: a seat sees every other hand
     trump_while_bidding: Compiled | None = None  # information.trump_while_bidding: trump known while bidding
+    order: Any = None  # trick.order and trick.roles (power.TrickOrder), or None: following suit and trump alone
 
 
 def default_upcard(builder: RulesBuilder) -> bool:
@@ -177,24 +193,35 @@ def _reads_upcard(rule: Any) -> bool:
     return isinstance(rule, str) and not names_read(rule).isdisjoint(UPCARD_NAMES)
 
 
+def _suit_code(builder: RulesBuilder, path: tuple[Any, ...], code: str, codes: list[str]) -> int | None:
+    """A suit written by its code (``none``: no trump) as its number in the pack."""
+    if code == "none":
+        return None
+    if str(code).upper() not in codes:
+        builder.fail(path, f"'{code}' is not a suit of this pack (its suits: {', '.join(codes)}, or none)")
+        return None
+    return codes.index(str(code).upper())
+
+
 def _high_cards(builder: RulesBuilder, bowers: bool) -> tuple[int, ...]:
     """trump.high_cards: each a card of the deck, listed once, not a bower."""
     out: list[int] = []
     assert builder.deck is not None
     for i, text in enumerate(builder.get(("trump", "high_cards"), []) or []):
+        pack = builder.pack
         try:
-            c = card(str(text))
+            c = pack.card(str(text))
         except ValueError as exc:
             builder.fail(("trump", "high_cards", i), str(exc))
             continue
-        if c == JOKER:
+        if pack.special_of[c] >= 0:
             builder.fail(("trump", "high_cards", i), "jokers are ranked by trump.jokers (top-trump puts them "
-                         "above every trump), not by high_cards")
-        elif RANKS[c % 13] not in builder.deck.ranks:
-            builder.fail(("trump", "high_cards", i), f"{NAMES[c]} is not in the deck (deck.ranks)")
+                         "above every trump), and special cards by trick.order, not by high_cards")
+        elif pack.ranks[pack.rank_of[c]].code not in builder.deck.ranks:
+            builder.fail(("trump", "high_cards", i), f"{pack.code(c)} is not in the deck (deck.ranks)")
         elif c in out:
-            builder.fail(("trump", "high_cards", i), f"{NAMES[c]} is listed twice")
-        elif bowers and c % 13 == RANKS.index("J"):
+            builder.fail(("trump", "high_cards", i), f"{pack.code(c)} is listed twice")
+        elif bowers and pack.ranks[pack.rank_of[c]].code == "J":
             builder.fail(("trump", "high_cards", i), "with trump.bowers the jacks rank as bowers; list other cards")
         else:
             out.append(c)
@@ -216,9 +243,11 @@ def build_section(builder: RulesBuilder) -> TrickRules:
     if get(("deck", "jokers"), 0) not in (0, "0") and get(("trump", "jokers")) is None:
         builder.fail(("deck", "jokers"), "say how jokers rank in tricks: trump.jokers: top-trump, highest or "
                      "lowest")
-    rotation = tuple(None if s == "none" else SUITS.index(s) for s in get(("trump", "rotation"), ()))
-    choices = tuple(dict.fromkeys(None if s == "none" else SUITS.index(s)
-                                  for s in get(("trump", "choices"), ("S", "H", "D", "C", "none"))))
+    suit_codes = [suit.code for suit in builder.pack.suits]
+    rotation = tuple(_suit_code(builder, ("trump", "rotation", i), code, suit_codes)
+                     for i, code in enumerate(get(("trump", "rotation"), ())))
+    choices = tuple(dict.fromkeys(_suit_code(builder, ("trump", "choices", i), code, suit_codes)
+                                  for i, code in enumerate(get(("trump", "choices"), (*suit_codes, "none")))))
     has_suit = get(("trump", "suit")) is not None
     if get(("trump", "kind")) is None and not has_suit:
         builder.fail(("trump",), "say how trump is chosen: trump.kind (upcard, rotation, none, "
@@ -324,8 +353,13 @@ def build_section(builder: RulesBuilder) -> TrickRules:
                        if get(("play", "free")) is not None else None,
                        leader=builder.expr(("play", "leader"), LEADER_NAMES, Type.INT)
                        if get(("play", "leader")) is not None else None,
-                       last_identical=get(("play", "identical_cards"), "first-wins") == "last-wins"),
-        scoring=ScoringRules(tuple(cases), tuple(score_lets)),
+                       last_identical=get(("play", "identical_cards"), "first-wins") == "last-wins",
+                       cancel_identical=get(("play", "identical_cards"), "first-wins") == "cancel"),
+        scoring=ScoringRules(tuple(cases), tuple(score_lets),
+                             builder.expr(("scoring", "card_points"), CARD_POINT_NAMES, Type.INT)
+                             if get(("scoring", "card_points")) is not None else None,
+                             builder.expr(("scoring", "trick_points"), TRICK_POINT_NAMES, Type.INT)
+                             if get(("scoring", "trick_points")) is not None else None),
         counters=tuple(counters),
         own_hand=builder.expr(("information", "own_hand"), ROUND_NAMES, Type.BOOL)
         if get(("information", "own_hand")) is not None else None,
@@ -333,6 +367,7 @@ def build_section(builder: RulesBuilder) -> TrickRules:
         if get(("information", "others_hands")) is not None else None,
         trump_while_bidding=builder.expr(("information", "trump_while_bidding"), ROUND_NAMES, Type.BOOL)
         if get(("information", "trump_while_bidding")) is not None else None,
+        order=build_order(builder),
     )
 
 

@@ -58,6 +58,13 @@ class ScoringPhase(RoundState):
         exact = self.exact_bids
         per_seat = self._per_seat_names
         counters = self.counters
+        counting = self._counting
+        if counting:
+            env["card_points_by_seat"] = self.card_points[:]
+            env["trick_points_by_seat"] = self.trick_points[:]
+        else:  # nothing counts: the names are 0
+            env["card_points"] = env["trick_points"] = 0
+            env["card_points_by_seat"] = env["trick_points_by_seat"] = [0] * self.players
         for seat in range(self.players):
             bid, took = bids[seat], taken[seat]
             # item assignment, and only of the names the scoring reads: no keyword dict
@@ -78,6 +85,9 @@ class ScoringPhase(RoundState):
                 env["is_dealer"] = seat == dealer
                 for name, values in counters.items():
                     env[name] = values[seat]
+            if counting:
+                env["card_points"] = env["card_points_by_seat"][seat]
+                env["trick_points"] = env["trick_points_by_seat"][seat]
             try:
                 points.append(score(env))
             except EvaluationError as exc:

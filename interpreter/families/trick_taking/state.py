@@ -18,7 +18,7 @@ from typing import Any
 from ...deal import Deal
 from ...errors import IllegalActionError
 from ...game import CHANCE, OVER
-from .actions import PLAYS, Bid, Move, Play
+from .actions import Bid, Move, Play
 from .auction import BiddingPhase
 from .dealing import DealPhase
 from .observation import Observations, TrickObservation
@@ -29,9 +29,6 @@ from .trickplay import PlayPhase
 from .trump import TrumpPhase
 
 __all__ = ["Phase", "TrickObservation", "TrickTakingState"]
-
-_PLAY_OF = PLAYS.__getitem__
-
 
 class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPhase, Observations):
     """A game of any trick-taking ruleset."""
@@ -66,7 +63,9 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
             keys = self._legal_keys if self._keys_at == self.moves else self._keys(turn)
             if self.phase is _PLAYING:
                 # map() with the interned actions' __getitem__ builds the list in C
-                actions = list(map(_PLAY_OF, keys))
+                actions = list(map(self._play_of, keys))
+                if self._roles:  # a card played as one of its roles: a move for each
+                    actions = self._with_roles(actions)
             elif keys is self._candidates:  # no restriction removed a bid: reuse the round's actions
                 actions = self._candidate_actions[:]
             else:
@@ -89,7 +88,21 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
         self._keys_at = self.moves
         return keys
 
+    def _with_roles(self, actions: list[Move]) -> list[Move]:
+        out: list[Move] = []
+        pack = self.setup.pack
+        for action in actions:
+            assert isinstance(action, Play)
+            roles = self._roles.get(action.card)
+            if roles is None:
+                out.append(action)
+            else:
+                out += [Play(action.card, role, pack.codes[action.card]) for role in roles]
+        return out
+
     def legal_count(self) -> int:
+        if self._roles and self.phase is _PLAYING:  # moves are not one a card: count them
+            return len(self.legal_actions())
         if self._keys_at == self.moves:
             return len(self._legal_keys)
         turn = self.turn
@@ -107,7 +120,8 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
         return len(self.legal_actions())
 
     def apply_index(self, index: int) -> None:
-        if self._keys_at == self.moves:  # playing or bidding: the keys are the cards or the bids
+        if self._keys_at == self.moves and not (self._roles and self.phase is _PLAYING):
+            # playing or bidding: the keys are the cards or the bids
             key = self._legal_keys[index]
             self.decisions += 1
             if self.phase is _PLAYING:
@@ -139,7 +153,8 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
         """As :meth:`GameState.apply`; an action from the cached legal list (the case
         of every bot) skips verification, found by its card or bid, not by ``==``."""
         if type(action) is Play:  # the keys are cards only while playing
-            if self.phase is _PLAYING and self._keys_at == self.moves and action.card in self._legal_keys:
+            if self.phase is _PLAYING and self._keys_at == self.moves and action.card in self._legal_keys \
+                    and not self._roles:
                 self.decisions += 1
                 self._play(action.card)
                 self.moves += 1
@@ -154,7 +169,7 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
 
     def _do(self, action: Move, checked: Any) -> None:
         if isinstance(action, Play):
-            self._play(action.card)
+            self._play(action.card, action.role)
         elif isinstance(action, Deal):
             self._deal(action)
         elif isinstance(action, Bid):
@@ -174,6 +189,10 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
         new.points_by_hand_size = {k: v[:] for k, v in self.points_by_hand_size.items()}
         new.trick = self.trick[:]
         new.played = self.played[:]
+        new.played_roles = self.played_roles[:]
+        new._played_as = self._played_as[:]
+        new.card_points = self.card_points[:]
+        new.trick_points = self.trick_points[:]
         new._made = self._made[:]
         new.counters = {name: values[:] for name, values in self.counters.items()}
         new._bid_env = dict(self._bid_env)

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...cards import SUIT_NAMES, SUITS, card
 from ...deal import deal_from_event
 from ...errors import IllegalActionError
+from ...pack import STANDARD, Pack
 from ...textio import DIGITS
-from .actions import PLAYS, TRUMP_CHOICES, Bid, ChooseTrump, Move, TrickAction
+from .actions import Bid, ChooseTrump, Move, Play, TrickAction, plays, trump_choices
 from .phases import Phase
 from .state import TrickTakingState
 
 
-def parse_input(phase: str, text: str) -> TrickAction:
+def parse_input(phase: str, text: str, pack: Pack = STANDARD, roles: Any = None) -> TrickAction:
     """An action from what a player typed: ``3``, ``bid 3``, ``QS``, ``10h``, ``play q♠``,
     ``trump hearts`` / ``trump none``.  Raises IllegalActionError with a hint."""
     words = text.strip().lower().split()
@@ -35,24 +35,56 @@ def parse_input(phase: str, text: str) -> TrickAction:
         if not rest:
             raise IllegalActionError("name a suit: 'trump hearts', 'trump s' or 'trump none'")
         word = " ".join(rest) if rest[0] == "no" and len(rest) > 1 else rest[0]
+        choices = trump_choices(pack)
         if word in ("none", "no", "nt", "notrump", "no-trump", "no trump", "no trumps", "notrumps"):
-            return TRUMP_CHOICES[4]
-        for i, s in enumerate(SUITS):
-            if word in (s.lower(), SUIT_NAMES[s], SUIT_NAMES[s].rstrip("s")):
-                return TRUMP_CHOICES[i]
-        raise IllegalActionError(f"'{word}' is not a suit (spades, hearts, diamonds, clubs or none)")
-    target = " ".join(rest) if verb == "play" else " ".join(words)
+            return choices[-1]
+        for i, suit in enumerate(pack.suits):
+            name = suit.name.lower()
+            if word in (suit.code.lower(), name, name.rstrip("s"), suit.symbol.lower()):
+                return choices[i]
+        names = ", ".join(suit.name for suit in pack.suits)
+        raise IllegalActionError(f"'{word}' is not a suit ({names} or none)")
+    target = rest if verb == "play" else words
+    role = None
+    if "as" in target[1:]:  # "TIG as PIR": the card, then the role it is played as
+        at = target.index("as", 1)
+        target, role = target[:at], " ".join(target[at + 1:])
     try:
-        return PLAYS[card(target)]
+        card = pack.card(" ".join(target))
     except ValueError as exc:
-        raise IllegalActionError(str(exc)) from None
+        if roles and len(target) > 1:  # "tigress pirate": the role's word last
+            try:
+                card, role = pack.card(" ".join(target[:-1])), target[-1]
+            except ValueError:
+                raise IllegalActionError(str(exc)) from None
+        else:
+            raise IllegalActionError(str(exc)) from None
+    if role is not None:
+        return Play(card, _role(pack, roles or {}, card, role), pack.codes[card])
+    return plays(pack)[card]
+
+
+def _role(pack: Pack, roles: Any, card: int, word: str) -> str:
+    """The role a player named for ``card`` (a tier's name, or a special card's code or
+    name in that tier)."""
+    options = roles.get(card)
+    if not options:
+        raise IllegalActionError(f"{pack.codes[card]} is played as itself: type just the card")
+    for option in options:
+        texts = {option.lower()}
+        if option in {s.code for s in pack.specials}:
+            texts.add(pack.specials[pack.special_of[pack.special(option)]].name.lower())
+        if word.lower() in texts or word.lower().replace(" ", "") in {t.replace(" ", "") for t in texts}:
+            return option
+    raise IllegalActionError(f"{pack.codes[card]} is played as " + " or ".join(options) + f", not '{word}'")
 
 
 def action_from_event(state: TrickTakingState, event: dict[str, Any]) -> Move | None:
     """The action a trick-taking record line stands for (None: not an action)."""
     kind = event["event"]
+    pack = state.setup.pack
     if kind == "deal":
-        return deal_from_event(event, state.deck)
+        return deal_from_event(event, state.deck, pack)
     if kind in ("bid", "play", "trump") and "seat" in event and event["seat"] != state.turn:
         raise IllegalActionError(f"seat {event['seat']} acts out of turn (it is {state.whose_turn()})")
     if kind == "bid":
@@ -61,10 +93,18 @@ def action_from_event(state: TrickTakingState, event: dict[str, Any]) -> Move | 
             raise ValueError(f"bid {value!r} is not a number")
         return Bid(value)
     if kind == "play":
-        return PLAYS[card(event["card"])]
+        c = pack.card(event["card"])
+        role = event.get("as")
+        if role is not None:
+            if not isinstance(role, str):
+                raise ValueError(f"\"as\" {role!r} is not a role")
+            return Play(c, role, pack.codes[c])
+        return plays(pack)[c]
     if kind == "trump" and state.phase is Phase.CHOOSE_TRUMP:
         suit = event["suit"]
-        if suit is not None and (not isinstance(suit, str) or len(suit) != 1 or suit not in SUITS):
+        codes = [s.code for s in pack.suits]
+        if suit is not None and (not isinstance(suit, str) or suit not in codes):
             raise ValueError(f"{suit!r} is not a suit")
-        return ChooseTrump(None if suit is None else SUITS.index(suit))
+        choices = trump_choices(pack)
+        return choices[-1 if suit is None else codes.index(suit)]
     return None

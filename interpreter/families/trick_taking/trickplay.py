@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from ...cards import JOKER, NAMES
+from ...cards import NAMES
 from ...errors import EvaluationError, IllegalActionError
-from .actions import Move, Play
+from ...pack import STANDARD, Pack
+from . import power as ordered
+from .actions import Move, Play, plays
 from .phases import _PLAYING
 from .round import RoundState
 from .trump import LEAD_PASSES, NO_SUIT, TOP, describe
@@ -29,19 +31,20 @@ def legal_plays(hand: Sequence[int], led: int, suits: Sequence[int], trump: int 
 
 
 def play_refusal(hand: Sequence[int], card: int, led: int, suits: Sequence[int], trump: int | None,
-                 must_trump: bool) -> str:
+                 must_trump: bool, pack: Pack = STANDARD) -> str:
     """Why ``card`` may not be played, the caller having found it is not among the
     legal plays: the rule it breaks, in the player's words."""
+    code = pack.codes[card] if 0 <= card < pack.size else str(card)
     if card not in hand:
-        return f"you do not hold {NAMES[card]}"
+        return f"you do not hold {code}"
     if led >= 0 and suits[card] != led and any(suits[c] == led for c in hand):
         extra = ""
-        if 0 <= suits[card] != card // 13:
-            extra = f" ({NAMES[card]} counts as a {describe(suits[card]).rstrip('s')} this round)"
-        return f"you must follow {describe(led)}{extra}"
+        if 0 <= suits[card] != pack.suit_of[card]:
+            extra = f" ({code} counts as a {describe(suits[card], pack).rstrip('s')} this round)"
+        return f"you must follow {describe(led, pack)}{extra}"
     if must_trump and trump is not None and suits[card] != trump and any(suits[c] == trump for c in hand):
-        return f"you have no {describe(led)}, so you must play a trump ({describe(trump)})"
-    return f"you may not play {NAMES[card]} now"
+        return f"you have no {describe(led, pack)}, so you must play a trump ({describe(trump, pack)})"
+    return f"you may not play {code} now"
 
 
 def led_suit(trick: Sequence[tuple[int, int]], suits: Sequence[int]) -> int:
@@ -118,8 +121,12 @@ def winner_function(jokers: bool, last_identical: bool) -> Winner:
     return _last_identical_wins(winner) if last_identical else winner
 
 
-def _play_event(round_number: int, trick: int, seat: int, card: int) -> dict[str, Any]:
-    return {"event": "play", "round": round_number, "trick": trick, "seat": seat, "card": NAMES[card]}
+def _play_event(round_number: int, trick: int, seat: int, card: int, codes: Sequence[str] = NAMES,
+                role: str | None = None) -> dict[str, Any]:
+    event = {"event": "play", "round": round_number, "trick": trick, "seat": seat, "card": codes[card]}
+    if role is not None:
+        event["as"] = role
+    return event
 
 
 def _trick_event(round_number: int, trick: int, winner: int) -> dict[str, Any]:
@@ -145,8 +152,26 @@ class PlayPhase(RoundState):
         self._follow_suit = self.tricks.play.follow_suit
         self._must_trump = self.tricks.play.must_trump
         self._by_rule = self.tricks.play.by_rule
-        self._trick_winner = winner_function(bool(self.setup.jokers), self.tricks.play.last_identical)
+        pack = self.setup.pack
+        self._play_of = plays(pack).__getitem__
+        if any(n > 1 for _, n in self.setup.special_counts):
+            self.unique_cards = False
+        order = self.tricks.order
+        self._roles = dict(order.roles) if order is not None else {}
+        self._ordered = order is not None or self.tricks.play.cancel_identical
+        self._round_power = None
+        self._played_as = []
+        self.played_roles = []
+        if self._ordered:  # trick.order: the tiers decide (a bound method: it reads the roles played)
+            self._trick_winner = self._ordered_winner
+        else:
+            self._trick_winner = winner_function(bool(self.setup.jokers), self.tricks.play.last_identical)
         self._trump_broken = False
+        scoring = self.tricks.scoring
+        self._counting = scoring.card_points is not None or scoring.trick_points is not None
+        self._card_values = None
+        self.card_points = []
+        self.trick_points = []
 
     def _open_play(self) -> None:
         """After the deal: no trick taken or played yet."""
@@ -154,7 +179,12 @@ class PlayPhase(RoundState):
         self.trick = []
         self.trick_number = 1
         self.played = []
+        self.played_roles = []
+        self._played_as = []
         self._trump_broken = False
+        if self._counting:
+            self.card_points = [0] * self.players
+            self.trick_points = [0] * self.players
 
     def _start_play(self) -> None:
         """After the bidding (and a trump named): the first trick's leader leads."""
@@ -170,11 +200,78 @@ class PlayPhase(RoundState):
                        trump=-1 if self.trump is None else self.trump)
             self.leader = self._evaluated(rule, env, ("play", "leader")) % self.players
         self.turn = self.leader
+        if self._counting:
+            self._card_values = self._values_of_cards()
+
+    def _values_of_cards(self) -> tuple[int, ...] | None:
+        """Each card's scoring.card_points this round (kept for every game of the setup,
+        by the round and the trump)."""
+        rule = self.tricks.scoring.card_points
+        if rule is None:
+            return None
+        key = (self.round_index, self.trump)
+        cache = self.setup.cache.setdefault("card_points", {})
+        found = cache.get(key)
+        if found is None:
+            pack = self.setup.pack
+            env = self.setup.round_env(self.round_index)
+            env["trump"] = -1 if self.trump is None else self.trump
+            values = []
+            for c in range(pack.size):
+                env["card"] = c
+                env["card_suit"] = pack.suit_of[c]
+                env["card_rank"] = pack.value_of[c]
+                env["card_is_special"] = pack.special_of[c] >= 0
+                env["card_is_joker"] = pack.special_of[c] == 0
+                values.append(int(self._evaluated(rule, env, ("scoring", "card_points"))))
+            found = cache[key] = tuple(values)
+        return found
+
+    def _count_trick(self, trick: Sequence[tuple[int, int]], winner: int, number: int) -> None:
+        """The points of the trick just taken, for its taker: its cards' (card_points) and
+        the trick's own (trick_points)."""
+        values = self._card_values
+        worth = sum(values[c] for _, c in trick) if values is not None else 0
+        self.card_points[winner] += worth
+        rule = self.tricks.scoring.trick_points
+        if rule is None:
+            return
+        order = self.tricks.order
+        as_cards = []
+        for i, (_, c) in enumerate(trick):
+            t = self._played_as[i] if i < len(self._played_as) else -1
+            tier = order.tiers[t] if order is not None and t >= 0 else None
+            as_cards.append(min(tier.cards) if tier is not None and tier.cards else c)
+        won = next(i for i, (s, _) in enumerate(trick) if s == winner)
+        env = self.setup.round_env(self.round_index)
+        env.update(seat=winner, trick=number, is_last_trick=not self.hands[winner], trick_cards=[c for _, c in trick],
+                   trick_as=as_cards, winning_card=trick[won][1], winning_as=as_cards[won],
+                   led_suit=self._led(), trump=-1 if self.trump is None else self.trump, trick_card_points=worth)
+        self.trick_points[winner] += int(self._evaluated(rule, env, ("scoring", "trick_points")))
+
+    def _ordered_winner(self, plays: Sequence[tuple[int, int]], suits: Sequence[int], power: Sequence[int],
+                        trump: int | None) -> int:
+        """Who takes ``plays`` under trick.order (the roles played so far, and -1 for a
+        card asked about beyond them)."""
+        played_as = self._played_as
+        if len(played_as) < len(plays):
+            played_as = played_as + [-1] * (len(plays) - len(played_as))
+        rp = self._round_power or _plain_power(self.setup.pack.size)
+        return ordered.trick_winner(plays, suits, power, trump, rp, played_as, self.leader,
+                                    self.tricks.play.last_identical, self.tricks.play.cancel_identical)
+
+    def _led(self) -> int:
+        """The suit to follow in the trick in progress (a role played counts)."""
+        if self._roles and self._round_power is not None:
+            return ordered.led_suit(self.trick, self.suits, self._played_as, self._round_power.order, self.trump)
+        return led_suit(self.trick, self.suits)
 
     def _legal_cards(self, seat: int) -> list[int]:
         """The distinct cards ``seat`` may play now (what is listed and what verifies)."""
         if self._by_rule:
             return self._ruled_cards(seat)[0]
+        if self._ordered:
+            return self._followed_cards(seat)
         hand = self.hands[seat]
         trick = self.trick
         if trick and self._follow_suit:
@@ -225,10 +322,15 @@ class PlayPhase(RoundState):
         return cards, None
 
     def _followed_cards(self, seat: int) -> list[int]:
-        """The distinct cards ``seat`` may play by following suit and trumping alone."""
-        led = led_suit(self.trick, self.suits)
-        return legal_plays(self.hands[seat], led, self.suits, self.trump, self._follow_suit, self._must_trump,
-                           self.unique_cards)
+        """The distinct cards ``seat`` may play by following suit and trumping alone (and
+        the cards trick.order lets be played at any time)."""
+        led = self._led()
+        cards = legal_plays(self.hands[seat], led, self.suits, self.trump, self._follow_suit, self._must_trump,
+                            self.unique_cards)
+        rp = self._round_power
+        if rp is not None and rp.any_time and led >= 0:
+            cards += [c for c in dict.fromkeys(self.hands[seat]) if c in rp.any_time and c not in cards]
+        return cards
 
     def _play_env(self, seat: int, followed: list[int]) -> dict[str, Any]:
         """The names of play.free and play.restrictions for ``seat`` now, but the card's
@@ -238,7 +340,7 @@ class PlayPhase(RoundState):
         suits = self.suits
         trump = self.trump
         hand = self.hands[seat]
-        led = led_suit(trick, suits)
+        led = self._led()
         env.update(seat=seat, is_dealer=seat == self.dealer, bid=self.bids[seat] or 0,
                    bids=[b if b is not None else 0 for b in self.bids], taken=self.taken[:],
                    tricks=self.taken[seat], trick=self.trick_number, position=len(trick), is_lead=not trick,
@@ -261,10 +363,13 @@ class PlayPhase(RoundState):
 
     def _card_env(self, env: dict[str, Any], seat: int, card: int) -> None:
         suit = self.suits[card]
+        pack = self.setup.pack
         env["card_suit"] = suit if suit >= 0 else NO_SUIT
-        env["card_rank"] = 0 if card == JOKER else card % 13 + 2
+        env["card_rank"] = pack.value_of[card]
         env["card_is_trump"] = self.trump is not None and suit == self.trump
-        env["card_is_joker"] = card == JOKER
+        env["card_is_joker"] = pack.special_of[card] == 0  # the joker is every pack's first special card
+        env["card_is_special"] = pack.special_of[card] >= 0
+        env["card"] = card
         env["beats"] = self._beats(seat, card)
 
     def _card_test(self, compiled: Any, env: dict[str, Any], seat: int, card: int, path: tuple[Any, ...]) -> bool:
@@ -279,11 +384,16 @@ class PlayPhase(RoundState):
                 reason = self._ruled_cards(turn, action.card)[1]
                 if reason is not None:
                     raise IllegalActionError(reason)
-            led = led_suit(self.trick, self.suits)
-            raise IllegalActionError(play_refusal(self.hands[turn], action.card, led, self.suits, self.trump,
-                                                  self._must_trump))
+            raise IllegalActionError(play_refusal(self.hands[turn], action.card, self._led(), self.suits,
+                                                  self.trump, self._must_trump, self.setup.pack))
+        roles = self._roles.get(action.card)
+        if roles is not None and action.role not in roles:
+            code = self.setup.pack.codes[action.card]
+            raise IllegalActionError(f"say how you play {code}: " + " or ".join(f"'{code} as {r}'" for r in roles))
+        if roles is None and action.role is not None:
+            raise IllegalActionError(f"{self.setup.pack.codes[action.card]} is played as itself, not as {action.role}")
 
-    def _play(self, card: int) -> None:
+    def _play(self, card: int, role: str | None = None) -> None:
         seat = self.turn
         self.hands[seat].remove(card)
         trick = self.trick
@@ -292,7 +402,13 @@ class PlayPhase(RoundState):
         number = self.trick_number
         round_number = self.round_index + 1
         log = self._log
-        log.append((_play_event, round_number, number, seat, card))
+        if self._ordered:
+            order = self.tricks.order
+            self._played_as.append(order.index(role) if role is not None and order is not None else -1)
+            self.played_roles.append(role)
+            log.append((_play_event, round_number, number, seat, card, self.setup.pack.codes, role))
+        else:
+            log.append((_play_event, round_number, number, seat, card, self.setup.pack.codes))
         if self._by_rule and self.trump is not None and self.suits[card] == self.trump:
             self._trump_broken = True
         players = self.players
@@ -302,8 +418,44 @@ class PlayPhase(RoundState):
         winner = self._trick_winner(trick, self.suits, self.power, self.trump)
         self.taken[winner] += 1
         log.append((_trick_event, round_number, number, winner))
+        if self._counting:
+            self._count_trick(trick, winner, number)
+        self._played_as = []
         self.trick = []
         self.trick_number = number + 1
         self.leader = self.turn = winner
         if not self.hands[winner]:
             self._end_round()
+
+
+_PLAIN: dict[int, ordered.RoundPower] = {}
+
+
+def _plain_power(size: int) -> ordered.RoundPower:
+    """The trick order of a ruleset with no trick.order (identical cards cancelling
+    alone): the suit led, then the trumps."""
+    found = _PLAIN.get(size)
+    if found is None:
+        order = ordered.TrickOrder.from_tiers([ordered.LED_TIER, ordered.TRUMP_TIER], ())
+        found = _PLAIN[size] = ordered.RoundPower(order, (-1,) * size, frozenset())
+    return found
+
+
+def trick_standing(tricks: Any, pack: Pack, order: tuple[Any, ...], trump: int | None,
+                   plays: Sequence[tuple[int, int]], roles: Sequence[str | None] = (),
+                   leader: int | None = None) -> int:
+    """The seat that takes ``plays`` ((seat, card), in order) as they stand, in a round
+    played by ``order`` (trump.round_order's suits, power and trick order) with ``roles``
+    (each play's role, None for a card played as itself): what a table works out from
+    what it has seen, the state's own rule."""
+    suits, power, rp = order
+    play_rules = tricks.play
+    if tricks.order is None and not play_rules.cancel_identical:
+        return winner_function(True, play_rules.last_identical)(plays, suits, power, trump)
+    rp = rp or _plain_power(pack.size)
+    as_of = rp.order.index
+    played_as = [as_of(r) if r is not None else -1 for r in roles][:len(plays)]
+    played_as += [-1] * (len(plays) - len(played_as))
+    return ordered.trick_winner(plays, suits, power, trump, rp, played_as,
+                                plays[0][0] if leader is None else leader, play_rules.last_identical,
+                                play_rules.cancel_identical)

@@ -1,0 +1,109 @@
+"""Reading ``trick.order`` and ``trick.roles`` (a card's power in a trick as data) into
+a :class:`~.power.TrickOrder`, every problem at its key's line and column.
+
+``trick.order`` lists the tiers from lowest to highest; ``led`` and ``trump`` must each
+appear once; every other entry is a mapping with ``cards`` (special cards by code) or
+``rule`` (the cards a predicate picks each round). Every special card of the pack but
+the joker (which ``trump.jokers`` ranks) needs a place: in a tier, or through its roles.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...expressions import Type
+from ...rules import ROUND_NAMES, RulesBuilder
+from .power import LED_TIER, TRUMP_TIER, LEAD_FREE, LEAD_NEXT, LEAD_SETS, TIES_FIRST, Tier, TrickOrder
+
+# trick.order's rule: one card of the pack, and the round's trump and turned card
+TIER_NAMES: dict[str, Type] = {**ROUND_NAMES, "card": Type.INT, "card_suit": Type.INT, "card_rank": Type.INT,
+                               "card_is_special": Type.BOOL, "trump": Type.INT, "has_upcard": Type.BOOL,
+                               "upcard": Type.INT, "upcard_suit": Type.INT, "upcard_rank": Type.INT,
+                               "upcard_is_joker": Type.BOOL, "upcard_is_special": Type.BOOL, "dealer": Type.INT}
+_LEADS = {"free": LEAD_FREE, "next": LEAD_NEXT, "sets": LEAD_SETS}
+
+
+def build_order(builder: RulesBuilder) -> TrickOrder | None:
+    given = builder.get(("trick", "order"))
+    pack = builder.pack
+    specials = {s.code: pack.special(s.code) for s in pack.specials}
+    if given is None:
+        unplaced = [code for code in specials if code != "JK"]
+        if unplaced:
+            builder.fail(("deck", "specials"), f"the special cards {', '.join(unplaced)} need a place in "
+                         "trick.order (their power in a trick)", at_key=True, span=8)
+        if builder.get(("trick", "roles")) is not None:
+            builder.fail(("trick", "roles"), "trick.roles name tiers of trick.order, which is not given",
+                         at_key=True, span=5)
+        return None
+    tiers: list[Tier] = []
+    placed: set[int] = set()
+    names: set[str] = set()
+    for i, entry in enumerate(given):
+        path = ("trick", "order", i)
+        if entry in ("led", "trump"):
+            tier = LED_TIER if entry == "led" else TRUMP_TIER
+            if entry in names:
+                builder.fail(path, f"'{entry}' is listed twice")
+            names.add(entry)
+            tiers.append(tier)
+            continue
+        if not isinstance(entry, dict):
+            builder.fail(path, "a tier is led, trump, or a mapping with cards or rule")
+            continue
+        codes = [str(c).upper() for c in entry.get("cards", [])]
+        cards: set[int] = set()
+        for j, code in enumerate(codes):
+            if code not in specials:
+                builder.fail(path + ("cards", j), f"'{code}' is not a special card of the pack (deck.specials: "
+                             f"{', '.join(specials) or 'none'})")
+            elif specials[code] in placed:
+                builder.fail(path + ("cards", j), f"{code} has a place in trick.order already")
+            else:
+                cards.add(specials[code])
+                placed.add(specials[code])
+        rule = None
+        if entry.get("rule") is not None:
+            rule = builder.expr(path + ("rule",), TIER_NAMES, Type.BOOL)
+        if rule is None and not cards:
+            builder.fail(path, "a tier needs cards (special cards by code) or a rule (the cards it picks)")
+        name = str(entry.get("name") or (codes[0] if codes else f"tier-{i + 1}"))
+        if name in names:
+            builder.fail(path, f"two tiers are called '{name}': give one a name")
+        names.add(name)
+        follows = entry.get("follows", "own" if rule is not None else "none")
+        tiers.append(Tier(name, frozenset(cards), rule, _LEADS[entry.get("lead", "free")], follows,
+                          entry.get("any_time", follows == "none"), entry.get("ties", TIES_FIRST),
+                          frozenset(str(w).upper() if str(w).upper() in specials else str(w)
+                                    for w in entry.get("wins_over", [])), path))
+    for needed in ("led", "trump"):
+        if needed not in names:
+            builder.fail(("trick", "order"), f"trick.order needs '{needed}' (where the cards of the suit led "
+                         "and the trumps stand)", at_key=True, span=5)
+    for t, tier in enumerate(tiers):
+        for w in tier.wins_over:
+            if w not in names:
+                builder.fail(tier.path + ("wins_over",), f"'{w}' is not a tier of trick.order")
+    roles: list[tuple[int, tuple[str, ...]]] = []
+    for code, listed in (builder.get(("trick", "roles")) or {}).items():
+        path = ("trick", "roles", code)
+        card = specials.get(str(code).upper())
+        if card is None:
+            builder.fail(path, f"'{code}' is not a special card of the pack", at_key=True, span=len(str(code)))
+            continue
+        if card in placed:
+            builder.fail(path, f"{code} has a place in trick.order already; a card with roles takes its "
+                         "place from the role it is played as", at_key=True, span=len(str(code)))
+        wanted = tuple(str(r).upper() if str(r).upper() in specials else str(r) for r in listed)
+        for r in wanted:
+            if r not in names or r in ("led", "trump"):
+                builder.fail(path, f"'{r}' is not a tier of trick.order a card can be played as")
+        if len(wanted) < 2:
+            builder.fail(path, "a card with roles has at least two to choose from")
+        placed.add(card)
+        roles.append((card, wanted))
+    for code, card in specials.items():
+        if code != "JK" and card not in placed:
+            builder.fail(("trick", "order"), f"the special card {code} has no place in trick.order (nor roles)",
+                         at_key=True, span=5)
+    return TrickOrder.from_tiers(tiers, roles, builder.get(("trick", "all_cancelled"), "leader"))
