@@ -80,7 +80,7 @@ def served(tmp_path):
     assert b"Traceback" not in stderr and b"internal error" not in stderr, stderr.decode()[-2000:]
 
 
-def _open_room(browser, url: str, ruleset: str, mode: str | None):
+def _open_room(browser, url: str, ruleset: str, mode: str | None, last_seat: str = "bot"):
     """Ann makes the room (on a phone-sized screen), Bob joins it from its share link."""
     ann = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     bob = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
@@ -101,7 +101,7 @@ def _open_room(browser, url: str, ruleset: str, mode: str | None):
         ann.select_option("#mode", mode)
     ann.select_option("#seat-kind-1", "human")
     ann.select_option("#seat-kind-2", "bot")
-    ann.select_option("#seat-kind-3", "bot")
+    ann.select_option("#seat-kind-3", last_seat)
     ann.click("#make-room")
     ann.wait_for_selector("#lobby:not([hidden])")
     share = ann.get_attribute("#share", "href")
@@ -206,5 +206,44 @@ def test_two_people_and_two_bots_play_the_first_round_of_shanghai_isra(served):
         ARTIFACTS.mkdir(exist_ok=True)
         ann.screenshot(path=str(ARTIFACTS / "shanghai-isra-ann-phone.png"), full_page=True)
         bob.screenshot(path=str(ARTIFACTS / "shanghai-isra-bob.png"), full_page=True)
+        browser.close()
+    assert errors == []
+
+
+@pytest.mark.parametrize("ruleset,rounds", [("skull-king", 10), ("wizard", 3)])
+def test_a_pack_of_its_own_plays_in_the_browser_with_a_bot_and_a_search_seat(served, ruleset, rounds):
+    """Skull King whole (its 10 rounds) and Wizard's first three rounds: the cards show as
+    the pack says (symbols and names, not codes), the Tigress is played by a button for
+    each of its roles, and the score sheet fills in round by round."""
+    chromium, sync_playwright = _need_browser()
+    with sync_playwright() as p:  # type: ignore[operator]
+        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+        ann, bob, errors = _open_room(browser, served, ruleset, None, last_seat="search")
+        faces_checked = 0
+        deadline = time.time() + 240
+        while ann.locator("#sheet tr").count() < rounds + 2 and time.time() < deadline:
+            for page in (ann, bob):
+                if not _my_turn(page):
+                    continue
+                buttons = page.locator("#buttons button[data-move]")
+                cards = page.locator("#hand .card.playable")
+                if faces_checked < 3 and page.locator("#hand .card").count():
+                    shown = page.locator("#hand .card").first
+                    code, text = shown.get_attribute("data-card"), shown.text_content()
+                    if code and text:
+                        assert text != code or code in ("N", "Z"), (code, text)  # a face, not the record's code
+                        faces_checked += 1
+                if buttons.count():
+                    _click(buttons.first)
+                elif cards.count():
+                    _click(cards.first)
+                page.wait_for_timeout(20)
+        rows = ann.locator("#sheet tr").count()
+        assert rows >= rounds + 2, f"only {rows - 2} rounds were played in time"  # header, rounds, totals
+        if ruleset == "skull-king":
+            ann.wait_for_function("document.querySelector('#heading').textContent.includes('over')")
+        assert faces_checked
+        ARTIFACTS.mkdir(exist_ok=True)
+        ann.screenshot(path=str(ARTIFACTS / f"{ruleset}-ann-phone.png"), full_page=True)
         browser.close()
     assert errors == []

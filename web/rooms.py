@@ -37,14 +37,13 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..cli.render import Renderer, standings
 from ..cli.session import SaveError, SaveWriter, new_header, read_save, restore
 from ..interpreter.bots import check_seat_kind, make_policy, seat_kinds
-from ..interpreter.cards import card as parse_card
-from ..interpreter.cards import pretty
 from ..interpreter.driver import Stop, play_out
 from ..interpreter.errors import CardrulesError, EvaluationError, IllegalActionError, Problem, RulesetError
 from ..interpreter.family import Policy
@@ -52,6 +51,7 @@ from ..interpreter.files import FileRefused, read_bounded, write_atomic
 from ..interpreter.game import OVER, GameState, new_game, seed_problem
 from ..interpreter.loader import Document, Source, bundled_dir, bundled_names, document_from_text, is_path_ref
 from ..interpreter.loader import parse_yaml
+from ..interpreter.pack import STANDARD, Pack
 from ..interpreter.record import dump_event
 from ..interpreter.rules import Ruleset
 from ..interpreter.ruleset import build_ruleset, load_ruleset
@@ -136,6 +136,19 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
+@lru_cache(maxsize=64)
+def pack_faces(pack: Pack) -> dict[str, list[str]]:
+    """Each card code of ``pack``: [how it shows, its colour, its name] for the page
+    (kept per pack: the same for every message)."""
+    faces = {}
+    for c, code in enumerate(pack.codes):
+        k = pack.special_of[c]
+        name = pack.specials[k].name if k >= 0 else \
+            f"{pack.ranks[pack.rank_of[c]].name} of {pack.suits[pack.suit_of[c]].name}"
+        faces[code] = [pack.pretty(c), pack.colour(c) or "", name]
+    return faces
+
+
 class PublicNarration(Renderer):
     """The terminal table's narration, kept as lines instead of printed: with no
     private seat it says only what everyone at the table sees."""
@@ -150,7 +163,7 @@ class PublicNarration(Renderer):
         self.lines.append(text)
 
     def card(self, name: str) -> str:
-        return pretty(parse_card(name))
+        return self.pack.pretty(self.pack.card(name))
 
     def cards(self, names: Sequence[str]) -> str:
         return " ".join(self.card(n) for n in names)
@@ -549,6 +562,9 @@ class Room:
             "over": state.turn == OVER,
             "problem": self.problem,
         }
+        pack = state.setup.pack
+        if pack is not STANDARD:  # a pack of the ruleset's own: how the page shows each card
+            message["pack"] = pack_faces(pack)
         if seat is not None:
             controls = self.web.controls(obs, legal)
             if my_turn:

@@ -5,22 +5,32 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...interpreter.cards import NAMES, SUIT_NAMES, SUIT_SYMBOLS, SUITS, pretty
 from ...interpreter.families.trick_taking.actions import Bid, ChooseTrump, Play
 from ...interpreter.families.trick_taking.rules import BidOrder, TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
-from ...interpreter.families.trick_taking.trickplay import trick_winner
+from ...interpreter.families.trick_taking.trickplay import trick_standing
+from ...interpreter.pack import Pack
 from ...interpreter.rules import Ruleset
 
 
-def _suit_words(suit: int | None) -> str:
-    return "no trump" if suit is None else f"{SUIT_SYMBOLS[SUITS[suit]]} {SUIT_NAMES[SUITS[suit]]}"
+def _suit_words(suit: int | None, pack: Pack) -> str:
+    if suit is None:
+        return "no trump"
+    shown = pack.suits[suit]
+    return f"{shown.symbol} {shown.name}" if shown.symbol and shown.symbol != shown.code else shown.name
 
 
 class TrickWebView:
     def __init__(self, rules: Ruleset):
         self.rules = rules
         self.section: TrickRules = rules.section
+        self.pack = rules.deck.pack
+        self.codes = self.pack.codes
+
+    def _roles_in_trick(self, obs: TrickObservation) -> list[str | None]:
+        if not obs.played_roles:
+            return [None] * len(obs.trick)
+        return list(obs.played_roles[len(obs.played_roles) - len(obs.trick):])
 
     def _bids(self, obs: TrickObservation, spectator: bool) -> tuple[int | None, ...]:
         """The bids this viewer may see: a spectator does not see the seat's own bid
@@ -36,9 +46,9 @@ class TrickWebView:
         if obs.phase != Phase.OVER:
             trump = ("not named yet" if obs.phase == Phase.CHOOSE_TRUMP else
                      "named by the highest bidder after the bidding" if named_later else
-                     "hidden until the bidding is over" if obs.trump_hidden else _suit_words(obs.trump))
+                     "hidden until the bidding is over" if obs.trump_hidden else _suit_words(obs.trump, self.pack))
             facts.append({"label": "Trump", "value": trump,
-                          "cards": [NAMES[obs.upcard]] if obs.upcard is not None else [],
+                          "cards": [self.codes[obs.upcard]] if obs.upcard is not None else [],
                           "note": "turned" if obs.upcard is not None else ""})
             bids = [b for b in self._bids(obs, spectator) if b is not None]
             if len(bids) == obs.players:
@@ -50,17 +60,22 @@ class TrickWebView:
                 facts.append({"label": counter, "value": ", ".join(str(v) for v in values)})
         panels: list[dict[str, Any]] = [{"kind": "facts", "items": facts}] if facts else []
         if obs.phase == Phase.PLAYING:
-            plays = [{"seat": s, "card": NAMES[c]} for s, c in obs.trick]
+            roles = self._roles_in_trick(obs)
+            plays = [{"seat": s, "card": self.codes[c], **({"as": roles[i]} if roles[i] else {})}
+                     for i, (s, c) in enumerate(obs.trick)]
             note = ""
             if obs.trick:
-                best = trick_winner(obs.trick, obs.suits, obs.power, obs.trump)
+                best = trick_standing(self.section, self.pack, (obs.suits, obs.power, obs.round_power), obs.trump,
+                                      obs.trick, roles, obs.leader)
                 for play in plays:
                     play["best"] = play["seat"] == best
-                note = f"{names[best]} is winning with {pretty(obs.trick[[s for s, _ in obs.trick].index(best)][1])}"
+                at = [s for s, _ in obs.trick].index(best)
+                shown = self.pack.pretty(obs.trick[at][1]) + (f" as {roles[at]}" if roles[at] else "")
+                note = f"{names[best]} is winning with {shown}"
             panels.append({"kind": "plays", "title": f"Trick {obs.trick_number}", "plays": plays,
                            "note": note, "empty": "waiting for the lead"})
         if not spectator:
-            shown = [{"seat": s, "cards": [NAMES[c] for c in hand]} for s, hand in enumerate(obs.others) if hand]
+            shown = [{"seat": s, "cards": [self.codes[c] for c in hand]} for s, hand in enumerate(obs.others) if hand]
             if shown:
                 panels.append({"kind": "hands", "title": "The others' cards, as the rules show them", "hands": shown})
             if obs.hand_hidden:
@@ -82,17 +97,26 @@ class TrickWebView:
     def controls(self, obs: TrickObservation, legal: Sequence[Any]) -> dict[str, Any]:
         suits, power = obs.suits, obs.power
 
+        pack = self.pack
+        codes = self.codes
+
         def order(c: int) -> tuple[int, int]:
-            return (suits[c], power[c]) if suits else (c // 13, c % 13)
+            return (suits[c], power[c]) if suits else (pack.suit_of[c], pack.rank_of[c])
 
         playable = {a.card for a in legal if isinstance(a, Play)}
         playing = obs.phase == Phase.PLAYING
         my_turn = obs.turn == obs.seat
-        hand = [{"card": NAMES[c],
-                 "move": f"play {NAMES[c]}" if c in playable else None,
-                 "try": f"play {NAMES[c]}" if my_turn and playing and c not in playable else None}
+        roles = self.section.order.roles if self.section.order is not None else {}
+        # a card played in a role is played by its buttons (one a role), not by a click on it
+        hand = [{"card": codes[c],
+                 "move": f"play {codes[c]}" if c in playable and c not in roles else None,
+                 "try": f"play {codes[c]}" if my_turn and playing and c not in playable else None}
                 for c in sorted(obs.hand, key=order)]
         buttons: list[dict[str, Any]] = []
+        for action in legal:
+            if isinstance(action, Play) and action.role is not None:
+                buttons.append({"label": f"{pack.pretty(action.card)} as {action.role}", "group": "Play",
+                                "move": str(action)})
         prompt = "wait for your turn"
         if obs.phase == Phase.BIDDING and obs.turn == obs.seat:
             prompt = "your bid"
@@ -104,7 +128,7 @@ class TrickWebView:
                                 **({"move": f"bid {bid}"} if bid in allowed else {"try": f"bid {bid}"})})
         elif obs.phase == Phase.CHOOSE_TRUMP and obs.turn == obs.seat:
             prompt = "name the trump"
-            buttons = [{"label": _suit_words(a.suit), "move": str(a), "group": "Trump"}
+            buttons = [{"label": _suit_words(a.suit, self.pack), "move": str(a), "group": "Trump"}
                        for a in legal if isinstance(a, ChooseTrump)]
         elif playing and obs.turn == obs.seat:
             prompt = "your card" if obs.trick else "your lead"

@@ -21,16 +21,24 @@ function el(tag, props, ...children) {
   return node;
 }
 
+// A ruleset with a pack of its own sends each card's face: [text, colour, name].
+const COLOURS = new Set(["red", "green", "blue", "purple", "yellow", "orange", "black"]);
+const face = (name) => (state.table && state.table.pack && state.table.pack[name]) || null;
+
 function cardText(name) {
+  const own = face(name);
+  if (own) return own[0];
   if (name === "JK") return "Jkr";
   const rank = name[0] === "T" ? "10" : name[0];
   return rank + (SUIT[name[1]] || name[1]);
 }
 
 function cardEl(name, extra) {
-  const red = name[1] === "H" || name[1] === "D";
-  return el("span", { class: "card" + (red ? " red" : "") + (extra ? " " + extra : ""), "data-card": name,
-    title: name }, cardText(name));
+  const own = face(name);
+  const colour = own ? (COLOURS.has(own[1]) && own[1] !== "black" ? " " + (own[1] === "red" ? "red" : "c-" + own[1]) : "")
+    : (name[1] === "H" || name[1] === "D") ? " red" : "";
+  return el("span", { class: "card" + colour + (own && own[1] === "" ? " special" : "") + (extra ? " " + extra : ""),
+    "data-card": name, title: own ? own[2] + " (" + name + ")" : name }, cardText(name));
 }
 
 const tokenKey = (room) => "cardrules:token:" + room.trim().replace(/\s+/g, " ").toLowerCase();
@@ -271,7 +279,7 @@ function panel(p, m) {
     box.append(row);
   } else if (p.kind === "plays") {
     const row = el("div", { class: "plays" });
-    for (const play of p.plays) row.append(el("div", { class: "play" + (play.best ? " best" : "") }, cardEl(play.card), el("div", { text: m.seats[play.seat].name })));
+    for (const play of p.plays) row.append(el("div", { class: "play" + (play.best ? " best" : "") }, cardEl(play.card), el("div", { text: m.seats[play.seat].name + (play.as ? " (as " + play.as + ")" : "") })));
     if (!p.plays.length) row.append(el("span", { class: "muted", text: p.empty || "" }));
     box.append(row);
     if (p.note) box.append(el("div", { class: "muted", text: p.note }));
