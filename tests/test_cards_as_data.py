@@ -360,3 +360,84 @@ play: {identical_cards: cancel}
 def test_a_trick_order_that_cannot_work_is_refused_at_its_key(text, message):
     with pytest.raises(RulesetError, match=message):
         ruleset_from_text(BASE + "trump: {kind: none}\ndeck:\n  specials: [{code: Z, name: Wizard}]\n" + text)
+
+
+# --- the other bundled rulesets of this issue, each on its source's rule ---------------------
+
+def test_the_dragon_beats_the_wizards_and_the_fairy_takes_the_dragon():
+    # wizard-dragon-fairy: "the Dragon beats every card ... unless the Fairy is in the trick"
+    state = stacked("wizard-dragon-fairy", ["2C 3C", "Z 4H", "DR 5D", "KH 6D"], "9S")
+    bid_all(state, [1, 1, 0, 0])
+    assert play_trick(state, ["Z", "DR", "KH", "2C"])["winner"] == 2
+    state = stacked("wizard-dragon-fairy", ["FE 3C", "Z 4H", "DR 5D", "KH 6D"], "9S")
+    bid_all(state, [0, 1, 0, 1])
+    assert play_trick(state, ["Z", "DR", "KH", "FE"])["winner"] == 0
+    state = stacked("wizard-dragon-fairy", ["FE 3C", "N 4H", "N 5D", "N 6D"], "9S")
+    bid_all(state, [0, 0, 0, 0])
+    assert play_trick(state, ["N", "N", "N", "FE"])["winner"] == 1  # below the jesters: the first jester
+
+
+def test_the_super_trump_is_the_turned_cards_rank_in_the_other_suit_of_its_colour():
+    # super-screw-your-neighbour: 7D turned, the 7H is the Super Trump: above the ace of trumps
+    state = stacked("super-screw-your-neighbour", ["AD 3C", "7H 4C", "2D 5S", "KH 6S"], "7D")
+    bid_all(state, [0, 0, 0, 0])
+    assert play_trick(state, ["7H", "2D", "KH", "AD"])["winner"] == 1
+    # it keeps its own suit: a heart led, its holder must follow with it
+    state = stacked("super-screw-your-neighbour", ["AD 3C", "KH 4C", "7H 5S", "2D 6S"], "7D")
+    bid_all(state, [0, 0, 0, 0])
+    play(state, "KH")
+    assert playable(state) == {"7H"}
+
+
+def test_the_super_and_loser_jokers_stand_above_the_super_trump_and_may_be_played_at_any_time():
+    state = stacked("super-screw-your-neighbour", ["LJ 3C", "7H 4C", "SJ 5H", "KH 6S"], "7D")
+    bid_all(state, [0, 0, 0, 0])
+    play(state, "7H")
+    assert playable(state) == {"SJ", "5H"}  # a joker even when holding a heart
+    assert play_trick(state, ["5H", "KH", "LJ"])["winner"] == 0  # the Loser Joker over the Super Trump
+    state = stacked("super-screw-your-neighbour", ["LJ 3C", "7H 4C", "SJ 5H", "KH 6S"], "7D")
+    bid_all(state, [0, 0, 0, 0])
+    assert play_trick(state, ["7H", "SJ", "KH", "LJ"])["winner"] == 2  # the Super Joker over both
+
+
+def test_the_big_joker_takes_a_trick_the_little_one_is_in_whichever_came_first():
+    # spades-big-little-joker: "If both Jokers go down in one trick, the Big Joker takes it"
+    state = stacked("spades-big-little-joker", ["AS 3C 4C", "5C LJ 6C", "BJ 7C 8C", "KS 2S 9D"], None)
+    bid_all(state, [1, 1, 1, 0])
+    assert play_trick(state, ["5C", "7C", "2S", "3C"])["winner"] == 3  # seat 3, void, trumps: spades broken
+    play(state, "KS")
+    assert playable(state) == {"AS"}
+    play(state, "AS")
+    assert playable(state) == {"LJ"}  # the little joker is a spade: it must follow
+    assert play_trick(state, ["LJ", "BJ"])["winner"] == 2
+
+
+def test_the_jokers_are_spades_above_the_deuces_and_the_2d_is_a_spade():
+    # spades-jjdd-big-little: big joker, little joker, 2D, 2S, then the ace of spades
+    state = stacked("spades-jjdd-big-little", ["2D 3C 4C", "5C LJ 6C", "AS 7C 8C", "2S KS TD"], None)
+    bid_all(state, [1, 1, 1, 1])
+    assert play_trick(state, ["5C", "7C", "2S", "3C"])["winner"] == 3
+    play(state, "KS")
+    assert playable(state) == {"2D"}  # the 2D follows spades
+    assert play_trick(state, ["2D", "LJ", "AS"])["winner"] == 1
+
+
+def test_the_2013_skull_king_scores_zero_bids_by_the_round_and_50_for_the_mermaid():
+    state = stacked("skull-king-2013", ["2R 3R 4R", "5R 6R 7R", "8R 9R 10R", "11R 12R 13R"])
+    bid_all(state, [0, 0, 0, 0])
+    for _ in range(12):
+        state.apply(state.legal_actions()[0])
+    # "10 points times the round number": round 1, though 3 cards were dealt
+    assert next(e for e in state.events if e["event"] == "score")["points"] == [10, 10, 10, -10]
+    state = stacked("skull-king-2013", ["2R", "SK", "MER", "PIR"])
+    bid_all(state, [0, 1, 0, 0])
+    assert play_trick(state, ["SK", "MER", "PIR", "2R"])["winner"] == 2
+    assert next(e for e in state.events if e["event"] == "score")["points"] == [10, 10, 70, 10]
+
+
+def test_wizards_common_variant_stops_the_bids_totalling_the_tricks():
+    state = stacked("wizard-bids-not-total", ["2C 3C", "Z 4H", "AH 5D"], "9S")
+    bid_all(state, [1, 0])  # seats 1 and 2; the dealer (seat 0) bids last
+    with pytest.raises(IllegalActionError, match="may not bid 1"):
+        state.apply(Bid(1))
+    state.apply(Bid(0))

@@ -58,7 +58,9 @@ ORACLES = {
     # Boerenbridge (nl.wikipedia, scored as kaartspeluitleg.nl): 5 + a point a trick, else minus the miss
     "boerenbridge-forehead": lambda bid, took: 5 + took if took == bid else -abs(bid - took),
     # Wizard: "20 points plus 10 points for every trick"; "10 points for every trick ... off"
-    "wizard": lambda bid, took: 20 + 10 * took if took == bid else -10 * abs(bid - took),
+    **{name: (lambda bid, took: 20 + 10 * took if took == bid else -10 * abs(bid - took))
+       for name in ("wizard", "wizard-dragon-fairy", "wizard-bids-not-total")},
+    "super-screw-your-neighbour": lambda bid, took: took + (10 if took == bid else 0),
 }
 # When the hook holds (the bids never total the tricks), by (hand size, last deal); every
 # other bundled trick-taking variant hooks the last bidder in every deal.
@@ -66,7 +68,8 @@ NEVER = lambda hand_size, last: False  # noqa: E731  (bids made at once, or no h
 HOOKED_WHEN = {
     "kachufool-fingers": NEVER, "spades": NEVER, "spades-jjdd": NEVER, "spades-500": NEVER,
     "boerenbridge": NEVER,
-    "oh-hell-mrpikes": NEVER, "wizard": NEVER, "skull-king": NEVER,
+    "oh-hell-mrpikes": NEVER, "wizard": NEVER, "wizard-dragon-fairy": NEVER, "skull-king": NEVER,
+    "skull-king-2013": NEVER, "spades-big-little-joker": NEVER, "spades-jjdd-big-little": NEVER,
     "boerenbridge-forehead": lambda hand_size, last: hand_size > 3,  # "only above 3 cards"
     # the last deal: blackout-zero waives the hook for a dealer who must still bid zero;
     # oh-hell-traditional has none in its last deal
@@ -77,7 +80,8 @@ HOOKED_WHEN = {
 # fits; tests/test_catalogue.py checks the source's scoring examples instead.
 # Skull King's bonuses turn on the cards taken: tests/test_cards_as_data.py scores its
 # records with a referee of its own.
-SCORED_ELSEWHERE = {"spades", "spades-jjdd", "spades-500", "skull-king"}
+SCORED_ELSEWHERE = {"spades", "spades-jjdd", "spades-500", "skull-king", "skull-king-2013",
+                    "spades-big-little-joker", "spades-jjdd-big-little"}
 
 
 def games(names):

@@ -299,7 +299,8 @@ def _choices_words(choices: tuple[int | None, ...], pack: Pack) -> str:
     if set(choices) == every | {None}:
         return "a suit, or no trump"
     if set(choices) == every:
-        return f"one of the {len(every)} suits; not no trump"
+        count = ("one two three four five six seven eight".split() + [str(len(every))])[min(len(every), 9) - 1]
+        return f"one of the {count} suits; not no trump"
     names = ["no trump" if c is None else pack.suits[c].name for c in choices]
     return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
