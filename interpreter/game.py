@@ -27,7 +27,9 @@ True
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections import Counter, deque
+from itertools import repeat
+from operator import attrgetter
 from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
@@ -402,9 +404,13 @@ class GameState:
         """An independent copy of this game (its future does not touch this one)."""
         cls = type(self)
         new = cls.__new__(cls)
-        for name in _slot_names(cls):
-            if hasattr(self, name):
-                object.__setattr__(new, name, getattr(self, name))
+        names, getter = _slot_copier(cls)
+        try:  # every slot set (the usual case): read them all and write them all in C
+            _consume(map(object.__setattr__, repeat(new, len(names)), names, getter(self)))
+        except AttributeError:  # a slot not set yet: one by one
+            for name in names:
+                if hasattr(self, name):
+                    object.__setattr__(new, name, getattr(self, name))
         if hasattr(self, "__dict__"):
             new.__dict__.update(self.__dict__)
         new.totals = self.totals[:]
@@ -428,6 +434,17 @@ class GameState:
 
 
 _SLOTS: dict[type, tuple[str, ...]] = {}
+_COPIERS: dict[type, tuple[tuple[str, ...], Any]] = {}
+_consume = deque(maxlen=0).extend  # runs an iterator to its end, keeping nothing
+
+
+def _slot_copier(cls: type) -> tuple[tuple[str, ...], Any]:
+    """The slot names of ``cls`` and a getter of all their values at once."""
+    found = _COPIERS.get(cls)
+    if found is None:
+        names = _slot_names(cls)
+        found = _COPIERS[cls] = (names, attrgetter(*names) if len(names) > 1 else lambda o: (getattr(o, names[0]),))
+    return found
 
 
 def _slot_names(cls: type) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ FIFO, /proc).
 from __future__ import annotations
 
 import copy
+import gzip
 import json
 import random
 import re
@@ -32,6 +33,8 @@ from cardrules.interpreter.loader import bundled_dir, bundled_names
 
 REPO = Path(__file__).parent.parent
 GOLDEN = sorted((REPO / "tests" / "golden").glob("*.jsonl"))
+# records of packs of their own (special cards, roles played "as"), mutated as the others
+OWN_PACKS = [REPO / "tests" / "golden" / "all" / f"{name}.jsonl.gz" for name in ("skull-king", "wizard")]
 RULESETS = {name: yaml.safe_load((bundled_dir() / f"{name}.yaml").read_text()) for name in bundled_names()}
 
 WORDS = ["0..hand_size", "players", "size", "round", "[3..1]", "-1", "1 / 0", "[]", "2", "0", "99", "set",
@@ -40,9 +43,15 @@ WORDS = ["0..hand_size", "players", "size", "round", "[3..1]", "-1", "1 / 0", "[
          "tricks - bid", "if size > 4 then 0 else 1", "in_one_turn", "round % 2 == 0", "lowest", "highest", "JK",
          "named-by-highest-bidder", "./x.yaml", "../../etc/passwd", "\x1b[2J", "\ud800", "9" * 40, "1e300", "",
          "a\nb", "line\r\nbreak", "\x07", "\x00", "\u2028", "\ufeff", "/dev/zero", "/proc/self/fd/0", "/dev/zero.yaml",
-         "/proc/self/environ.yaml", "x" * 5000 + ".yaml", "\udfff" * 3]
+         "/proc/self/environ.yaml", "x" * 5000 + ".yaml", "\udfff" * 3,
+         # the pack and the trick order's words
+         "next", "free", "sets", "cancel", "last", "first", "led", "trump", "own", "ESC", "TIG", "SK", "Z", "N",
+         "pirate", "card_rank == upcard_rank", "winning_as == pirate", "count(trick_cards, mermaid)", "card",
+         "upcard == wizard", "14B", "TIG as pirate"]
 KEYS = ["min", "max", "kind", "rounds", "name", "rule", "message", "melds", "A", "JK", "when", "points", "event",
-        "seat", "card", "round", "hands", "bid", "seed", "players", "from", "penalty", "meld", "cards"]
+        "seat", "card", "round", "hands", "bid", "seed", "players", "from", "penalty", "meld", "cards",
+        "order", "roles", "wins_over", "ties", "lead", "follows", "any_time", "code", "symbol", "count", "specials",
+        "suits", "as", "card_points", "trick_points", "all_cancelled"]
 
 
 def random_value(rng: random.Random, depth: int = 0) -> Any:
@@ -194,7 +203,9 @@ def _mutate_header(rng: random.Random, lines: list[str]) -> list[str]:
 def mutate_record(rng: random.Random) -> str:
     """A golden game record with a line deleted, repeated, moved, cut, added or changed,
     or its header's seed, names or paths made hostile."""
-    lines = rng.choice(GOLDEN).read_text().splitlines()
+    source = rng.choice(GOLDEN + OWN_PACKS)
+    text = gzip.decompress(source.read_bytes()).decode() if source.suffix == ".gz" else source.read_text()
+    lines = text.splitlines()
     for _ in range(rng.choice([1, 1, 1, 2, 3])):
         lines = _mutate_lines(rng, lines) if rng.random() < 0.85 else _mutate_header(rng, lines)
     return "\n".join(lines) + "\n"

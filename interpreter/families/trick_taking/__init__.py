@@ -20,7 +20,7 @@ from ...rules import RulesBuilder, Ruleset, Setup
 from . import auction, checks, determinize, explain, rules, stats, textio
 from .actions import Move, TrickAction
 from .bot import TrickBot
-from .state import TrickTakingState
+from .state import TrickTakingState, state_class
 
 
 _PUBLIC_EVENTS: Mapping[str, Declaration] = {
@@ -111,7 +111,7 @@ class TrickTaking:
 
     def new_state(self, ruleset: Ruleset, players: int, seed: int, names: Sequence[str] | None,
                   mode: str | None, ruleset_ref: str | None) -> GameState:
-        return TrickTakingState(ruleset, players, seed, names, mode, ruleset_ref)
+        return state_class(ruleset)(ruleset, players, seed, names, mode, ruleset_ref)
 
     def parse_input(self, ruleset: Ruleset, observation: Any, text: str) -> TrickAction:
         section: rules.TrickRules = ruleset.section

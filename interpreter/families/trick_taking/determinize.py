@@ -23,13 +23,13 @@ from .actions import Bid, ChooseTrump
 from .bot import TrickBot
 from .observation import TrickObservation
 from .phases import _BIDDING, _CHOOSE_TRUMP, _PLAYING
-from .state import TrickTakingState
+from .state import TrickTakingState, state_class
 from .trickplay import led_suit
 
 
 def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], rng: random.Random) -> TrickTakingState:
     players, seat = obs.players, obs.seat
-    state = TrickTakingState(rules, players, rng.getrandbits(48), None, observed_mode(rules, obs), None)
+    state = state_class(rules)(rules, players, rng.getrandbits(48), None, observed_mode(rules, obs), None)
     state.round_index = obs.round - 1
     state.dealer = obs.dealer
     state.totals = list(obs.totals)

@@ -87,6 +87,8 @@ class RoundState(GameState):
     _round_power: Any  # the round's trick order over the pack (power.RoundPower), or None
     _played_as: list[int]  # the tier each play of the trick in progress is played as (-1: its own)
     played_roles: list[str | None]  # with trick.order: the role each card of ``played`` was played as
+    _general: bool  # plays by restrictions, free cards or trick.order (not the plain following of suit)
+    _plain: bool  # the standard pack, no trick.order, nothing counted in the tricks: the plain play path
     _counting: bool  # the scoring counts points in the tricks taken (scoring.card_points, trick_points)
     _card_values: tuple[int, ...] | None  # each card's scoring.card_points this round
     card_points: list[int]  # per seat: the card_points of the cards in its tricks this round
@@ -139,5 +141,5 @@ FIELDS = ("tricks", "phase", "_legal_keys", "_keys_at",
           "_bids_memo", "_round_bids",
           "unique_cards", "taken", "trick", "trick_number", "leader", "played", "_follow_suit", "_must_trump",
           "_by_rule", "_trick_winner", "_trump_broken", "_play_of", "_ordered", "_roles", "_round_power",
-          "_played_as", "played_roles", "_counting", "_card_values", "card_points", "trick_points",
+          "_played_as", "played_roles", "_general", "_plain", "_counting", "_card_values", "card_points", "trick_points",
           "exact_bids", "points_by_hand_size", "counters", "_score", "_per_seat_names", "_teams")

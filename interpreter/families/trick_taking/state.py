@@ -17,7 +17,7 @@ from typing import Any
 
 from ...deal import Deal
 from ...errors import IllegalActionError
-from ...game import CHANCE, OVER
+from ...game import CHANCE, OVER, GameState
 from .actions import Bid, Move, Play
 from .auction import BiddingPhase
 from .dealing import DealPhase
@@ -64,8 +64,6 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
             if self.phase is _PLAYING:
                 # map() with the interned actions' __getitem__ builds the list in C
                 actions = list(map(self._play_of, keys))
-                if self._roles:  # a card played as one of its roles: a move for each
-                    actions = self._with_roles(actions)
             elif keys is self._candidates:  # no restriction removed a bid: reuse the round's actions
                 actions = self._candidate_actions[:]
             else:
@@ -88,21 +86,7 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
         self._keys_at = self.moves
         return keys
 
-    def _with_roles(self, actions: list[Move]) -> list[Move]:
-        out: list[Move] = []
-        pack = self.setup.pack
-        for action in actions:
-            assert isinstance(action, Play)
-            roles = self._roles.get(action.card)
-            if roles is None:
-                out.append(action)
-            else:
-                out += [Play(action.card, role, pack.codes[action.card]) for role in roles]
-        return out
-
     def legal_count(self) -> int:
-        if self._roles and self.phase is _PLAYING:  # moves are not one a card: count them
-            return len(self.legal_actions())
         if self._keys_at == self.moves:
             return len(self._legal_keys)
         turn = self.turn
@@ -120,8 +104,7 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
         return len(self.legal_actions())
 
     def apply_index(self, index: int) -> None:
-        if self._keys_at == self.moves and not (self._roles and self.phase is _PLAYING):
-            # playing or bidding: the keys are the cards or the bids
+        if self._keys_at == self.moves:  # playing or bidding: the keys are the cards or the bids
             key = self._legal_keys[index]
             self.decisions += 1
             if self.phase is _PLAYING:
@@ -153,8 +136,7 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
         """As :meth:`GameState.apply`; an action from the cached legal list (the case
         of every bot) skips verification, found by its card or bid, not by ``==``."""
         if type(action) is Play:  # the keys are cards only while playing
-            if self.phase is _PLAYING and self._keys_at == self.moves and action.card in self._legal_keys \
-                    and not self._roles:
+            if self.phase is _PLAYING and self._keys_at == self.moves and action.card in self._legal_keys:
                 self.decisions += 1
                 self._play(action.card)
                 self.moves += 1
@@ -196,3 +178,47 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
         new._made = self._made[:]
         new.counters = {name: values[:] for name, values in self.counters.items()}
         new._bid_env = dict(self._bid_env)
+
+
+class TrickTakingWithRoles(TrickTakingState):
+    """A game whose pack has cards played in a role (``trick.roles``): a move for each
+    role of such a card, so the moves are no longer one a card and the fast paths that
+    take a card for a move are off (kept apart so that the other games pay nothing)."""
+
+    __slots__ = ()
+
+    def legal_actions(self) -> list[Move]:
+        if self._legal_at == self.moves:
+            return self._legal_list
+        actions = super().legal_actions()
+        if self.phase is _PLAYING and self.turn >= 0:
+            actions = self._legal_list = self._with_roles(actions)
+        return actions
+
+    def _with_roles(self, actions: list[Move]) -> list[Move]:
+        out: list[Move] = []
+        codes = self.setup.pack.codes
+        roles_of = self._roles
+        for action in actions:
+            assert isinstance(action, Play)
+            roles = roles_of.get(action.card)
+            if roles is None:
+                out.append(action)
+            else:
+                out += [Play(action.card, role, codes[action.card]) for role in roles]
+        return out
+
+    def legal_count(self) -> int:
+        return len(self.legal_actions())
+
+    def apply_index(self, index: int) -> None:
+        self.apply(self.legal_actions()[index])
+
+    def apply(self, action: Move) -> None:
+        GameState.apply(self, action)
+
+
+def state_class(rules: Any) -> type[TrickTakingState]:
+    """The state class for a ruleset: with roles, or the plain one."""
+    order = rules.section.order
+    return TrickTakingWithRoles if order is not None and order.roles else TrickTakingState

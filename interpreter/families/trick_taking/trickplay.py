@@ -169,6 +169,9 @@ class PlayPhase(RoundState):
         self._trump_broken = False
         scoring = self.tricks.scoring
         self._counting = scoring.card_points is not None or scoring.trick_points is not None
+        # nothing beyond the standard pack's plays: no roles, no trick order, nothing counted
+        self._plain = pack is STANDARD and not self._ordered and not self._counting
+        self._general = self._by_rule or self._ordered
         self._card_values = None
         self.card_points = []
         self.trick_points = []
@@ -268,10 +271,8 @@ class PlayPhase(RoundState):
 
     def _legal_cards(self, seat: int) -> list[int]:
         """The distinct cards ``seat`` may play now (what is listed and what verifies)."""
-        if self._by_rule:
-            return self._ruled_cards(seat)[0]
-        if self._ordered:
-            return self._followed_cards(seat)
+        if self._general:  # restrictions or free cards, or trick.order: the general path
+            return self._ruled_cards(seat)[0] if self._by_rule else self._followed_cards(seat)
         hand = self.hands[seat]
         trick = self.trick
         if trick and self._follow_suit:
@@ -393,6 +394,17 @@ class PlayPhase(RoundState):
         if roles is None and action.role is not None:
             raise IllegalActionError(f"{self.setup.pack.codes[action.card]} is played as itself, not as {action.role}")
 
+    def _play_extra(self, card: int, role: str | None, round_number: int, number: int, seat: int) -> None:
+        """A play's record line in a pack of the ruleset's own, with the role played."""
+        codes = self.setup.pack.codes
+        if self._ordered:
+            order = self.tricks.order
+            self._played_as.append(order.index(role) if role is not None and order is not None else -1)
+            self.played_roles.append(role)
+            self._log.append((_play_event, round_number, number, seat, card, codes, role))
+        else:
+            self._log.append((_play_event, round_number, number, seat, card, codes))
+
     def _play(self, card: int, role: str | None = None) -> None:
         seat = self.turn
         self.hands[seat].remove(card)
@@ -402,13 +414,10 @@ class PlayPhase(RoundState):
         number = self.trick_number
         round_number = self.round_index + 1
         log = self._log
-        if self._ordered:
-            order = self.tricks.order
-            self._played_as.append(order.index(role) if role is not None and order is not None else -1)
-            self.played_roles.append(role)
-            log.append((_play_event, round_number, number, seat, card, self.setup.pack.codes, role))
+        if self._plain:  # the standard pack, no trick.order: the record line as ever
+            log.append((_play_event, round_number, number, seat, card))
         else:
-            log.append((_play_event, round_number, number, seat, card, self.setup.pack.codes))
+            self._play_extra(card, role, round_number, number, seat)
         if self._by_rule and self.trump is not None and self.suits[card] == self.trump:
             self._trump_broken = True
         players = self.players
@@ -418,9 +427,10 @@ class PlayPhase(RoundState):
         winner = self._trick_winner(trick, self.suits, self.power, self.trump)
         self.taken[winner] += 1
         log.append((_trick_event, round_number, number, winner))
-        if self._counting:
-            self._count_trick(trick, winner, number)
-        self._played_as = []
+        if not self._plain:
+            if self._counting:
+                self._count_trick(trick, winner, number)
+            self._played_as = []
         self.trick = []
         self.trick_number = number + 1
         self.leader = self.turn = winner
