@@ -23,6 +23,26 @@ from typing import Any
 
 from ..interpreter.files import load_json
 
+MAX_NAME = 20  # a person's name, in characters
+MAX_ROOM_NAME = 40  # a room's name
+
+
+class RoomError(Exception):
+    """A request the room refuses, with a one-line reason for the person who made it."""
+
+
+def clean_name(text: Any, what: str, limit: int) -> str:
+    """A person's or a room's name: printable, trimmed, inner spaces collapsed."""
+    if not isinstance(text, str):
+        raise RoomError(f"{what} must be text")
+    name = " ".join(text.split())
+    if not name:
+        raise RoomError(f"type {what}")
+    if len(name) > limit or not name.isprintable() or any(c in name for c in "<>&\"`"):
+        raise RoomError(f"{what} may have up to {limit} printable characters, without <>&\"`")
+    return name
+
+
 ROOM_FILE = re.compile(r"[0-9a-f]{20}\.json")  # the names the server gives (see Rooms.create)
 MAX_ROOM_FILE = 1 << 20  # a room with a 64 kB ruleset, every character escaped, fits
 MAX_DEPTH = 8  # a room file is 3 deep: the room, its seats, a seat
@@ -119,8 +139,6 @@ def _integer(value: Any, what: str, low: int, high: int) -> int:
 def parse_room(meta: Any, file_id: str, mtime: float, *, format_name: str, version: int, max_text: int) -> RoomFile:
     """The fields of a room file's JSON ``meta``, each checked (BadRoom: the first that
     is wrong)."""
-    from .rooms import MAX_NAME, MAX_ROOM_NAME, RoomError, clean_name
-
     if not isinstance(meta, dict) or meta.get("format") != format_name:
         raise BadRoom("it is not a cardrules room")
     if meta.get("version") != version:

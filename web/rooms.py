@@ -57,35 +57,18 @@ from ..interpreter.rules import Ruleset
 from ..interpreter.ruleset import build_ruleset, load_ruleset
 from ..interpreter.textio import parse_input
 from .families import web_view_for
-from .roomfiles import CLOSED, FINISHED, REJECTED, ROOM_FILE, BadRoom, RoomFile, check_save, move_room
+from .roomfiles import CLOSED, FINISHED, MAX_NAME, MAX_ROOM_NAME, REJECTED, ROOM_FILE, BadRoom, RoomError, RoomFile
+from .roomfiles import check_save, clean_name, move_room
 from .roomfiles import newest_mtime, parse_room, read_room_file
 
 ROOM_FORMAT = "cardrules-room"
 ROOM_VERSION = 1
 UPLOAD_NAME = "house-rules.yaml"
 MAX_UPLOAD_BYTES = 64 << 10
-MAX_NAME = 20
-MAX_ROOM_NAME = 40
 MAX_MOVES_LISTED = 300
 LOG_LINES = 40
 UPLOADS_KEPT = 32  # uploaded rulesets kept built, by text
 MAX_RECORD_BYTES = 64 << 20  # a finished game's record, read back from finished/
-
-
-class RoomError(Exception):
-    """A request the room refuses, with a one-line reason for the person who made it."""
-
-
-def clean_name(text: Any, what: str, limit: int) -> str:
-    """A person's or a room's name: printable, trimmed, inner spaces collapsed."""
-    if not isinstance(text, str):
-        raise RoomError(f"{what} must be text")
-    name = " ".join(text.split())
-    if not name:
-        raise RoomError(f"type {what}")
-    if len(name) > limit or not name.isprintable() or any(c in name for c in "<>&\"`"):
-        raise RoomError(f"{what} may have up to {limit} printable characters, without <>&\"`")
-    return name
 
 
 def surrogate_at(text: str) -> int | None:
