@@ -378,7 +378,7 @@ class GameState:
         record its events."""
         raise NotImplementedError
 
-    def observation(self, seat: int) -> Any:
+    def observation(self, seat: int | None) -> Any:
         """What ``seat`` may know, as the family's frozen observation."""
         raise NotImplementedError
 
@@ -435,7 +435,7 @@ class GameState:
 
 _SLOTS: dict[type, tuple[str, ...]] = {}
 _COPIERS: dict[type, tuple[tuple[str, ...], Any]] = {}
-_consume = deque(maxlen=0).extend  # runs an iterator to its end, keeping nothing
+_consume: Any = deque(maxlen=0).extend  # runs an iterator to its end, keeping nothing
 
 
 def _slot_copier(cls: type) -> tuple[tuple[str, ...], Any]:

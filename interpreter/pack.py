@@ -206,7 +206,7 @@ class Pack:
 def _standard_forms() -> dict[str, int]:
     forms: dict[str, int] = {}
     for c in range(_standard.JOKER):
-        rank, suit = _standard.NAMES[c]
+        rank, suit = _standard.NAMES[c][0], _standard.NAMES[c][1]
         for s in (suit, _standard.SUIT_SYMBOLS[suit]):
             if rank == "T":
                 forms["10" + s] = c

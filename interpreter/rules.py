@@ -484,7 +484,7 @@ def compute_setup(rules: Ruleset, players: int, mode: str | None, deadline: floa
     if rules.deck.remove:
         removed = _removed(rules, ranks, players, decks)
     pack = rules.deck.pack
-    special_counts = []
+    special_counts: list[tuple[int, int]] = []
     for card, count in rules.deck.specials:
         n = _eval(count, {"players": players, "decks": decks}, ("deck", "specials", len(special_counts), "count"))
         if not 0 <= n <= 24:

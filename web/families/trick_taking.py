@@ -70,8 +70,8 @@ class TrickWebView:
                 for play in plays:
                     play["best"] = play["seat"] == best
                 at = [s for s, _ in obs.trick].index(best)
-                shown = self.pack.pretty(obs.trick[at][1]) + (f" as {roles[at]}" if roles[at] else "")
-                note = f"{names[best]} is winning with {shown}"
+                face = self.pack.pretty(obs.trick[at][1]) + (f" as {roles[at]}" if roles[at] else "")
+                note = f"{names[best]} is winning with {face}"
             panels.append({"kind": "plays", "title": f"Trick {obs.trick_number}", "plays": plays,
                            "note": note, "empty": "waiting for the lead"})
         if not spectator:
