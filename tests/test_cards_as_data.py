@@ -441,3 +441,15 @@ def test_wizards_common_variant_stops_the_bids_totalling_the_tricks():
     with pytest.raises(IllegalActionError, match="may not bid 1"):
         state.apply(Bid(1))
     state.apply(Bid(0))
+
+
+def test_a_losing_tier_that_can_never_take_a_trick_is_a_warning(run_cli, tmp_path):
+    # two jesters below led, and at least three players: a trick of jesters alone never happens
+    path = tmp_path / "jesters.yaml"
+    path.write_text(BASE + "trump: {kind: none}\ndeck:\n  specials: [{code: N, name: Jester, count: 2}]\n"
+                    "trick: {order: [{cards: [N], lead: next}, led, trump]}\n")
+    result = run_cli("validate", "--no-play", str(path))
+    assert result.exit_code == 0
+    assert "warning: N never takes a trick" in result.output
+    path.write_text(path.read_text().replace("count: 2", "count: 3"))  # three players: a trick of jesters
+    assert "warning" not in run_cli("validate", "--no-play", str(path)).output

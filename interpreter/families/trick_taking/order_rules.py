@@ -13,7 +13,7 @@ from typing import Any
 
 from ...expressions import Type
 from ...rules import ROUND_NAMES, RulesBuilder
-from .power import LED_TIER, TRUMP_TIER, LEAD_FREE, LEAD_NEXT, LEAD_SETS, TIES_FIRST, Tier, TrickOrder
+from .power import LED_TIER, TRUMP_TIER, LEAD_FREE, LEAD_NEXT, LEAD_SETS, TIES_CANCEL, TIES_FIRST, Tier, TrickOrder
 
 # trick.order's rule: one card of the pack, and the round's trump and turned card
 TIER_NAMES: dict[str, Type] = {**ROUND_NAMES, "card": Type.INT, "card_suit": Type.INT, "card_rank": Type.INT,
@@ -106,4 +106,39 @@ def build_order(builder: RulesBuilder) -> TrickOrder | None:
         if code != "JK" and card not in placed:
             builder.fail(("trick", "order"), f"the special card {code} has no place in trick.order (nor roles)",
                          at_key=True, span=5)
+    _warn_never_winning(builder, tiers, roles)
     return TrickOrder.from_tiers(tiers, roles, builder.get(("trick", "all_cancelled"), "leader"))
+
+
+def _warn_never_winning(builder: RulesBuilder, tiers: list[Tier], roles: list[tuple[int, tuple[str, ...]]]) -> None:
+    """A warning for a tier below ``led`` that can never take a trick: it wins only a trick
+    of its own and lower tiers' cards alone, and at no allowed player count does the pack
+    hold one such card for every player."""
+    names = [t.name for t in tiers]
+    if "led" not in names or builder.deck is None:
+        return
+    low = names.index("led")
+    counts = dict(builder.deck.specials)
+    players_min, players_max = builder.get(("players", "min")), builder.get(("players", "max"))
+    if not isinstance(players_min, int) or not isinstance(players_max, int) or players_max - players_min > 20:
+        return
+    for t in range(low):
+        tier = tiers[t]
+        if tier.rule is not None or tier.ties == TIES_CANCEL or tier.wins_over:
+            continue
+        below = {tiers[u].name for u in range(t + 1)}
+        cards = set().union(*(tiers[u].cards for u in range(t + 1)))
+        cards |= {card for card, wanted in roles if below & set(wanted)}
+        enough = False
+        for players in range(players_min, players_max + 1):
+            try:
+                decks = int(builder.deck.decks({"players": players}))
+                held = sum(int(counts[c]({"players": players, "decks": decks})) * decks for c in cards if c in counts)
+            except Exception:  # noqa: BLE001 - the counts' own problems are reported by the setup's checks
+                return
+            if held >= players:
+                enough = True
+                break
+        if not enough:
+            builder.warn(tier.path, f"{tier.name} never takes a trick: below 'led', it wins only a trick of "
+                         "such cards alone, and the pack never holds one for every player")
