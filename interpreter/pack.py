@@ -9,17 +9,17 @@ as :mod:`.cards`, so every ruleset written before packs were data, and every rec
 save of one, reads and plays as before.
 
 A card's *code* is how records and the prompt name it: rank code then suit code for a
-suited card (``TS``, ``14G``), the special's own code otherwise (``JK``, ``WZ``). Codes
+suited card (``TS``, ``14G``), the special's own code otherwise (``JK``, ``HI``). Codes
 are unique within a pack, ignoring case. Copies of one card from several decks are the
 same int and the same code; cards the rules tell apart (a big and a little joker, a
-wizard and a jester) are different kinds with different codes.
+card that always wins and one that always loses) are different kinds with different codes.
 
 >>> STANDARD.code(STANDARD.card("10h")), STANDARD.card("JK"), STANDARD.pretty(25)
 ('TH', 52, 'A♥')
 >>> pack = Pack.build(suits=[Suit("G", "green", "G", "green"), Suit("B", "black", "B", "black")],
 ...                   ranks=[Rank(str(n), str(n), n) for n in range(1, 15)],
-...                   specials=[Special("SK", "Skull King", "☠")])
->>> pack.card("14g"), pack.code(27), pack.card("skull king"), pack.suit_of[28], pack.value_of[13]
+...                   specials=[Special("HK", "High King", "♛")])
+>>> pack.card("14g"), pack.code(27), pack.card("high king"), pack.suit_of[28], pack.value_of[13]
 (13, '14B', 28, -1, 14)
 """
 
@@ -49,7 +49,7 @@ class Rank:
 @dataclass(frozen=True, slots=True)
 class Special:
     code: str  # ``JK``, ``WZ``
-    name: str  # ``Joker``, ``Wizard``
+    name: str  # ``Joker``, ``High King``
     symbol: str  # how the table shows it (``Jkr``)
 
 
@@ -131,7 +131,7 @@ class Pack:
         return texts
 
     def card(self, text: str) -> int:
-        """The card ``text`` names (a code, or as people type it: ``10h``, ``q♠``, ``Wizard``);
+        """The card ``text`` names (a code, or as people type it: ``10h``, ``q♠``, ``high king``);
         ValueError with a readable reason."""
         t = text.strip().upper().replace(" ", "")
         found = self._by_text.get(t)
@@ -155,7 +155,7 @@ class Pack:
         return self.codes[c]
 
     def pretty(self, c: int, *, ascii_only: bool = False) -> str:
-        """A card for people: ``10♥`` (``10H``), ``Wizard``."""
+        """A card for people: ``10♥`` (``10H``), a special card's symbol."""
         return (self._shown_ascii if ascii_only else self._shown)[c]
 
     def _pretty(self, c: int, ascii_only: bool) -> str:

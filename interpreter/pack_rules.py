@@ -30,7 +30,7 @@ MAX_SPECIALS = 24
 
 def expression_name(name: str) -> str:
     """The name a suit or special card has in expressions: its name in lower case, each
-    run of other characters an underscore (``Skull King`` -> ``skull_king``)."""
+    run of other characters an underscore (``High King`` -> ``high_king``)."""
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 

@@ -18,7 +18,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from .cards import JOKER, NAMES, RANKS
+from .cards import RANKS
 from .pack import STANDARD, Pack
 from .pack_rules import build_pack, is_standard_ranks
 from .errors import EvaluationError, ExpressionError, Problem

@@ -83,9 +83,9 @@ def editor_schema() -> dict[str, Any]:
     >>> schema = editor_schema()
     >>> import jsonschema
     >>> check = jsonschema.Draft7Validator(schema)
-    >>> check.is_valid({"extends": "oh-hell", "bidding": {"restrictions": None}})
+    >>> check.is_valid({"extends": "my-parent", "bidding": {"restrictions": None}})
     True
-    >>> check.is_valid({"extends": "oh-hell", "scoring": {"pionts": 1}})
+    >>> check.is_valid({"extends": "my-parent", "scoring": {"pionts": 1}})
     False
     >>> check.is_valid({"name": "no-parent"})
     False

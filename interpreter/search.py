@@ -48,7 +48,7 @@ from .game import CHANCE, GameState
 from .rules import Ruleset
 
 KIND = "search"
-DEFAULT_PLAYOUTS = 200  # at most 0.5 s a decision for oh-hell with 10 cards (docs/performance.md)
+DEFAULT_PLAYOUTS = 200  # at most 0.5 s a decision for a 10-card first bid (docs/performance.md)
 MAX_PLAYOUTS = 1_000_000
 MAX_SECONDS = 600.0
 MARGIN = 1.0  # standard errors by which an action must beat the heuristic bot's choice

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from cardrules.interpreter import load_ruleset
 from cardrules.interpreter.bots import make_policies
-from cardrules.interpreter.cards import card
 from cardrules.interpreter.driver import play_out
 from cardrules.interpreter.game import CHANCE, new_game
 from cardrules.interpreter.loader import bundled_names

@@ -36,15 +36,21 @@ class TrickView:
                               plays, roles, obs.leader)
 
     def _round_order(self) -> tuple[Any, ...]:
-        """The order of the round being narrated, from what the table has seen of it."""
+        """The order of the round being narrated, from what the table has seen of it
+        (worked out once a round and trump)."""
         round_ = self.r.round
+        kept = round_.get("order")
+        if kept is not None and kept[0] == (round_.get("trump"), round_.get("upcard")):
+            return kept[1]
         deal = round_.get("deal", {})
         letter = round_.get("trump")
         trump = None if letter is None else next(i for i, s in enumerate(self.pack.suits) if s.code == letter)
         up = round_.get("upcard")
         env = trump_env(self.r.setup, deal.get("round", 1) - 1, deal.get("dealer", 0),
                         None if up is None else self.pack.card(up))
-        return round_order(self.section, self.r.setup, self.rules.deck.ace != "low", trump, env)
+        order = round_order(self.section, self.r.setup, self.rules.deck.ace != "low", trump, env)
+        round_["order"] = ((letter, up), order)
+        return order
 
     # --- narration ---
     def event(self, event: dict[str, Any]) -> None:

@@ -1,4 +1,4 @@
-"""The contract-rummy family (Shanghai and its relatives): a contract per round, draw
+"""The contract-rummy family (a contract of melds each round): a contract per round, draw
 or take the discard (others may buy it), go down with exactly the contract, lay off,
 swap jokers, go out; penalty points for cards left in hand.  :data:`FAMILY` is what
 the core talks to (see :mod:`cardrules.interpreter.family`)."""

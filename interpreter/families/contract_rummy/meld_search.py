@@ -277,7 +277,7 @@ class GoDownSearch(ContractReading, LayOffs):
         # No joker serves two melds, and a meld lacks the naturals it does not hold: the
         # hand needs at least as many jokers as the melds lack together, counted with the
         # most naturals any choice of melds could hold (each meld taken at the least size
-        # of its kind: a larger one lacks no fewer).  In shanghai-isra games this turns
+        # of its kind: a larger one lacks no fewer).  In games of three- and four-meld contracts this turns
         # away seven in ten of the hands the checks above let through, all of which the
         # search finds nothing in.
         short = 0

@@ -1,4 +1,4 @@
-"""The trick-taking family (Oh Hell and its relatives): deal -> trump -> bidding ->
+"""The trick-taking family (bid your tricks, then take them): deal -> trump -> bidding ->
 trick play -> scoring, each rule from the ruleset.  :data:`FAMILY` is what the core
 talks to (see :mod:`cardrules.interpreter.family`)."""
 
@@ -20,7 +20,7 @@ from ...rules import RulesBuilder, Ruleset, Setup
 from . import auction, checks, determinize, explain, rules, stats, textio
 from .actions import Move, TrickAction
 from .bot import TrickBot
-from .state import TrickTakingState, state_class
+from .state import state_class
 
 
 _PUBLIC_EVENTS: Mapping[str, Declaration] = {

@@ -9,7 +9,6 @@ the joker (which ``trump.jokers`` ranks) needs a place: in a tier, or through it
 
 from __future__ import annotations
 
-from typing import Any
 
 from ...expressions import Type
 from ...rules import ROUND_NAMES, RulesBuilder

@@ -8,12 +8,12 @@ upcard_rank and ...``: a card that takes its power from the turned card). A tric
 to the card of the highest tier in it; within a tier to the highest suit power for
 ``led`` and ``trump``, and for a tier of specials by its ``ties`` rule (the first played,
 the last played, or copies cancelling each other). A tier may *win over* others: when a
-card of it and a card of one of those are both in the trick, it wins (a mermaid takes
-the trick the Skull King is in, whatever else is there). Off-suit cards never win. A
+card of it and a card of one of those are both in the trick, it wins (a low card that
+takes any trick the highest card is in, whatever else is there). Off-suit cards never win. A
 card may be played as one of several tiers, its player choosing (``trick.roles``).
 
-What a card led does comes from its tier: ``lead: free`` (no suit to follow: a wizard),
-``lead: next`` (the next card with a suit sets it: a jester, an escape); a tier's cards
+What a card led does comes from its tier: ``lead: free`` (no suit to follow: a card that always wins),
+``lead: next`` (the next card with a suit sets it: a card that always loses); a tier's cards
 may be played at any time (``any_time``, the default for specials with no suit), or
 follow as trumps (``follows: trump``: a big joker that ranks above the ace of spades).
 

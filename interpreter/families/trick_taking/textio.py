@@ -8,7 +8,7 @@ from ...deal import deal_from_event
 from ...errors import IllegalActionError
 from ...pack import STANDARD, Pack
 from ...textio import DIGITS
-from .actions import Bid, ChooseTrump, Move, Play, TrickAction, plays, trump_choices
+from .actions import Bid, Move, Play, TrickAction, plays, trump_choices
 from .phases import Phase
 from .state import TrickTakingState
 
@@ -52,7 +52,7 @@ def parse_input(phase: str, text: str, pack: Pack = STANDARD, roles: Any = None)
     try:
         card = pack.card(" ".join(target))
     except ValueError as exc:
-        if roles and len(target) > 1:  # "tigress pirate": the role's word last
+        if roles and len(target) > 1:  # "joker high": the role's word last
             try:
                 card, role = pack.card(" ".join(target[:-1])), target[-1]
             except ValueError:
