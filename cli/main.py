@@ -22,8 +22,10 @@ from ..interpreter.errors import CardrulesError, Problem, RulesetError, one_line
 from ..interpreter.files import is_file
 from ..interpreter.loader import bundled_names, display_name, load_document
 from ..interpreter.ruleset import build_ruleset, editor_schema, load_ruleset, ruleset_schema
-from . import games
+from .play import play, resume, saves
+from .replay import replay
 from .serve import serve
+from .stats import compare_command, simulate
 from .common import Interrupted, InvalidInput, Outcome, UsageProblem, Whole, echo, examples, json_option, open_ruleset
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -274,5 +276,5 @@ def markdown_sections(text: str) -> list[dict[str, Any]]:
     return sections
 
 
-for _command in (*games.COMMANDS, serve):
+for _command in (play, resume, saves, replay, simulate, compare_command, serve):
     main.add_command(_command)

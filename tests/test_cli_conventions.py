@@ -158,7 +158,7 @@ def test_ctrl_c_exits_130_with_one_short_line(monkeypatch, command):
         raise KeyboardInterrupt
 
     target = {"list": (main_module, "bundled_names"), "validate": (main_module, "build_ruleset"),
-              "simulate": (sys.modules["cardrules.cli.games"], "run_games")}[command]
+              "simulate": (sys.modules["cardrules.cli.stats"], "run_games")}[command]
     monkeypatch.setattr(*target, interrupted)
     args = {"list": ["list"], "validate": ["validate", "oh-hell"], "simulate": ["simulate", "oh-shit", "--quiet"]}
     result = CliRunner().invoke(main, args[command])
@@ -294,7 +294,7 @@ def test_ctrl_c_in_a_real_process_with_workers_is_quiet():
 
 
 def test_ctrl_c_while_bots_play_keeps_the_record(monkeypatch, tmp_path):
-    games = sys.modules["cardrules.cli.games"]
+    games = sys.modules["cardrules.cli.table"]
     real = games.play_out
 
     def play_out(state, policies, on_action, on_event):

@@ -234,7 +234,7 @@ def test_the_command_line_takes_search_seats_and_refuses_bad_budgets(run_cli):
 def test_the_table_says_when_a_search_seat_is_thinking(monkeypatch, capsys):
     import sys
 
-    from cardrules.cli.games import Thinking
+    from cardrules.cli.table import Thinking
 
     rules = load_ruleset("oh-hell")
     state = new_game(rules, 4, 1)
