@@ -34,7 +34,6 @@ import sys
 import tempfile
 import time
 import urllib.request
-from pathlib import Path
 from typing import Any
 
 import websockets

@@ -9,37 +9,12 @@ from typing import Any
 
 import click
 
+from ..narration.output import echo, printable
 from ..interpreter.errors import Problem, RulesetError
 from ..interpreter.files import is_file
 from ..interpreter.loader import load_document
 from ..interpreter.rules import Ruleset
 from ..interpreter.ruleset import build_ruleset
-
-
-# Colours (SGR sequences, which cardrules itself writes for red suits) pass; every other
-# control character is shown escaped, so text from a stranger's ruleset, record or save
-# cannot move the cursor, clear the screen or retitle the terminal.
-_SGR = re.compile(r"\x1b\[[0-9;]*m")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def printable(text: str) -> str:
-    """``text`` with control characters escaped (newlines, tabs and colours kept)."""
-    def escape(part: str) -> str:
-        return _CONTROL.sub(lambda m: m.group(0).encode("unicode_escape").decode("ascii"), part)
-
-    out, pos = [], 0
-    for match in _SGR.finditer(text):
-        out.append(escape(text[pos:match.start()]))
-        out.append(match.group(0))
-        pos = match.end()
-    out.append(escape(text[pos:]))
-    return "".join(out).encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-def echo(message: Any = "", **kwargs: Any) -> None:
-    """click.echo, through :func:`printable`: every line cardrules prints goes here."""
-    click.echo(printable(str(message)), **kwargs)
 
 
 def examples(*lines: str) -> str:
@@ -129,8 +104,3 @@ def open_ruleset(ref: str) -> Ruleset:
     except RulesetError as exc:
         report_problems(exc.problems)
         raise InvalidInput() from None
-
-
-def possessive(name: str) -> str:
-    """"your" for the person called "you", else "Ann's", "bot-2's"."""
-    return "your" if name == "you" else f"{name}'s"

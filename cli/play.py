@@ -13,8 +13,8 @@ import click
 from ..interpreter.files import FileRefused, check_folder, check_writable, is_file
 from ..interpreter.game import new_game
 from .common import InvalidInput, UsageProblem, color_option, echo, examples, json_option, open_ruleset
-from .render import Renderer
-from .session import (SaveError, bot_policies, default_save_dir, list_saves, new_header,
+from ..narration.render import Renderer
+from ..interpreter.saves import (SaveError, bot_policies, default_save_dir, list_saves, new_header,
                       read_save, repair, restore, retire)
 from .table import SEED, parse_names, parse_seats, play_session, seat_names
 

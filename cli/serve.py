@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .common import UsageProblem, echo, examples
-from .session import default_save_dir
+from ..interpreter.saves import default_save_dir
 
 
 def default_data_dir() -> Path:

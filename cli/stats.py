@@ -17,8 +17,8 @@ from ..interpreter.simulate import ClusterUnavailable, open_cluster, run_games, 
 from .common import InvalidInput, UsageProblem, Whole, echo, examples, json_option, open_ruleset
 from .exports import (check_output, csv_bytes, need_matplotlib, plot_differences, plot_format, plot_totals,
                       write_output)
-from .families import view_for
-from .render import Renderer
+from ..narration.families import view_for
+from ..narration.render import Renderer
 from .table import SEED, parse_seats
 
 

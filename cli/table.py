@@ -21,8 +21,8 @@ from ..interpreter.rules import Ruleset
 from ..interpreter.search import is_search_kind
 from ..interpreter.textio import parse_input
 from .common import Interrupted, InvalidInput, UsageProblem, Whole, echo, prompt
-from .render import Renderer
-from .session import SavedGame, SaveError, SaveWriter, restore, retire
+from ..narration.render import Renderer
+from ..interpreter.saves import SavedGame, SaveError, SaveWriter, restore, retire
 
 
 # Seeds are never negative (interpreter.game.seed_problem); at most 2^62, so that simulate's

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from cardrules.cli.families.contract_rummy import RummyView
-from cardrules.cli.session import SavedGame, new_header, restore
+from cardrules.narration.families.contract_rummy import RummyView
+from cardrules.interpreter.saves import SavedGame, new_header, restore
 from cardrules.interpreter import load_ruleset
 from cardrules.interpreter.bots import make_policies
 from cardrules.interpreter.cards import card

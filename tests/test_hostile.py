@@ -389,7 +389,7 @@ def test_a_saves_folder_that_cannot_be_used_is_refused_in_one_line(run_cli, monk
 def test_a_save_that_cannot_go_on_being_written_ends_the_game_in_one_line(run_cli, tmp_path, monkeypatch):
     import errno
 
-    from cardrules.cli import session
+    from cardrules.interpreter import saves as session
 
     def full(self, move):
         raise OSError(errno.ENOSPC, "No space left on device")

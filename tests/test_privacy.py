@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from cardrules.cli.render import Renderer
+from cardrules.narration.render import Renderer
 from cardrules.interpreter.driver import play_out
 from cardrules.interpreter.bots import make_policies
 from cardrules.interpreter.game import CHANCE, new_game

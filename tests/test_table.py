@@ -121,7 +121,7 @@ def test_who_is_winning_the_trick_and_the_bids_against_the_tricks(run_cli):
 
 
 def test_under_and_even_bids(run_cli):
-    from cardrules.cli.render import Renderer
+    from cardrules.narration.render import Renderer
     from cardrules.interpreter.loader import locate
     from cardrules.interpreter.ruleset import load_ruleset
 
@@ -204,7 +204,7 @@ def test_refusals_show_cards_with_suit_symbols(run_cli):
 
 
 def test_a_refusal_keeps_what_the_player_typed():
-    from cardrules.cli.render import Renderer
+    from cardrules.narration.render import Renderer
     from cardrules.interpreter.loader import locate
     from cardrules.interpreter.ruleset import load_ruleset
 
@@ -216,7 +216,7 @@ def test_a_refusal_keeps_what_the_player_typed():
 
 
 def test_your_set_not_you_s_set(capsys):
-    from cardrules.cli.render import Renderer
+    from cardrules.narration.render import Renderer
     from cardrules.interpreter.loader import locate
     from cardrules.interpreter.ruleset import load_ruleset
 
@@ -230,7 +230,7 @@ def test_your_set_not_you_s_set(capsys):
 
 
 def test_the_rummy_table_says_your_set(capsys):
-    from cardrules.cli.render import Renderer
+    from cardrules.narration.render import Renderer
     from cardrules.interpreter.bots import make_policies
     from cardrules.interpreter.driver import Stop, play_out
     from cardrules.interpreter.game import new_game
@@ -282,8 +282,8 @@ def test_hint_in_rummy_names_the_bots_move(run_cli):
 def test_rummy_hints_give_the_bots_reasons():
     """Each kind of rummy move the bot makes comes with its reason, worked out from the
     seat's observation as the bot decides (a discard that builds nothing is said so)."""
-    from cardrules.cli.families.contract_rummy import RummyView
-    from cardrules.cli.render import Renderer
+    from cardrules.narration.families.contract_rummy import RummyView
+    from cardrules.narration.render import Renderer
     from cardrules.interpreter import load_ruleset, new_game
     from cardrules.interpreter.bots import make_policy
 
@@ -390,7 +390,7 @@ def test_your_own_stock_draw_is_named_but_never_with_two_people_at_the_screen(ru
 
 
 def test_refusals_name_seats_as_the_table_does():
-    from cardrules.cli.render import Renderer
+    from cardrules.narration.render import Renderer
     from cardrules.interpreter import load_ruleset
 
     table = Renderer(["Ann", "Bob", "Cy", "Di"], load_ruleset("shanghai-isra"))

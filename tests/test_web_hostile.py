@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from cardrules.cli.session import read_save
+from cardrules.interpreter.saves import read_save
 from cardrules.interpreter.errors import RulesetError
 from cardrules.interpreter.record import replay
 from cardrules.web.checks import TOO_BIG, TOO_LONG, Checker, CheckRefused

@@ -17,7 +17,7 @@ the events (``state.event_views(None)``), so a view cannot show a hidden card.
 
 Rooms are kept in the data folder: ``<id>.json`` (the room: its name, ruleset, seats
 and token hashes) and, once started, ``<id>.jsonl``, the terminal game's save format
-(``cli/session.py``), appended after every action; a restarted server rebuilds each
+(``interpreter/saves.py``), appended after every action; a restarted server rebuilds each
 game from them, reading each file within bounds (``roomfiles.py``) and moving one that
 cannot come back into ``rejected/``.  A room leaves the folder by moving too: a game
 nobody has been in for ``idle_close`` seconds to ``closed/``, a finished room that
@@ -41,8 +41,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from ..cli.render import Renderer, standings
-from ..cli.session import SaveError, SaveWriter, new_header, read_save, restore
+from ..narration.render import Renderer, standings
+from ..interpreter.saves import SaveError, SaveWriter, new_header, read_save, restore
 from ..interpreter.bots import check_seat_kind, make_policy, seat_kinds
 from ..interpreter.driver import Stop, play_out
 from ..interpreter.errors import CardrulesError, EvaluationError, IllegalActionError, Problem, RulesetError

@@ -31,7 +31,7 @@ class ContractRummy:
     optional_fields = frozenset({"cards_after"})
     policies: Mapping[str, Callable[..., Any]] = {"bot": RummyBot}
     # the table views, imported only by what draws them (the interpreter never imports cli or web)
-    views: Mapping[str, str] = {"terminal": "cardrules.cli.families.contract_rummy:RummyView",
+    views: Mapping[str, str] = {"terminal": "cardrules.narration.families.contract_rummy:RummyView",
                                 "web": "cardrules.web.families.contract_rummy:RummyWebView"}
 
     def __init__(self) -> None:

@@ -44,7 +44,7 @@ class TrickTaking:
     optional_fields: frozenset[str] = frozenset()
     policies: Mapping[str, Callable[..., Any]] = {"bot": TrickBot}
     # the table views, imported only by what draws them (the interpreter never imports cli or web)
-    views: Mapping[str, str] = {"terminal": "cardrules.cli.families.trick_taking:TrickView",
+    views: Mapping[str, str] = {"terminal": "cardrules.narration.families.trick_taking:TrickView",
                                 "web": "cardrules.web.families.trick_taking:TrickWebView"}
 
     def __init__(self) -> None:

@@ -12,7 +12,7 @@ from ...interpreter.families.trick_taking.bot import estimate_tricks
 from ...interpreter.families.trick_taking.rules import TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
 from ...interpreter.rules import Ruleset
-from ..common import echo
+from ..output import echo
 
 
 class TrickView:

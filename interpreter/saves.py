@@ -20,15 +20,15 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any, Sequence
 
-from ..interpreter.bots import check_seat_kind, make_policy
-from ..interpreter.driver import Stop, play_out
-from ..interpreter.errors import CardrulesError, IllegalActionError, RulesetError
-from ..interpreter.game import GameState, new_game, seed_problem
-from ..interpreter.files import FileRefused, load_json, read_bounded, write_atomic
-from ..interpreter.loader import locate
-from ..interpreter.rules import Ruleset
-from ..interpreter.ruleset import load_ruleset
-from ..interpreter.textio import parse_input
+from .bots import check_seat_kind, make_policy
+from .driver import Stop, play_out
+from .errors import CardrulesError, IllegalActionError, RulesetError
+from .game import GameState, new_game, seed_problem
+from .files import FileRefused, load_json, read_bounded, write_atomic
+from .loader import locate
+from .rules import Ruleset
+from .ruleset import load_ruleset
+from .textio import parse_input
 
 SAVE_FORMAT = "cardrules-save"
 SAVE_VERSION = 1

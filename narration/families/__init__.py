@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 
 from ...interpreter.rules import Ruleset
-from ..common import echo
+from ..output import echo
 from ...interpreter.families import view as family_view
 
 

@@ -15,7 +15,7 @@ from ...interpreter.families.contract_rummy.bot import RummyBot
 from ...interpreter.families.contract_rummy.rules import GoingOut, RummyRules
 from ...interpreter.families.contract_rummy.state import Phase, RummyObservation
 from ...interpreter.rules import Ruleset
-from ..common import echo, possessive
+from ..output import echo, possessive
 
 GOING_OUT_WORDS = {GoingOut.NO_DISCARD: "go out with every card on the table",
                    GoingOut.DISCARD_OPTIONAL: "go out with or without a last discard",

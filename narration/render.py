@@ -1,7 +1,7 @@
 """Text output of a game: every move as it happens, each round's score sheet, and the
 table a person sees.  It reads what anyone at the table may know: the event stream
 (as an outside tool reading a record would), a seat's observation, and the rules.
-What a family's table looks like comes from its view in ``cli/families``."""
+What a family's table looks like comes from its view in ``narration/families``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import click
 
 from ..interpreter.pack import STANDARD, Pack
 from ..interpreter.rules import Ruleset
-from .common import echo
+from .output import echo
 from .families import view_for
 
 
