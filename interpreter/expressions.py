@@ -125,80 +125,80 @@ def _span(meta: Any) -> tuple[int, int]:
 
 
 @lark.v_args(meta=True)
-class _ToAst(lark.Transformer):
+class _ToAst(lark.Transformer[Any, Node]):
     """Turns the lark parse tree into AST nodes (one method per grammar alias)."""
 
-    def int_(self, meta, children):
+    def int_(self, meta: Any, children: list[Any]) -> Node:
         """atom: INT"""
         token = children[0]
         if len(token) > 15:
             raise ExpressionError("integer literal is too large", token.start_pos, token.end_pos)
         return IntLit(*_span(meta), int(token))
 
-    def true(self, meta, children):
+    def true(self, meta: Any, children: list[Any]) -> Node:
         """atom: "true" """
         return BoolLit(*_span(meta), True)
 
-    def false(self, meta, children):
+    def false(self, meta: Any, children: list[Any]) -> Node:
         """atom: "false" """
         return BoolLit(*_span(meta), False)
 
-    def name(self, meta, children):
+    def name(self, meta: Any, children: list[Any]) -> Node:
         """atom: NAME"""
         return Name(*_span(meta), str(children[0]))
 
-    def call(self, meta, children):
+    def call(self, meta: Any, children: list[Any]) -> Node:
         """atom: NAME "(" [expr ("," expr)*] ")" """
         token = children[0]
         return Call(*_span(meta), str(token), token.end_pos, tuple(children[1:]))
 
-    def list_(self, meta, children):
+    def list_(self, meta: Any, children: list[Any]) -> Node:
         """atom: "[" [item ("," item)*] "]" """
         return ListLit(*_span(meta), tuple(children))
 
-    def index(self, meta, children):
+    def index(self, meta: Any, children: list[Any]) -> Node:
         """postfix: postfix "[" expr "]" """
         return Index(*_span(meta), children[0], children[1])
 
-    def neg(self, meta, children):
+    def neg(self, meta: Any, children: list[Any]) -> Node:
         """unary: "-" unary"""
         return Unary(*_span(meta), "-", children[0])
 
-    def not_(self, meta, children):
+    def not_(self, meta: Any, children: list[Any]) -> Node:
         """not_expr: "not" not_expr"""
         return Unary(*_span(meta), "not", children[0])
 
-    def binary(self, meta, children):
+    def binary(self, meta: Any, children: list[Any]) -> Node:
         """sum: sum ADD_OP product; product: product MUL_OP unary"""
         left, op, right = children
         return Binary(*_span(meta), str(op), left, right)
 
-    def compare(self, meta, children):
+    def compare(self, meta: Any, children: list[Any]) -> Node:
         """comparison: range_expr COMP_OP range_expr"""
         left, op, right = children
         return Binary(*_span(meta), str(op), left, right)
 
-    def in_(self, meta, children):
+    def in_(self, meta: Any, children: list[Any]) -> Node:
         """comparison: range_expr "in" range_expr"""
         return Binary(*_span(meta), "in", children[0], children[1])
 
-    def not_in(self, meta, children):
+    def not_in(self, meta: Any, children: list[Any]) -> Node:
         """comparison: range_expr "not" "in" range_expr"""
         return Binary(*_span(meta), "not in", children[0], children[1])
 
-    def range(self, meta, children):
+    def range(self, meta: Any, children: list[Any]) -> Node:
         """range_expr: sum ".." sum"""
         return Binary(*_span(meta), "..", children[0], children[1])
 
-    def and_(self, meta, children):
+    def and_(self, meta: Any, children: list[Any]) -> Node:
         """and_expr: and_expr "and" not_expr"""
         return Binary(*_span(meta), "and", children[0], children[1])
 
-    def or_(self, meta, children):
+    def or_(self, meta: Any, children: list[Any]) -> Node:
         """or_expr: or_expr "or" and_expr"""
         return Binary(*_span(meta), "or", children[0], children[1])
 
-    def conditional(self, meta, children):
+    def conditional(self, meta: Any, children: list[Any]) -> Node:
         """conditional: "if" expr "then" expr "else" expr"""
         return Conditional(*_span(meta), *children)
 
@@ -261,14 +261,15 @@ def parse(source: str) -> Node:
     if isinstance(tree, lark.Tree):
         _check_depth(tree)
     try:
-        return _ToAst().transform(tree)
+        node: Node = _ToAst().transform(tree)
+        return node
     except lark.exceptions.VisitError as exc:  # lark wraps what a transformer method raises
         if isinstance(exc.orig_exc, ExpressionError):
             raise exc.orig_exc from None
         raise
 
 
-def _check_depth(tree: lark.Tree) -> None:
+def _check_depth(tree: lark.Tree[Any]) -> None:
     stack = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
@@ -307,7 +308,8 @@ class Checker:
 
     def check(self, node: Node) -> Type | None:
         method = getattr(self, "check_" + type(node).__name__)
-        return method(node)
+        found: Type | None = method(node)
+        return found
 
     def check_IntLit(self, node: IntLit) -> Type:
         return Type.INT
@@ -479,7 +481,7 @@ def _index(xs: list[int], i: int) -> int:
     raise EvaluationError(f"index {i} is outside a list of {len(xs)} elements")
 
 
-def _minmax(fn: Callable, name: str) -> Callable:
+def _minmax(fn: Callable[[list[int]], int], name: str) -> Callable[[list[int]], int]:
     def run(xs: list[int]) -> int:
         if not xs:
             raise EvaluationError(f"{name}() of an empty list")
@@ -571,11 +573,11 @@ def _compile(node: Node, types: dict[int, Type]) -> Program:
     if isinstance(node, Call):
         args = [_compile(a, types) for a in node.args]
         if node.func in ("min", "max"):
-            fn = _minmax(min if node.func == "min" else max, node.func)
+            pick = _minmax(min if node.func == "min" else max, node.func)
             if len(args) == 1:
                 (only,) = args
-                return lambda env: fn(only(env))
-            return lambda env: fn([a(env) for a in args])
+                return lambda env: pick(only(env))
+            return lambda env: pick([a(env) for a in args])
         call = _CALLS[node.func]
         if len(args) == 1:
             (only,) = args

@@ -420,8 +420,6 @@ class GameState:
         new._events = self._events[:]
         new._seen_overrides = dict(self._seen_overrides)
         new._legal_at = -1
-        if hasattr(new, "_keys_at"):
-            new._keys_at = -1
         new._rngs = dict(self._rngs)
         new._shared_rngs = set(self._rngs)
         self._shared_rngs = set(self._rngs)

@@ -130,9 +130,11 @@ def open_cluster(address: str, workers: int = 0) -> Iterator[Any]:
     ``dask scheduler``), or for ``local``: a cluster of ``workers`` processes on this
     machine (0: one a core).  Closed (and a local cluster stopped) on leaving."""
     try:
-        from distributed import Client, LocalCluster
+        import distributed
     except ImportError:
         raise ClusterUnavailable(CLUSTER_EXTRA) from None
+    dask: Any = distributed  # Dask ships no type annotations for these
+    Client, LocalCluster = dask.Client, dask.LocalCluster
     if address == "local":
         count = workers or os.cpu_count() or 1
         try:
@@ -155,7 +157,9 @@ def _run_on_cluster(client: Any, work: Sequence[tuple[str, Sequence[str], int, s
                     progress: Any) -> list[GameSummary]:
     """Play ``work`` in batches on the cluster's workers; the progress counts each batch as it
     finishes, wherever it ran, and the results are put back in game order."""
-    from distributed import as_completed
+    import distributed
+
+    as_completed: Any = distributed.as_completed  # Dask ships no type annotations for it
 
     workers = max(1, len(client.scheduler_info().get("workers", {})))
     size = max(1, min(16, len(work) // (workers * 8) or 1))

@@ -53,10 +53,10 @@ class _Unknown:
     def _raise(self, *args: Any) -> Any:
         raise _NeedsBid
 
-    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _raise  # type: ignore[assignment]
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _raise
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _raise
     __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __neg__ = __abs__ = _raise
-    __index__ = __int__ = __bool__ = __hash__ = _raise  # type: ignore[assignment]
+    __index__ = __int__ = __bool__ = __hash__ = _raise
 
 
 UNKNOWN_BID = _Unknown()

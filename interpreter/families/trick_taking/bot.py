@@ -190,10 +190,11 @@ def _choose_ordered_play(obs: TrickObservation, actions: Sequence[Play], bot: Tr
 
     def strength(action: Play) -> int:
         c = action.card
-        t = order.index(action.role) if action.role is not None else rp.tier_of[c]
+        t: int = order.index(action.role) if action.role is not None else rp.tier_of[c]
         if t >= 0:
             return (t + 1) * power_module.TIER_STEP
-        return (trump_base if trump is not None and suits[c] == trump else led_base) + power[c]
+        base: int = trump_base if trump is not None and suits[c] == trump else led_base
+        return base + power[c]
 
     def wins(action: Play) -> bool:
         if not trick:

@@ -140,7 +140,8 @@ class ScoringRules:
             env = self.with_lets(env)
         for when, points in self.cases:
             if when is None or when(env):
-                return points(env)
+                scored: int = points(env)
+                return scored
         return 0
 
     def with_lets(self, env: Mapping[str, Any]) -> dict[str, Any]:

@@ -163,6 +163,7 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
     def _copy_into(self, new: Any) -> None:
         # every phase's containers in one method, not one per phase: a clone is on the
         # search's hot path
+        new._keys_at = -1  # the legal keys cached for the move number are this state's own
         new.hands = [h[:] for h in self.hands]
         new.bids = self.bids[:]
         new.bid_order = self.bid_order[:]

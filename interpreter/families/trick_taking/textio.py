@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from ...deal import deal_from_event
 from ...errors import IllegalActionError
@@ -67,7 +67,7 @@ def parse_input(phase: str, text: str, pack: Pack = STANDARD, roles: Any = None)
 def _role(pack: Pack, roles: Any, card: int, word: str) -> str:
     """The role a player named for ``card`` (a tier's name, or a special card's code or
     name in that tier)."""
-    options = roles.get(card)
+    options: Sequence[str] | None = roles.get(card)
     if not options:
         raise IllegalActionError(f"{pack.codes[card]} is played as itself: type just the card")
     for option in options:

@@ -214,7 +214,7 @@ class PlayPhase(RoundState):
             return None
         key = (self.round_index, self.trump)
         cache = self.setup.cache.setdefault("card_points", {})
-        found = cache.get(key)
+        found: tuple[int, ...] | None = cache.get(key)
         if found is None:
             pack = self.setup.pack
             env = self.setup.round_env(self.round_index)

@@ -102,7 +102,7 @@ def describe(suit: int | None, pack: Pack = STANDARD) -> str:
 def trump_env(setup: Any, round_index: int, dealer: int, up: int | None) -> dict[str, Any]:
     """The names of trump.suit, trump.chooser and trick.order's rules: the round's, the
     dealer and the turned card's (``up``: its card, or None)."""
-    env = setup.round_env(round_index)
+    env: dict[str, Any] = setup.round_env(round_index)
     pack = setup.pack
     env["dealer"] = dealer
     env["chosen"] = CHOSEN
@@ -211,7 +211,7 @@ class TrumpPhase(RoundState):
 
     def _order(self, suit: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The card order (suit in play and power of each card) when ``suit`` is trump."""
-        return self._full_order(suit)[:2]  # type: ignore[return-value]
+        return self._full_order(suit)[:2]
 
     def _full_order(self, suit: int | None) -> tuple[Any, ...]:
         """(suits, power, the round's trick order or None) when ``suit`` is trump: kept for

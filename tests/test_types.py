@@ -1,0 +1,34 @@
+"""The type checks the project keeps: mypy --strict on the interpreter (the rules, the
+families, the engine), and mypy on everything else that ships (cli, web, narration).
+Run on the source tree as installed under its package name, so what is checked is
+what users import."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytest.importorskip("mypy", reason="mypy is in the test extras: pip install -e '.[test]'")
+
+
+def _mypy(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "cardrules").symlink_to(ROOT, target_is_directory=True)
+    env = {**os.environ, "MYPY_CACHE_DIR": str(tmp_path / "cache")}
+    return subprocess.run([sys.executable, "-m", "mypy", "--ignore-missing-imports", "--no-error-summary", *args],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_the_interpreter_passes_mypy_strict(tmp_path):
+    result = _mypy(tmp_path, "--strict", "-p", "cardrules.interpreter")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_command_line_the_web_and_the_narration_pass_mypy(tmp_path):
+    result = _mypy(tmp_path, "-p", "cardrules.cli", "-p", "cardrules.web", "-p", "cardrules.narration")
+    assert result.returncode == 0, result.stdout + result.stderr
