@@ -1,19 +1,11 @@
-"""Rooms: a ruleset, its seats (people and bots), the game, and who is watching.
+"""Rooms: every room of one server, made for a bundled ruleset or for YAML a player
+pasted, and where they are kept (the room itself, one game's seats and messages, is in
+``room.py``).
 
-A room is made for a bundled ruleset or for YAML a player pasted; people join it by
-its name (the same name joins the same room) and take the free seats; the creator
-starts the game, bots fill the seats left empty, and no one new takes a seat after
-that.  Each seat has a secret token (its holder's proof of the seat: only its
+People join a room by its name (the same name joins the same room) and take the free
+seats; the creator starts the game, bots fill the seats left empty, and no one new takes
+a seat after that.  Each seat has a secret token (its holder's proof of the seat: only its
 SHA-256 is kept); a person who comes back with it gets the seat back.
-
-The room is the referee: a move is a line of text as a player would type it at the
-terminal, parsed by the family (``parse_input``) and verified by the engine; the game
-is driven by the one driver loop (:func:`~cardrules.interpreter.driver.play_out`),
-each person's seat a policy that hands over the move its player sent and stops the
-loop when there is none.  Every connection is sent only what its seat may see, built
-from what the engine gives that seat: ``state.observation(seat)`` (a spectator's,
-``observation(None)``, holds no hand) and the narration of the engine's public views of
-the events (``state.event_views(None)``), so a view cannot show a hidden card.
 
 Rooms are kept in the data folder: ``<id>.json`` (the room: its name, ruleset, seats
 and token hashes) and, once started, ``<id>.jsonl``, the terminal game's save format
@@ -21,52 +13,38 @@ and token hashes) and, once started, ``<id>.jsonl``, the terminal game's save fo
 game from them, reading each file within bounds (``roomfiles.py``) and moving one that
 cannot come back into ``rejected/``.  A room leaves the folder by moving too: a game
 nobody has been in for ``idle_close`` seconds to ``closed/``, a finished room that
-makes way for another to ``finished/``, with its record.  Everything here runs on the server's one event loop thread: a move
-is applied and broadcast without awaiting, so no two changes of a room interleave.
+makes way for another to ``finished/``, with its record.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import hmac
 import json
 import os
 import secrets
 import threading
 import time
-from collections import deque
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
-from ..narration.render import Renderer, standings
-from ..interpreter.saves import SaveError, SaveWriter, new_header, read_save, restore
-from ..interpreter.bots import check_seat_kind, make_policy, seat_kinds
-from ..interpreter.driver import Stop, play_out
-from ..interpreter.errors import CardrulesError, EvaluationError, IllegalActionError, Problem, RulesetError
-from ..interpreter.family import Policy
+from ..interpreter.saves import SaveError, read_save, restore
+from ..interpreter.bots import check_seat_kind, seat_kinds
+from ..interpreter.errors import CardrulesError, Problem, RulesetError
 from ..interpreter.files import FileRefused, read_bounded, write_atomic
-from ..interpreter.game import OVER, GameState, new_game, seed_problem
 from ..interpreter.loader import Document, Source, bundled_dir, bundled_names, document_from_text, is_path_ref
 from ..interpreter.loader import parse_yaml
-from ..interpreter.pack import STANDARD, Pack
-from ..interpreter.record import dump_event
 from ..interpreter.rules import Ruleset
 from ..interpreter.ruleset import build_ruleset, load_ruleset
-from ..interpreter.textio import parse_input
-from .families import web_view_for
 from .roomfiles import CLOSED, FINISHED, MAX_NAME, MAX_ROOM_NAME, REJECTED, ROOM_FILE, BadRoom, RoomError, RoomFile
 from .roomfiles import check_save, clean_name, move_room
 from .roomfiles import newest_mtime, parse_room, read_room_file
+from .room import Limits, Room, _digest
 
 ROOM_FORMAT = "cardrules-room"
 ROOM_VERSION = 1
 UPLOAD_NAME = "house-rules.yaml"
 MAX_UPLOAD_BYTES = 64 << 10
-MAX_MOVES_LISTED = 300
-LOG_LINES = 40
 UPLOADS_KEPT = 32  # uploaded rulesets kept built, by text
 MAX_RECORD_BYTES = 64 << 20  # a finished game's record, read back from finished/
 
@@ -113,478 +91,6 @@ def load_upload(text: str) -> Ruleset:
 def problems_json(error: RulesetError) -> list[dict[str, Any]]:
     return [{"line": p.line, "column": p.column, "message": p.message, "text": p.format(caret=False)}
             for p in error.problems[:50]]
-
-
-def _digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
-@lru_cache(maxsize=64)
-def pack_faces(pack: Pack) -> dict[str, list[str]]:
-    """Each card code of ``pack``: [how it shows, its colour, its name] for the page
-    (kept per pack: the same for every message)."""
-    faces = {}
-    for c, code in enumerate(pack.codes):
-        k = pack.special_of[c]
-        name = pack.specials[k].name if k >= 0 else \
-            f"{pack.ranks[pack.rank_of[c]].name} of {pack.suits[pack.suit_of[c]].name}"
-        faces[code] = [pack.pretty(c), pack.colour(c) or "", name]
-    return faces
-
-
-class PublicNarration(Renderer):
-    """The terminal table's narration, kept as lines instead of printed: with no
-    private seat it says only what everyone at the table sees."""
-
-    def __init__(self, names: Sequence[str], rules: Ruleset, mode: str | None):
-        super().__init__(names, rules, mode=mode, quiet=True, narrate=False)
-        self.lines: deque[str] = deque(maxlen=LOG_LINES)
-        self.end: dict[str, Any] | None = None
-
-    def say(self, text: str) -> None:
-        super().say(text)
-        self.lines.append(text)
-
-    def card(self, name: str) -> str:
-        return self.pack.pretty(self.pack.card(name))
-
-    def cards(self, names: Sequence[str]) -> str:
-        return " ".join(self.card(n) for n in names)
-
-    def event(self, event: dict[str, Any]) -> None:
-        if event["event"] == "deal":  # the log tells the round being played (the sheet has the others)
-            self.lines.clear()
-            self.lines.append(f"-- round {event['round']}: {event['hand_size']} cards, dealer "
-                              f"{self.names[event['dealer']]}")
-        if event["event"] == "end":
-            self.end = event
-        super().event(event)
-
-
-@dataclass
-class Seat:
-    kind: str  # "human" or a bot kind
-    name: str | None = None
-    token_hash: str | None = None
-    connections: int = 0
-    gone_since: float | None = None  # when its last connection closed (time.monotonic)
-    pending: Any = None  # the move its player sent, for the driver loop to take
-    refusal: str | None = None  # why the engine refused that move
-    stand_in: Policy | None = None  # the bot that plays while its player is away
-
-    @property
-    def is_human(self) -> bool:
-        return self.kind == "human"
-
-
-class _PersonSeat:
-    """A person's seat as a policy of the driver loop: it hands over the move its player
-    sent; with none, a stand-in bot moves if the player has been gone long enough, else
-    the loop stops until a move arrives."""
-
-    kind = "human"
-    needs_observation = True
-
-    def __init__(self, room: Room, seat: int):
-        self.room = room
-        self.seat = seat
-
-    def act(self, observation: Any, legal: Sequence[Any]) -> Any:
-        seat = self.room.seats[self.seat]
-        if seat.pending is not None:
-            move, seat.pending = seat.pending, None
-            return move
-        if self.room.stand_in_due(self.seat) and self.room.spend_bot_move():
-            if seat.stand_in is None:
-                seat.stand_in = self.room.new_bot(self.seat)
-            bot = seat.stand_in
-            return bot.act(observation if bot.needs_observation else None, legal)
-        raise Stop
-
-    def refused(self, action: Any, error: IllegalActionError) -> None:
-        self.room.seats[self.seat].refusal = self.room.narration.refusal(str(error)) if self.room.narration \
-            else str(error)
-
-
-class _BotSeat:
-    """A bot's seat: it moves as long as the room allows bot moves in this pass (the
-    room paces the bots so people can follow)."""
-
-    kind = "bot"
-
-    def __init__(self, room: Room, bot: Policy):
-        self.room = room
-        self.bot = bot
-        self.needs_observation = bot.needs_observation
-
-    def act(self, observation: Any, legal: Sequence[Any]) -> Any:
-        if not self.room.spend_bot_move():
-            raise Stop
-        return self.bot.act(observation, legal)
-
-
-class Client:
-    """One connection, as a room sees it: its seat (None: a spectator) and a way to
-    send it a message without waiting (the server's connection queues it)."""
-
-    def __init__(self, send: Callable[[dict[str, Any]], None]):
-        self.send = send
-        self.room: Room | None = None
-        self.seat: int | None = None
-
-
-@dataclass
-class Limits:
-    takeover: float = 60.0  # seconds a person may be gone, in their turn, before a bot moves for them
-    bot_delay: float = 0.6  # seconds between bot moves, so people can follow
-    max_rooms: int = 200
-    max_spectators: int = 8
-    max_tabs: int = 3  # connections a seat may have at once
-    idle_close: float = 1800.0  # seconds a started game nobody is in stays open
-
-
-class Room:
-    def __init__(self, rooms: Rooms, name: str, rules: Ruleset, *, bundled: str | None, text: str | None,
-                 players: int, mode: str | None, kinds: Sequence[str], seed: int, file_id: str):
-        self.rooms = rooms
-        self.name = name
-        self.rules = rules
-        self.bundled = bundled
-        self.text = text
-        self.players = players
-        self.mode = mode
-        if seed_problem(seed):  # a room file's seed, or one given to Rooms.create
-            raise RoomError(str(seed_problem(seed)))
-        self.seed = seed
-        self.file_id = file_id
-        self.seats = [Seat(kind) for kind in kinds]
-        self.clients: list[Client] = []
-        self.state: GameState | None = None
-        self.policies: list[Any] = []
-        self.narration: PublicNarration | None = None
-        self.writer: SaveWriter | None = None
-        self.web = web_view_for(rules)
-        self.problem: str | None = None  # the rules could not go on
-        self._bot_budget: int | None = None
-        self._runner: asyncio.Task[None] | None = None
-        self.last_active = time.monotonic()  # the last join: the oldest idle room makes way first
-        self.empty_since: float | None = time.monotonic()  # when its last connection left (None: someone is in)
-
-    # --- seats ------------------------------------------------------------------------------
-    @property
-    def started(self) -> bool:
-        return self.state is not None
-
-    @property
-    def is_over(self) -> bool:
-        return self.state is not None and self.state.turn == OVER
-
-    def names(self) -> list[str]:
-        return [seat.name or f"seat {i + 1}" for i, seat in enumerate(self.seats)]
-
-    def seat_of_token(self, token: Any) -> int | None:
-        if not isinstance(token, str) or not 10 <= len(token) <= 100:
-            return None
-        digest = _digest(token)
-        for i, seat in enumerate(self.seats):
-            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
-                return i
-        return None
-
-    def join(self, client: Client, name: Any, token: Any) -> str | None:
-        """Seat ``client``: by its token (a player coming back), else in the first free
-        seat for people (before the start), else as a spectator.  Returns a new token
-        when it takes a seat for the first time."""
-        seat = self.seat_of_token(token)
-        new_token = None
-        if seat is None and not self.started:
-            person = clean_name(name, "your name", MAX_NAME)
-            if any(s.name and s.name.casefold() == person.casefold() for s in self.seats):
-                raise RoomError(f"someone in this room is already called {person}: choose another name")
-            free = [i for i, s in enumerate(self.seats) if s.is_human and s.token_hash is None]
-            if free:
-                seat = free[0]
-                new_token = secrets.token_urlsafe(24)
-                self.seats[seat].name = person
-                self.seats[seat].token_hash = _digest(new_token)
-                self.rooms.save_room(self)
-        if seat is not None:
-            if self.seats[seat].connections >= self.rooms.limits.max_tabs:
-                raise RoomError("this seat is already open in too many windows")
-            self.seats[seat].connections += 1
-            self.seats[seat].gone_since = None
-        elif sum(1 for c in self.clients if c.seat is None) >= self.rooms.limits.max_spectators:
-            raise RoomError("this room is full: every seat is taken and there is no room to watch")
-        client.room, client.seat = self, seat
-        self.clients.append(client)
-        self.last_active = time.monotonic()
-        self.empty_since = None
-        return new_token
-
-    def leave(self, client: Client) -> None:
-        if client in self.clients:
-            self.clients.remove(client)
-            if not self.clients:
-                self.empty_since = time.monotonic()
-        if client.seat is not None:
-            seat = self.seats[client.seat]
-            seat.connections = max(0, seat.connections - 1)
-            if seat.connections == 0:
-                seat.gone_since = time.monotonic()
-        client.room = None
-        self.broadcast()
-
-    def start(self, seat: int | None) -> None:
-        if self.started:
-            raise RoomError("the game has already started")
-        if seat != 0:
-            raise RoomError(f"only {self.names()[0]}, who made the room, can start the game")
-        kinds = seat_kinds(self.rules)
-        fill = "bot" if "bot" in kinds else kinds[0]
-        for i, s in enumerate(self.seats):
-            if s.is_human and s.token_hash is None:  # nobody took it: a bot does
-                s.kind = fill
-            if not s.is_human and s.name is None:
-                s.name = f"{s.kind}-{i + 1}"
-        names = self.names()
-        self.state = new_game(self.rules, self.players, self.seed, names, self.mode, None)
-        self.policies = [make_policy(self.rules, s.kind, self.seed, i) if not s.is_human else None
-                         for i, s in enumerate(self.seats)]
-        self._begin(header=new_header(self.rules, None, self.seed, self.mode, [s.kind for s in self.seats], names))
-        self.rooms.save_room(self)
-        self.advance(bots=0)
-        self.broadcast()
-        self.kick()
-
-    def _begin(self, header: dict[str, Any] | None) -> None:
-        """Wrap the seats' policies for the driver loop, and open the save."""
-        assert self.state is not None
-        self.policies = [_PersonSeat(self, i) if s.is_human else _BotSeat(self, self.policies[i])
-                         for i, s in enumerate(self.seats)]
-        self.narration = PublicNarration(self.names(), self.rules, self.mode)
-        self.narration.catch_up_state(self.state)
-        path = self.rooms.save_path(self)
-        if path is not None and not self.is_over:
-            self.writer = SaveWriter(path, header)
-
-    def new_bot(self, seat: int) -> Policy:
-        kinds = seat_kinds(self.rules)
-        return make_policy(self.rules, "bot" if "bot" in kinds else kinds[0], self.seed + 7919, seat)
-
-    # --- moves ------------------------------------------------------------------------------
-    def move(self, seat: int | None, text: Any) -> None:
-        """The move ``text`` by the player at ``seat``: refused with the reason (RoomError),
-        or applied, after which the bots move."""
-        if not isinstance(text, str) or not text.strip():
-            raise RoomError("a move is a line of text, e.g. 'play QS' or 'bid 3'")
-        state = self.state
-        if state is None:
-            raise RoomError("the game has not started yet")
-        if seat is None:
-            raise RoomError("you are watching: only the players at the table move")
-        if self.problem is not None:
-            raise RoomError(self.problem)
-        if state.turn == OVER:
-            raise RoomError("the game is over")
-        if state.turn != seat:
-            raise RoomError(f"it is not your turn: it is {self._whose_turn()}")
-        try:
-            action = parse_input(self.rules, state.observation(seat), text)
-        except IllegalActionError as exc:
-            raise RoomError(self._refusal(str(exc))) from None
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise RoomError(f"'{text[:60]}' is not a move here ({type(exc).__name__})") from None
-        person = self.seats[seat]
-        person.pending, person.refusal = action, None
-        try:
-            self.advance(bots=0)
-        finally:  # whatever happened, the move is not taken again later
-            person.pending = None
-        refusal, person.refusal = person.refusal, None
-        self.broadcast()
-        self.kick()
-        if refusal is not None:
-            raise RoomError(refusal)
-
-    def _refusal(self, text: str) -> str:
-        return self.narration.refusal(text) if self.narration is not None else text
-
-    def _whose_turn(self) -> str:
-        assert self.state is not None
-        turn = self.state.turn
-        return f"{self.names()[turn]}'s turn" if turn >= 0 else "no one's turn"
-
-    def spend_bot_move(self) -> bool:
-        if self._bot_budget is None:
-            return True
-        if self._bot_budget <= 0:
-            return False
-        self._bot_budget -= 1
-        return True
-
-    def stand_in_due(self, seat: int) -> bool:
-        person = self.seats[seat]
-        return (person.connections == 0 and person.gone_since is not None
-                and time.monotonic() - person.gone_since >= self.rooms.limits.takeover)
-
-    def bot_due(self) -> bool:
-        """Whether a bot (or a stand-in) is to move now."""
-        state = self.state
-        if state is None or state.turn < 0 or self.problem is not None:
-            return False
-        return not self.seats[state.turn].is_human or self.stand_in_due(state.turn)
-
-    def advance(self, bots: int | None) -> bool:
-        """Drive the game until a person is to move (or ``bots`` bot moves are made);
-        True if anything happened."""
-        state = self.state
-        if state is None or state.turn == OVER or self.problem is not None:
-            return False
-        before = state.moves
-        self._bot_budget = bots
-        try:
-            play_out(state, self.policies, on_action=self._on_action, on_event=self._on_event)
-        except EvaluationError as exc:  # the rules themselves cannot go on
-            self.problem = f"the rules cannot go on: {exc}"
-        finally:
-            self._bot_budget = None
-        if state.turn == OVER:
-            self._finish()
-        return state.moves != before
-
-    def _on_action(self, seat: int, action: Any) -> None:
-        if self.writer is not None:
-            self.writer.action(str(action))
-
-    def _on_event(self, event: dict[str, Any]) -> None:
-        if self.narration is not None:  # what everyone may see of it (the engine's view), not the event
-            assert self.state is not None
-            self.narration.follow(self.state)
-
-    def _finish(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-            self.writer = None
-        self.rooms.save_room(self)
-
-    def kick(self) -> None:
-        """Let the bots move, paced, in a task of their own (one at a time per room)."""
-        if self._runner is not None or not self.bot_due():
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # no event loop (a script using rooms directly): move at once
-            self.advance(bots=None)
-            self.broadcast()
-            return
-        self._runner = loop.create_task(self._run_bots())
-
-    async def _run_bots(self) -> None:
-        try:
-            delay = self.rooms.limits.bot_delay
-            while self.bot_due():
-                if delay:
-                    await asyncio.sleep(delay)
-                if self.state is None or not self.bot_due():
-                    break
-                if self.advance(bots=1 if delay else None):
-                    self.broadcast()
-        finally:
-            self._runner = None
-
-    # --- what each connection sees ----------------------------------------------------------
-    def broadcast(self) -> None:
-        cache: dict[int | None, dict[str, Any]] = {}
-        for client in list(self.clients):
-            if client.seat not in cache:
-                cache[client.seat] = self.message_for(client.seat)
-            client.send(cache[client.seat])
-
-    def message_for(self, seat: int | None) -> dict[str, Any]:
-        if self.state is None:
-            return self.lobby_message(seat)
-        return self.table_message(seat)
-
-    def _describe(self) -> dict[str, Any]:
-        return {"room": self.name, "ruleset": self.rules.name, "title": self.rules.title or self.rules.name,
-                "family": self.rules.family.name, "players": self.players, "mode": self.mode,
-                "uploaded": self.text is not None}
-
-    def lobby_message(self, seat: int | None) -> dict[str, Any]:
-        return {"type": "lobby", **self._describe(), "you": seat,
-                "seats": [{"name": s.name, "kind": "person" if s.is_human else s.kind, "taken": s.token_hash is not None,
-                           "connected": s.connections > 0} for s in self.seats],
-                "spectators": sum(1 for c in self.clients if c.seat is None),
-                "can_start": seat == 0}
-
-    def table_message(self, seat: int | None) -> dict[str, Any]:
-        state = self.state
-        assert state is not None and self.narration is not None
-        names = self.names()
-        spectator = seat is None
-        obs = state.observation(seat)  # a spectator's (None) holds no hand and nothing private
-        my_turn = seat is not None and state.turn == seat and self.problem is None
-        legal = list(state.legal_actions()) if my_turn else []
-        message: dict[str, Any] = {
-            "type": "table", **self._describe(), "you": seat, "version": state.moves, "step": state.event_count,
-            "round": obs.round, "rounds": obs.rounds, "hand_size": obs.hand_size, "dealer": obs.dealer,
-            "phase": str(obs.phase), "turn": state.turn if state.turn >= 0 else None,
-            "heading": self.narration.round_title(obs.round) if self.narration.round and state.turn != OVER else "",
-            "seats": [{"name": names[i], "kind": "person" if s.is_human else s.kind, "total": obs.totals[i],
-                       "connected": s.connections > 0 if s.is_human else True,
-                       "stand_in": s.is_human and s.connections == 0 and state.turn == i and self.stand_in_due(i),
-                       "note": note}
-                      for i, (s, note) in enumerate(zip(self.seats, self.web.seat_notes(obs, spectator)))],
-            "panels": self.web.panels(obs, names, spectator),
-            "log": list(self.narration.lines),
-            "last": self.narration.view.last_lines(),
-            "last_title": self.narration.view.last_help,
-            "sheet": [{"round": number, "cells": cells, "totals": totals}
-                      for number, cells, totals in self.narration.sheet],
-            "sheet_legend": self.narration.view.sheet_legend,
-            "over": state.turn == OVER,
-            "problem": self.problem,
-        }
-        pack = state.setup.pack
-        if pack is not STANDARD:  # a pack of the ruleset's own: how the page shows each card
-            message["pack"] = pack_faces(pack)
-        if seat is not None:
-            controls = self.web.controls(obs, legal)
-            if my_turn:
-                self._fill_refusals(obs, controls)
-            else:
-                controls.update(buttons=[], composers=[], select=False)
-            message["hand"] = controls.pop("hand")
-            message["controls"] = controls
-            message["moves"] = [str(a) for a in legal[:MAX_MOVES_LISTED]]
-        if state.turn == OVER:
-            end = self.narration.end or {}
-            teams = end.get("teams") or []
-            message["standings"] = standings(names, list(state.totals), teams, self.rules.winner == "highest")
-            message["winners"] = [names[s] for s in state.winners]
-            message["record"] = f"/rooms/{self.file_id}/record"
-        return message
-
-    def _fill_refusals(self, obs: Any, controls: dict[str, Any]) -> None:
-        """For a move the page offers but the engine will refuse, the engine's reason."""
-        assert self.state is not None
-        for item in controls.get("hand", []) + controls.get("buttons", []):
-            text = item.pop("try", None)
-            if not text:
-                continue
-            try:
-                self.state.verify(parse_input(self.rules, obs, text))
-            except IllegalActionError as exc:
-                item["refused"] = self._refusal(str(exc))
-            else:
-                item["move"] = text
-
-    # --- the record -------------------------------------------------------------------------
-    def record_text(self) -> str:
-        if self.state is None or self.state.turn != OVER:
-            raise RoomError("the record is offered once the game is over")
-        return "".join(dump_event(event) + "\n" for event in self.state.events)
-
 
 @dataclass
 class Rooms:

@@ -30,7 +30,8 @@ from ..interpreter.files import load_json
 from ..interpreter.loader import bundled_names
 from .checks import Checker, CheckRefused, describe_rules
 from .guards import HTTP_BURST, HTTP_RATE, Bucket, Guard, client_address
-from .rooms import Client, Room, RoomError, Rooms, problems_json, surrogate_at
+from .room import Client, Room
+from .rooms import RoomError, Rooms, problems_json, surrogate_at
 
 MAX_BODY = 96 << 10  # a room's settings with a pasted ruleset
 BODY_SECONDS = 20.0  # time a request's body may take to arrive
