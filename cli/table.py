@@ -293,7 +293,10 @@ def play_session(state: GameState, kinds: Sequence[str], policies: list[Any], re
                  autoplay: bool = True, game: dict[str, Any] | None = None, moves: Sequence[tuple[int, str]] = ()
                  ) -> None:
     """Play on at the table.  ``game`` is the save's header (for a resumed game: its
-    file's) and ``moves`` the (seat, move) pairs made so far: `undo` rebuilds from them."""
+    file's) and ``moves`` the (seat, move) pairs made so far: `undo` rebuilds from them.
+
+    (Long because it is the table's one loop: the hooks it defines share its locals, the
+    renderer, the save and the seats, and read in the order a turn happens.)"""
     humans = kinds.count("human")
     typed: list[str] = []  # lines typed while the bots play, kept for the next prompt
     for i, kind in enumerate(kinds):

@@ -35,7 +35,10 @@ _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
 
 
 def stage(node: Node, types: dict[int, Type], late: str) -> Stager:
-    """A two-stage evaluator of the checked tree ``node`` for the late-bound ``late``."""
+    """A two-stage evaluator of the checked tree ``node`` for the late-bound ``late``.
+
+    (Long because it is one dispatch over the node kinds, like ``_compile``, with the
+    closures each kind returns written where they are chosen.)"""
     program = _compile(node, types)
 
     def fold(env: Env) -> Staged:

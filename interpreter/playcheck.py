@@ -73,7 +73,10 @@ def check_by_playing(rules: Ruleset, *, games: int = 2, seconds: float | None = 
     ``seconds`` (SECONDS) of processor time as ``clock`` counts it: first one game at each count
     and mode, then the rest.  A game still going at the end of the budget is left
     unfinished and counted as not played, not as a problem; a count and mode with no
-    game finished is listed in ``unplayed``."""
+    game finished is listed in ``unplayed``.
+
+    (Long because the budget, the order of games and the findings are one loop's state:
+    split, each part would pass all three.)"""
     seconds = SECONDS if seconds is None else seconds
     report = PlayReport()
     seen: set[tuple[JsonPath, str]] = set()

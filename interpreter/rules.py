@@ -329,6 +329,8 @@ class RulesBuilder:
         return tuple(out)
 
     def build(self) -> Ruleset:
+        # Long on purpose: one step per core key, in the schema's order, each reporting
+        # its problems at its key; the family's section is built by the family.
         d = self.data
         family = self.family
         players = d["players"]

@@ -151,7 +151,10 @@ def make_app(rooms: Rooms, *, rate: float = RATE, burst: int = BURST, http_rate:
              http_burst: int = HTTP_BURST, checker: Checker | None = None) -> Guard:
     """The ASGI app serving ``rooms``: WebSocket messages limited to ``rate`` a second
     a connection (``burst`` at once), HTTP requests to ``http_rate`` an address
-    (``http_burst``), uploaded rulesets checked by ``checker``'s worker processes."""
+    (``http_burst``), uploaded rulesets checked by ``checker``'s worker processes.
+
+    (Long because every route is a closure over ``rooms``, the catalogue and the limiters,
+    defined next to the route table that lists them: each handler is short.)"""
     static = resources.files("cardrules.web") / "static"
     catalogue: list[dict[str, Any]] = []
     checker = checker or Checker()
