@@ -15,6 +15,7 @@ A *policy* chooses a seat's actions from what that seat may know: the rules and 
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:
@@ -22,8 +23,9 @@ if TYPE_CHECKING:
     from .game import GameState
     from .rules import RulesBuilder, Ruleset, Setup
 
-Action = Any  # one frozen dataclass per kind of action, defined by each family
-Event = dict[str, Any]  # one line of a game record
+Action = Hashable  # one frozen dataclass per kind of action, defined by each family
+Event = dict[str, Any]  # one line of a game record (a JSON object)
+Section = Hashable  # a family's frozen rules (``Ruleset.section``), built by its ``build_section``
 
 
 class Observation(Protocol):
@@ -62,7 +64,7 @@ class Policy(Protocol):
     kind: str
     needs_observation: bool
 
-    def act(self, observation: Any, legal: Sequence[Action]) -> Action: ...
+    def act(self, observation: Observation | None, legal: Sequence[Action]) -> Action: ...
 
 
 class IndexPolicy(Policy, Protocol):
@@ -110,11 +112,11 @@ class GameFamily(Protocol):
     def default_upcard(self, builder: RulesBuilder) -> bool:
         """Whether a card is turned up after the deal when the ruleset does not say."""
 
-    def build_section(self, builder: RulesBuilder) -> Any:
+    def build_section(self, builder: RulesBuilder) -> Section:
         """The family's part of the ruleset (frozen dataclasses), problems reported
         through ``builder.fail``."""
 
-    def schedule(self, section: Any, sizes: int | list[int]) -> list[int]:
+    def schedule(self, section: Section, sizes: int | list[int]) -> list[int]:
         """The hand size of every round from the evaluated ``deal.hand_size`` (raise
         ValueError with the reason if it does not fit the family)."""
 
@@ -125,7 +127,7 @@ class GameFamily(Protocol):
     def names(self) -> Mapping[str, Type]:
         """Every name its expressions bind, with its type (for documentation)."""
 
-    def dead_ends(self, rules: Ruleset, setup: Setup, seconds: float, rng: Any) -> list[DeadEnd]:
+    def dead_ends(self, rules: Ruleset, setup: Setup, seconds: float, rng: random.Random) -> list[DeadEnd]:
         """Situations in which the rules leave a player no legal move, found by a search
         beyond what a few games show, as (path in the ruleset, message): for `validate`.
         A third item, False, marks one that needs values earlier rounds may or may not
@@ -137,7 +139,7 @@ class GameFamily(Protocol):
                   mode: str | None, ruleset_ref: str | None) -> GameState:
         """A new game."""
 
-    def parse_input(self, rules: Ruleset, observation: Any, text: str) -> Action:
+    def parse_input(self, rules: Ruleset, observation: Observation, text: str) -> Action:
         """The action a line typed by a player means (IllegalActionError with a hint)."""
 
     def action_from_event(self, state: GameState, event: Event) -> Action | None:
@@ -163,7 +165,7 @@ class SearchableFamily(GameFamily, Protocol):
     can sample the cards a seat cannot see.  Optional: a family without
     ``determinize`` has no search seat, and asking for one says so."""
 
-    def determinize(self, rules: Ruleset, observation: Any, memory: dict[str, Any], rng: random.Random) -> GameState:
+    def determinize(self, rules: Ruleset, observation: Observation, memory: dict[str, Any], rng: random.Random) -> GameState:
         """A full game state consistent with ``observation`` and what the seat remembers
         (``memory``): its own hand and every public fact exactly as observed (the cards
         played and who played them, melds, bids, totals, whose turn), the hidden cards
@@ -171,6 +173,6 @@ class SearchableFamily(GameFamily, Protocol):
         seat has shown void in, the cards it was seen to take from the pile).  The
         seat's observation of the result equals ``observation``."""
 
-    def remember(self, rules: Ruleset, observation: Any, memory: dict[str, Any]) -> None:
+    def remember(self, rules: Ruleset, observation: Observation, memory: dict[str, Any]) -> None:
         """Note in ``memory`` what ``determinize`` will want later from this
         observation (called at each of the seat's decisions; optional)."""
