@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..narration.output import echo, printable
 from ..interpreter.errors import Problem, RulesetError
 from ..interpreter.files import is_file
-from ..interpreter.loader import load_document
-from ..interpreter.rules import Ruleset
-from ..interpreter.ruleset import build_ruleset
+
+if TYPE_CHECKING:
+    from ..interpreter.rules import Ruleset
 
 
 def examples(*lines: str) -> str:
@@ -99,6 +99,9 @@ def report_problems(problems: list[Problem], limit: int = 100) -> None:
 def open_ruleset(ref: str) -> Ruleset:
     """Load RULESET (a bundled name or a path), or print every problem and end with
     InvalidInput."""
+    from ..interpreter.loader import load_document  # the loader and the schema only when a command loads rules
+    from ..interpreter.ruleset import build_ruleset
+
     try:
         return build_ruleset(load_document(Path(ref) if is_file(ref) else ref))
     except RulesetError as exc:

@@ -6,13 +6,31 @@
 (10, 9, 8)
 """
 
-from .errors import (CardrulesError, EvaluationError, ExpressionError, IllegalActionError, Problem,
-                     RecordError, RulesetError)
-from .game import CHANCE, OVER, GameState, new_game
-from .rules import Ruleset
-from .ruleset import load_ruleset, ruleset_from_text
+from __future__ import annotations
 
-__all__ = [
-    "CHANCE", "CardrulesError", "EvaluationError", "ExpressionError", "GameState", "IllegalActionError", "OVER",
-    "Problem", "RecordError", "Ruleset", "RulesetError", "load_ruleset", "new_game", "ruleset_from_text",
-]
+from importlib import import_module
+from typing import Any
+
+# Loaded as they are first asked for (PEP 562), so that a module importing only, say,
+# ``interpreter.errors`` does not pay for the schema and the grammar.
+_WHERE = {
+    "CardrulesError": "errors", "EvaluationError": "errors", "ExpressionError": "errors",
+    "IllegalActionError": "errors", "Problem": "errors", "RecordError": "errors", "RulesetError": "errors",
+    "CHANCE": "game", "OVER": "game", "GameState": "game", "new_game": "game",
+    "Ruleset": "rules", "load_ruleset": "ruleset", "ruleset_from_text": "ruleset",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))

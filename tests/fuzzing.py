@@ -25,10 +25,11 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+import click
 import yaml
 from click.testing import CliRunner
 
-from cardrules.cli.main import main
+from cardrules.cli.main import COMMANDS as CLI_COMMANDS, main
 from cardrules.interpreter.loader import bundled_dir, bundled_names
 
 REPO = Path(__file__).parent.parent
@@ -316,8 +317,9 @@ def random_arguments(rng: random.Random, folder: Path) -> list[str]:
     from click import Argument, Option
 
     places = _places(folder)
-    names = sorted(set(main.commands) - SKIPPED_COMMANDS)
-    command = main.commands[rng.choice(names)]
+    names = sorted(set(CLI_COMMANDS) - SKIPPED_COMMANDS)
+    command = main.get_command(click.Context(main), rng.choice(names))
+    assert command is not None
     args = [command.name or ""]
 
     def value(opt: str) -> str:

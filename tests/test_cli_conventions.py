@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 from helpers import DATA
 
-from cardrules.cli import main as main_module
-from cardrules.cli.main import color_setting, main
+from cardrules.cli import rules as rules_module
+from cardrules.cli.main import COMMANDS, color_setting, main
 
 REPORTING = ["list", "show", "validate", "explain", "replay", "simulate", "compare", "saves"]
 
@@ -43,13 +43,13 @@ def test_bare_cardrules_prints_the_help_and_exits_0():
 def test_the_one_line_helps_are_whole_phrases():
     text = invoke("--help").output
     listed = text.split("Commands:\n", 1)[1].split("\n\n", 1)[0].splitlines()
-    assert {line.split()[0] for line in listed} == set(main.commands)
+    assert {line.split()[0] for line in listed} == set(COMMANDS)
     for line in listed:
         assert not line.rstrip().endswith("..."), line
         assert len(line) <= 80, line
 
 
-@pytest.mark.parametrize("command", sorted(main.commands))
+@pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_every_commands_help_has_examples(command):
     result = invoke(command, "--help")
     assert result.exit_code == 0
@@ -157,7 +157,7 @@ def test_ctrl_c_exits_130_with_one_short_line(monkeypatch, command):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    target = {"list": (main_module, "bundled_names"), "validate": (main_module, "build_ruleset"),
+    target = {"list": (rules_module, "bundled_names"), "validate": (rules_module, "build_ruleset"),
               "simulate": (sys.modules["cardrules.cli.stats"], "run_games")}[command]
     monkeypatch.setattr(*target, interrupted)
     args = {"list": ["list"], "validate": ["validate", "oh-hell"], "simulate": ["simulate", "oh-shit", "--quiet"]}

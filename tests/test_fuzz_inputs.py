@@ -80,4 +80,4 @@ def test_the_mutators_make_the_hostile_kinds_of_input(tmp_path):
     assert any('"seed": -' in text.splitlines()[0] for text in records)
     assert any("/dev/zero" in text or "/proc/self/fd/0" in text for text in records)
     lines = [fuzzing.random_arguments(rng, tmp_path) for _ in range(200)]
-    assert {args[0] for args in lines} == set(fuzzing.main.commands) - fuzzing.SKIPPED_COMMANDS
+    assert {args[0] for args in lines} == set(fuzzing.CLI_COMMANDS) - fuzzing.SKIPPED_COMMANDS
