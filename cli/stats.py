@@ -147,7 +147,7 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
     progress = Progress(games, rules.name, quiet)
     try:
         with cluster_client(cluster, jobs) as client:
-            results = run_games(ref, kinds, games, seed, jobs, mode, record_dir, progress, client)
+            results = run_games(ref, kinds, games, seed, jobs, mode, record_dir, progress, client, rules=rules)
     finally:
         progress.close()
     elapsed = time.perf_counter() - start
@@ -230,8 +230,8 @@ def compare_command(ruleset_a: str, ruleset_b: str, games: int, seats: str | Non
     progress = Progress(2 * games, "comparing", quiet)
     try:
         with cluster_client(cluster, jobs) as client:
-            results_a = run_games(refs[0], kinds, games, seed, jobs, progress=progress, cluster=client)
-            results_b = run_games(refs[1], kinds, games, seed, jobs, progress=progress, cluster=client)
+            results_a = run_games(refs[0], kinds, games, seed, jobs, progress=progress, cluster=client, rules=rules_a)
+            results_b = run_games(refs[1], kinds, games, seed, jobs, progress=progress, cluster=client, rules=rules_b)
     finally:
         progress.close()
     same_deals = (rules_a.setup(len(kinds)).hand_sizes == rules_b.setup(len(kinds)).hand_sizes

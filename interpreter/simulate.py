@@ -74,10 +74,14 @@ def _cached_rules(ref: str) -> Ruleset:
 
 def run_games(ref: str, seats: Sequence[str], games: int, seed: int = 0, jobs: int = 1,
               mode: str | None = None, record_dir: Path | None = None,
-              progress: Any = None, cluster: Any = None) -> list[GameSummary]:
+              progress: Any = None, cluster: Any = None, rules: Ruleset | None = None) -> list[GameSummary]:
     """Play ``games`` games; ``progress(n)`` is called as games finish.  ``cluster``: a
     Dask client from :func:`open_cluster`, to play them on its workers instead of
-    ``jobs`` local processes (the results are the same)."""
+    ``jobs`` local processes (the results are the same).  ``rules``: ``ref`` already
+    built (by the command that checked it), so this process does not build it again; a
+    forked worker inherits it, a spawned one or a cluster's builds it once."""
+    if rules is not None:
+        _RULES.setdefault(ref, rules)
     work = [(ref, tuple(seats), seed + i, mode, str(record_dir) if record_dir else None) for i in range(games)]
     results: list[GameSummary] = []
     if cluster is not None or jobs > 1:

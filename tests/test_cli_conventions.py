@@ -312,3 +312,28 @@ def test_ctrl_c_while_bots_play_keeps_the_record(monkeypatch, tmp_path):
     assert result.output.strip().splitlines()[-1] == f"cardrules: interrupted; the game so far is in {record}"
     replayed = invoke("replay", str(record), "--json")
     assert json.loads(replayed.output)["complete"] is False
+
+
+def test_simulate_and_compare_build_each_ruleset_once(monkeypatch):
+    """The command checks the ruleset it is given and the games reuse that build (a
+    build is the schema, the grammar and every expression: a third of a short run)."""
+    from cardrules.interpreter import ruleset as ruleset_module
+    from cardrules.interpreter import simulate as simulate_module
+
+    built: list[str] = []
+    real = ruleset_module.build_ruleset
+
+    def counting(document, *args, **kwargs):
+        rules = real(document, *args, **kwargs)
+        built.append(rules.name)
+        return rules
+
+    monkeypatch.setattr(ruleset_module, "build_ruleset", counting)
+    monkeypatch.setattr(sys.modules["cardrules.cli.common"], "build_ruleset", counting, raising=False)
+    monkeypatch.setattr(simulate_module, "_RULES", {})
+    assert invoke("simulate", "oh-shit", "--games", "3", "--quiet").exit_code == 0
+    assert built == ["oh-shit"]
+    built.clear()
+    monkeypatch.setattr(simulate_module, "_RULES", {})
+    assert invoke("compare", "oh-hell", "oh-shit", "--games", "2", "--quiet").exit_code == 0
+    assert sorted(built) == ["oh-hell", "oh-shit"]
