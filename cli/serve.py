@@ -42,8 +42,12 @@ def default_data_dir() -> Path:
               help="Seconds a request's line and headers may take to arrive before the connection is closed.")
 @click.option("--max-connections", type=click.IntRange(10, 1000000), default=1000, show_default=True,
               help="Open connections past which a new HTTP request is answered 503 (busy).")
+@click.option("--trusted-proxy", "trusted_proxy", default="127.0.0.1", show_default=True, metavar="ADDRESSES",
+              help="Comma-separated addresses or networks (172.16.0.0/12) of the reverse proxies whose "
+                   "X-Forwarded-For names the client; the rate limits count by that client.")
 def serve(host: str, port: int, data: Path | None, takeover: float, bot_delay: float, max_rooms: int,
-          rate: float, http_rate: float, idle_close: float, head_timeout: float, max_connections: int) -> None:
+          rate: float, http_rate: float, idle_close: float, head_timeout: float, max_connections: int,
+          trusted_proxy: str) -> None:
     """Serve a page where friends play any ruleset together in the browser.
 
     Type your name and a room's name; everyone who types the same room name joins the
@@ -52,6 +56,7 @@ def serve(host: str, port: int, data: Path | None, takeover: float, bot_delay: f
     empty. Rooms are kept in --data: stop the server and start it again, and every
     game goes on where it was. See docs/web.md for hosting on a LAN or behind a proxy.
     """
+    proxies = trusted_proxies(trusted_proxy)
     import uvicorn
 
     from ..web.guards import head_timeout_protocol, log_config
@@ -78,7 +83,28 @@ def serve(host: str, port: int, data: Path | None, takeover: float, bot_delay: f
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 16, ws_ping_interval=20,
                 ws_ping_timeout=20, http=head_timeout_protocol(head_timeout), timeout_keep_alive=5,
                 h11_max_incomplete_event_size=16 << 10, limit_concurrency=max_connections, backlog=2048,
-                proxy_headers=True, forwarded_allow_ips="127.0.0.1", log_config=log_config())
+                proxy_headers=True, forwarded_allow_ips=proxies, log_config=log_config())
+
+
+def trusted_proxies(text: str) -> list[str]:
+    """--trusted-proxy's addresses and networks, each checked (a usage error names the
+    first that is neither).
+
+    >>> trusted_proxies("127.0.0.1, 172.16.0.0/12")
+    ['127.0.0.1', '172.16.0.0/12']
+    """
+    import ipaddress
+
+    found = [part.strip() for part in text.split(",") if part.strip()]
+    for part in found:
+        try:
+            ipaddress.ip_network(part, strict=False)
+        except ValueError:
+            raise UsageProblem(f"--trusted-proxy: '{part[:60]}' is not an address or a network "
+                               "(such as 127.0.0.1 or 172.16.0.0/12)") from None
+    if not found:
+        raise UsageProblem("--trusted-proxy needs at least one address")
+    return found
 
 
 def _enough_files(wanted: int) -> None:
