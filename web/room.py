@@ -130,6 +130,8 @@ class _PersonSeat:
             if seat.stand_in is None:
                 seat.stand_in = self.room.new_bot(self.seat)
             bot = seat.stand_in
+            if seat.connections and self.room.narration is not None:  # there, but the clock ran out
+                self.room.narration.say(f"{seat.name or 'a player'}'s time ran out: a bot moves for them")
             return bot.act(observation if bot.needs_observation else None, legal)
         raise Stop
 
@@ -177,7 +179,8 @@ class Limits:
 
 class Room:
     def __init__(self, rooms: Rooms, name: str, rules: Ruleset, *, bundled: str | None, text: str | None,
-                 players: int, mode: str | None, kinds: Sequence[str], seed: int, file_id: str):
+                 players: int, mode: str | None, kinds: Sequence[str], seed: int, file_id: str,
+                 clock: int | None = None):
         self.rooms = rooms
         self.name = name
         self.rules = rules
@@ -201,6 +204,11 @@ class Room:
         self._runner: asyncio.Task[None] | None = None
         self.last_active = time.monotonic()  # the last join: the oldest idle room makes way first
         self.empty_since: float | None = time.monotonic()  # when its last connection left (None: someone is in)
+        # The turn clock (seconds a person has for a move, None: no clock, as the room's maker
+        # chose): past it a stand-in bot makes that move for a player who is there but idle.
+        self.clock = clock
+        self._turn: tuple[int, int] | None = None  # (moves, seat) of the move being waited for
+        self._turn_since = 0.0
 
     # --- seats ------------------------------------------------------------------------------
     @property
@@ -356,8 +364,21 @@ class Room:
 
     def stand_in_due(self, seat: int) -> bool:
         person = self.seats[seat]
-        return (person.connections == 0 and person.gone_since is not None
-                and time.monotonic() - person.gone_since >= self.rooms.limits.takeover)
+        if person.connections == 0:
+            return (person.gone_since is not None
+                    and time.monotonic() - person.gone_since >= self.rooms.limits.takeover)
+        return self.clock_left(seat) == 0
+
+    def clock_left(self, seat: int) -> float | None:
+        """Seconds left on the turn clock for ``seat``'s move (None: no clock, or not its
+        move); the clock starts when the move is first waited for."""
+        state = self.state
+        if self.clock is None or state is None or state.turn != seat or not self.seats[seat].is_human:
+            return None
+        now = time.monotonic()
+        if self._turn != (state.moves, seat):
+            self._turn, self._turn_since = (state.moves, seat), now
+        return max(0.0, self.clock - (now - self._turn_since))
 
     def bot_due(self) -> bool:
         """Whether a bot (or a stand-in) is to move now."""
@@ -440,7 +461,7 @@ class Room:
     def _describe(self) -> dict[str, Any]:
         return {"room": self.name, "ruleset": self.rules.name, "title": self.rules.title or self.rules.name,
                 "family": self.rules.family.name, "players": self.players, "mode": self.mode,
-                "uploaded": self.text is not None}
+                "uploaded": self.text is not None, "clock": self.clock}
 
     def lobby_message(self, seat: int | None) -> dict[str, Any]:
         return {"type": "lobby", **self._describe(), "you": seat,
@@ -477,6 +498,9 @@ class Room:
             "over": state.turn == OVER,
             "problem": self.problem,
         }
+        left = self.clock_left(state.turn) if state.turn >= 0 and self.problem is None else None
+        if left is not None:  # the seconds left for the move waited for (the page counts down)
+            message["clock_left"] = round(left, 1)
         pack = state.setup.pack
         if pack is not STANDARD:  # a pack of the ruleset's own: how the page shows each card
             message["pack"] = pack_faces(pack)

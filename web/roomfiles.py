@@ -70,6 +70,7 @@ class RoomFile:
     started: bool
     seats: tuple[tuple[str, str | None, str | None], ...]  # kind, name, token hash
     mtime: float  # the newest of the room file and its save: which of two files of one room is newer
+    clock: int | None = None  # the turn clock's seconds (rooms written before it had none)
 
 
 def read_room_file(path: Path) -> Any:
@@ -178,7 +179,10 @@ def parse_room(meta: Any, file_id: str, mtime: float, *, format_name: str, versi
         if token is not None and not (isinstance(token, str) and TOKEN_HASH.fullmatch(token)):
             raise BadRoom(f"the token of its seat {number} is not a SHA-256 in hex")
         checked.append((kind, person, token))
-    return RoomFile(file_id, name, bundled, text, players, mode, seed, started, tuple(checked), mtime)
+    clock = meta.get("clock")
+    if clock is not None:
+        clock = _integer(clock, "turn clock", 5, 3600)
+    return RoomFile(file_id, name, bundled, text, players, mode, seed, started, tuple(checked), mtime, clock)
 
 
 def newest_mtime(data: Path, file_id: str) -> float:

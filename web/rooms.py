@@ -46,6 +46,7 @@ ROOM_VERSION = 1
 UPLOAD_NAME = "house-rules.yaml"
 MAX_UPLOAD_BYTES = 64 << 10
 UPLOADS_KEPT = 32  # uploaded rulesets kept built, by text
+MIN_CLOCK, MAX_CLOCK = 5, 3600  # seconds of a room's turn clock
 MAX_RECORD_BYTES = 64 << 20  # a finished game's record, read back from finished/
 
 
@@ -150,11 +151,17 @@ class Rooms:
         return room_name
 
     def create(self, *, room: Any, name: Any, ruleset: Any = None, yaml_text: Any = None, players: Any = None,
-               mode: Any = None, seats: Any = None, seed: int | None = None) -> tuple[Room, str]:
+               mode: Any = None, seats: Any = None, seed: int | None = None,
+               clock: Any = None) -> tuple[Room, str]:
         """A new room (RoomError or RulesetError if it cannot be made), and the token of
         its first seat, its creator's.  ``seats``: one kind a seat ("human", "bot",
-        "random", ...)."""
+        "random", ...); ``clock``: seconds a person has for each move before a bot makes it
+        for them (None: no turn clock)."""
         room_name = self.vet_name(room)
+        if clock is not None and (not isinstance(clock, int) or isinstance(clock, bool)
+                                  or not MIN_CLOCK <= clock <= MAX_CLOCK):
+            raise RoomError(f"the turn clock is a whole number of seconds from {MIN_CLOCK} to {MAX_CLOCK}, "
+                            "or none")
         if yaml_text is not None:
             if not isinstance(yaml_text, str):
                 raise RoomError("the ruleset must be text")
@@ -194,7 +201,7 @@ class Rooms:
         key = room_key(room_name)
         file_id = self._new_id(key)
         new = Room(self, room_name, rules, bundled=bundled, text=text, players=len(seats), mode=mode, kinds=seats,
-                   seed=seed if seed is not None else secrets.randbelow(1 << 31), file_id=file_id)
+                   seed=seed if seed is not None else secrets.randbelow(1 << 31), file_id=file_id, clock=clock)
         token = secrets.token_urlsafe(24)
         new.seats[0].name = clean_name(name, "your name", MAX_NAME)
         new.seats[0].token_hash = _digest(token)
@@ -272,7 +279,7 @@ class Rooms:
         self.data.mkdir(parents=True, exist_ok=True)
         meta = {"format": ROOM_FORMAT, "version": ROOM_VERSION, "name": room.name, "ruleset": room.bundled,
                 "ruleset_text": room.text, "players": room.players, "mode": room.mode, "seed": room.seed,
-                "started": room.started, "over": room.is_over,
+                "started": room.started, "over": room.is_over, "clock": room.clock,
                 "seats": [{"kind": s.kind, "name": s.name, "token_sha256": s.token_hash} for s in room.seats]}
         write_atomic(self.data / f"{room.file_id}.json", json.dumps(meta, indent=1) + "\n", replace=True)
 
@@ -346,7 +353,7 @@ class Rooms:
                 except ValueError as exc:
                     raise BadRoom(f"a seat: {exc}") from None
         room = Room(self, saved.name, rules, bundled=saved.bundled, text=saved.text, players=saved.players,
-                    mode=saved.mode, kinds=[kind for kind, _, _ in saved.seats], seed=saved.seed,
+                    mode=saved.mode, kinds=[kind for kind, _, _ in saved.seats], seed=saved.seed, clock=saved.clock,
                     file_id=saved.file_id)
         for seat, (_, name, token_hash) in zip(room.seats, saved.seats):
             seat.name, seat.token_hash = name, token_hash

@@ -246,7 +246,8 @@ def make_app(rooms: Rooms, *, rate: float = RATE, burst: int = BURST, http_rate:
                 return early
             room, token = rooms.create(room=body.get("room"), name=body.get("name"), ruleset=body.get("ruleset"),
                                        yaml_text=body.get("yaml"), players=body.get("players"),
-                                       mode=body.get("mode") or None, seats=body.get("seats"))
+                                       mode=body.get("mode") or None, seats=body.get("seats"),
+                                       clock=body.get("clock"))
         except RoomError as exc:
             return _error(str(exc))
         except RulesetError as exc:

@@ -43,6 +43,24 @@ function cardEl(name, extra) {
 
 const tokenKey = (room) => "cardrules:token:" + room.trim().replace(/\s+/g, " ").toLowerCase();
 const show = (id) => { for (const s of ["entry", "lobby", "table"]) $(s).hidden = s !== id; };
+// The turn clock: the server says how many seconds were left when it sent the table; the
+// page counts down from there (the server itself has a bot move when the time is up).
+function startClock(m, mine) {
+  clearInterval(state.clockTimer);
+  const box = $("clock-left");
+  if (m.clock_left === undefined || m.over) { box.textContent = ""; box.className = "clock"; return; }
+  const ends = Date.now() + m.clock_left * 1000;
+  const who = mine ? "you have" : m.seats[m.turn].name + " has";
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
+    box.textContent = left > 0 ? `${who} ${left} s for this move` : "time is up: a bot moves";
+    box.className = "clock" + (left <= 10 ? " warning" : "");
+    box.setAttribute("aria-live", mine && left <= 10 ? "assertive" : "off");
+  };
+  tick();
+  state.clockTimer = setInterval(tick, 500);
+}
+
 function setStatus(text) { $("status").textContent = text; }
 
 // --- entry: join, or make the room ---------------------------------------------------------
@@ -116,7 +134,8 @@ async function makeRoom() {
   if (own && !(await checkYaml())) { $("entry-error").textContent = "Your ruleset has problems: see above."; return; }
   const seats = ["human"];
   for (const select of $("seat-kinds").querySelectorAll("select")) seats.push(select.value);
-  const body = { room: state.room, name: state.name, seats, mode: $("mode").value || null };
+  const body = { room: state.room, name: state.name, seats, mode: $("mode").value || null,
+                 clock: $("clock").value ? Number($("clock").value) : null };
   if (own) body.yaml = $("yaml").value; else body.ruleset = $("ruleset").value;
   const response = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const data = await response.json();
@@ -243,6 +262,7 @@ function table(m) {
   const c = m.controls || { buttons: [], composers: [], select: false, prompt: "" };
   const mine = m.turn === m.you && m.you !== null && !m.over;
   $("prompt").textContent = m.problem ? m.problem : m.over ? "" : mine ? "Your turn: " + c.prompt : m.you === null ? "You are watching." : `Waiting for ${m.turn === null ? "the deal" : m.seats[m.turn].name}…`;
+  startClock(m, mine);
   if (fresh && !mine) notice("", false);
   drawButtons(c);
   drawHand(m, c);
