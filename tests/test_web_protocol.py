@@ -329,3 +329,19 @@ def test_rooms_that_cannot_be_made_say_why(tmp_path, settings, answer):
         response = client.post("/api/rooms", json={"room": "Friday", "name": "Ann", **settings})
         assert response.status_code == 400 and answer in response.json()["error"]
         assert client.post("/api/rooms", content=b"\xff\xfe{").status_code == 400
+
+
+def test_the_page_comes_with_its_rules_menu_filled_in(tmp_path):
+    """The rules menu is never empty while a script fetches it: the page itself holds the
+    options, and the catalogue the script reads, the same as /api/rulesets."""
+    import re
+
+    rooms, client = server(tmp_path)
+    with client:
+        page = client.get("/").text
+        catalogue = client.get("/api/rulesets").json()
+    menu = re.search(r'<select id="ruleset">(.*?)</select>', page, re.S).group(1)
+    assert re.findall(r'<option value="([^"]+)"', menu) == [r["name"] for r in catalogue]
+    assert '<option value="oh-hell" selected>' in menu
+    data = re.search(r'<script type="application/json" id="rulesets-data">(.*?)</script>', page, re.S).group(1)
+    assert json.loads(data) == catalogue

@@ -12,15 +12,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import html
 import json
 import sys
 from collections import deque
 from importlib import resources
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator, Callable, Sequence
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -147,6 +148,28 @@ class Outbox:
         self.ready.set()
 
 
+FIRST_RULESET = "oh-hell"  # the menu's first choice, when it is bundled
+
+
+def filled_page(template: str, catalogue: Sequence[dict[str, Any]]) -> str:
+    """index.html with its rules menu's options and the catalogue (as JSON the page reads)
+    written in.  Every text is escaped: a title is a bundled file's, but still text.
+
+    >>> page = filled_page('<select id="ruleset"></select>', [{"name": "a", "title": "A & B </script>"}])
+    >>> '<option value="a" selected>A &amp; B &lt;/script&gt; (a)</option>' in page, page.count("</script>")
+    (True, 1)
+    """
+    chosen = FIRST_RULESET if any(r["name"] == FIRST_RULESET for r in catalogue) else \
+        (catalogue[0]["name"] if catalogue else None)
+    options = "".join(f'<option value="{html.escape(r["name"])}"{" selected" if r["name"] == chosen else ""}>'
+                      f'{html.escape(str(r.get("title") or r["name"]))} ({html.escape(r["name"])})</option>'
+                      for r in catalogue)
+    data = json.dumps(list(catalogue), ensure_ascii=False).replace("<", "\\u003c").replace("&", "\\u0026")
+    filled = template.replace('<select id="ruleset"></select>', f'<select id="ruleset">{options}</select>', 1)
+    script = f'<script type="application/json" id="rulesets-data">{data}</script>'
+    return filled.replace("</body>", script + "\n</body>", 1) if "</body>" in filled else filled + script
+
+
 def make_app(rooms: Rooms, *, rate: float = RATE, burst: int = BURST, http_rate: float = HTTP_RATE,
              http_burst: int = HTTP_BURST, checker: Checker | None = None) -> Guard:
     """The ASGI app serving ``rooms``: WebSocket messages limited to ``rate`` a second
@@ -161,8 +184,21 @@ def make_app(rooms: Rooms, *, rate: float = RATE, burst: int = BURST, http_rate:
     checking: set[str] = set()  # addresses with a check in flight: one each
     build = asyncio.Lock()  # rulesets are built in a thread, one at a time (Rooms builds one at a time)
 
+    page_text: list[str] = []  # index.html with the rules menu filled in, made once
+
+    async def _catalogue() -> list[dict[str, Any]]:
+        if not catalogue:
+            async with build:
+                if not catalogue:
+                    catalogue.extend(await asyncio.to_thread(_beside_the_loop, _describe_all))
+        return catalogue
+
     async def page(request: Request) -> Response:
-        return FileResponse(str(static / "index.html"), media_type="text/html")
+        # The rules menu comes filled in with the page (never empty while a script loads
+        # it), and the catalogue with it, as data the page reads instead of asking again.
+        if not page_text:
+            page_text.append(filled_page((static / "index.html").read_text("utf-8"), await _catalogue()))
+        return HTMLResponse(page_text[0])
 
     def _describe_all() -> list[dict[str, Any]]:
         described = []
@@ -174,11 +210,7 @@ def make_app(rooms: Rooms, *, rate: float = RATE, burst: int = BURST, http_rate:
         return described
 
     async def list_rulesets(request: Request) -> Response:
-        if not catalogue:
-            async with build:
-                if not catalogue:
-                    catalogue.extend(await asyncio.to_thread(_beside_the_loop, _describe_all))
-        return JSONResponse(catalogue)
+        return JSONResponse(await _catalogue())
 
     async def _check(request: Request, text: str) -> dict[str, Any]:
         """``text`` checked in a worker (CheckRefused: not checked, and why): one check

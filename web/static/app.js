@@ -66,14 +66,31 @@ function setStatus(text) { $("status").textContent = text; }
 // --- entry: join, or make the room ---------------------------------------------------------
 async function loadRulesets() {
   if (state.rulesets.length) return;
-  const response = await fetch("/api/rulesets");
-  state.rulesets = await response.json();
+  const given = document.getElementById("rulesets-data"); // the server writes the catalogue into the page
+  if (given) {
+    state.rulesets = JSON.parse(given.textContent);
+  } else {
+    const response = await fetch("/api/rulesets");
+    state.rulesets = await response.json();
+  }
   const select = $("ruleset");
-  select.textContent = "";
-  for (const r of state.rulesets) select.append(el("option", { value: r.name, text: `${r.title} (${r.name})` }));
-  const start = state.rulesets.find((r) => r.name === "oh-hell") || state.rulesets[0];
-  if (start) select.value = start.name;
-  describeRules(start);
+  if (select.options.length !== state.rulesets.length) { // (the page's own menu is already there)
+    select.textContent = "";
+    for (const r of state.rulesets) select.append(el("option", { value: r.name, text: `${r.title} (${r.name})` }));
+    const start = state.rulesets.find((r) => r.name === "oh-hell") || state.rulesets[0];
+    if (start) select.value = start.name;
+  }
+  describeRules(currentRules());
+}
+
+// Seat kinds in a card player's words (a plug-in's own kind: its name, as a bot).
+const KIND_NAMES = { human: "A person", bot: "Bot", search: "Strong bot (thinks longer)",
+                     random: "Random player (any legal move)" };
+function kindName(kind) {
+  if (KIND_NAMES[kind]) return KIND_NAMES[kind];
+  const [base, budget] = kind.split(":");
+  if (base === "search" && budget) return `Strong bot (${budget} playouts a move)`;
+  return kind.charAt(0).toUpperCase() + kind.slice(1) + " (bot)";
 }
 
 let uploaded = null; // the checked YAML's description, when the player uses their own
@@ -105,7 +122,7 @@ function seatKinds(rules) {
   for (let i = 0; i < count; i++) {
     if (i === 0) { box.append(el("div", { class: "muted", text: "Seat 1: you" })); continue; }
     const select = el("select", { "data-seat": i, id: `seat-kind-${i}` });
-    for (const kind of rules.kinds) select.append(el("option", { value: kind, text: kind === "human" ? "a person" : `a ${kind} (bot)` }));
+    for (const kind of rules.kinds) select.append(el("option", { value: kind, text: kindName(kind) }));
     select.value = i === 1 ? "human" : (rules.kinds.includes("bot") ? "bot" : rules.kinds[1]);
     box.append(el("label", {}, `Seat ${i + 1}: `, select));
   }
@@ -226,7 +243,7 @@ function lobby(m) {
   const list = $("lobby-seats");
   list.textContent = "";
   m.seats.forEach((s, i) => {
-    const who = s.kind !== "person" ? `a ${s.kind} (bot)` : s.taken ? s.name + (s.connected ? "" : " (away)") : "free: waiting for someone to join";
+    const who = s.kind !== "person" ? kindName(s.kind) : s.taken ? s.name + (s.connected ? "" : " (away)") : "free: waiting for someone to join";
     list.append(el("li", { class: i === m.you ? "you" : "", text: who + (i === m.you ? " (you)" : "") }));
   });
   $("start").hidden = !m.can_start;
