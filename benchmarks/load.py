@@ -76,6 +76,7 @@ async def _client(base: str, room: str, seat: int, players: int, token: str | No
         sent_at: float | None = None
         sent_version = -1
         answered = -1
+        looked = -1  # the round whose end this player has seen
         async for raw in ws:
             message = json.loads(raw)
             kind = message["type"]
@@ -96,6 +97,11 @@ async def _client(base: str, room: str, seat: int, players: int, token: str | No
             if message["over"]:
                 totals.finished += 1
                 return
+            ending = message.get("round_end")
+            if ending and not ending["seen"] and looked != ending["round"]:  # look at the round's end, deal on
+                looked = ending["round"]
+                await ws.send(json.dumps({"type": "next"}))
+                continue
             if message["turn"] == message["you"] and message.get("moves") and answered != message["version"]:
                 answered = sent_version = message["version"]
                 sent_at = time.perf_counter()

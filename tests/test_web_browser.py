@@ -132,6 +132,26 @@ def _round_over(page) -> bool:
     return page.locator("#sheet tr").count() > 2  # header, round 1, totals
 
 
+def _wait_text(page, selector: str, text: str, seconds: float = 15) -> None:
+    """Wait until ``selector``'s text holds ``text`` (read from Python: the page's
+    Content-Security-Policy allows no script from the test)."""
+    deadline = time.time() + seconds
+    while text not in (page.text_content(selector) or ""):
+        assert time.time() < deadline, f"{selector} never said {text!r}: {page.text_content(selector)!r}"
+        page.wait_for_timeout(50)
+
+
+def _next_deal(page) -> bool:
+    """Look at a finished round's summary and say "Next deal", if it is waiting for this
+    page; whether it was."""
+    button = page.locator("#next-deal:not([disabled])")
+    if button.count() and page.locator("#round-end:not([hidden])").count():
+        assert "is over" in (page.text_content("#round-end") or "")
+        _click(button)
+        return True
+    return False
+
+
 def _my_turn(page) -> bool:
     return (page.text_content("#prompt") or "").startswith("Your turn")
 
@@ -166,7 +186,18 @@ def test_two_people_and_two_bots_play_a_round_of_oh_hell(served):
             row = page.locator("#sheet tr").nth(1)
             assert row.locator("td").count() == 5  # the round, then bid/taken and points for each seat
         assert ann.locator("#seats .seat").count() == 4
+        # the round's end stays on both tables until both have looked; then the next deal
+        for page in (ann, bob):
+            page.wait_for_selector("#round-end:not([hidden]) #next-deal")
+        ann.click("#next-deal")
+        _wait_text(bob, "#round-end", "Waiting for Bob")
+        assert bob.locator("#round-end:not([hidden])").count() == 1
         ARTIFACTS.mkdir(exist_ok=True)
+        bob.screenshot(path=str(ARTIFACTS / "oh-hell-round-end.png"), full_page=True)
+        bob.click("#next-deal")
+        for page in (ann, bob):
+            page.wait_for_selector("#round-end", state="hidden")
+            _wait_text(page, "#heading", "ound 2")
         ann.screenshot(path=str(ARTIFACTS / "oh-hell-ann-phone.png"), full_page=True)
         bob.screenshot(path=str(ARTIFACTS / "oh-hell-bob.png"), full_page=True)
         browser.close()
@@ -220,9 +251,16 @@ def test_a_pack_of_its_own_plays_in_the_browser_with_a_bot_and_a_search_seat(ser
         browser = p.chromium.launch(executable_path=chromium, args=ARGS)
         ann, bob, errors = _open_room(browser, served, ruleset, None, last_seat="search")
         faces_checked = 0
+        summaries = 0  # rounds whose end a page looked at before the next deal
         deadline = time.time() + 240
         while ann.locator("#sheet tr").count() < rounds + 2 and time.time() < deadline:
             for page in (ann, bob):
+                if _next_deal(page):
+                    summaries += 1
+                    if summaries == 1:
+                        ARTIFACTS.mkdir(exist_ok=True)
+                        page.screenshot(path=str(ARTIFACTS / f"{ruleset}-round-end.png"), full_page=True)
+                    continue
                 if not _my_turn(page):
                     continue
                 buttons = page.locator("#buttons button[data-move]")
@@ -240,6 +278,7 @@ def test_a_pack_of_its_own_plays_in_the_browser_with_a_bot_and_a_search_seat(ser
                 page.wait_for_timeout(20)
         rows = ann.locator("#sheet tr").count()
         assert rows >= rounds + 2, f"only {rows - 2} rounds were played in time"  # header, rounds, totals
+        assert summaries >= 2 * (rounds - 1) - 1  # each of the two people saw every round's end but the last
         if ruleset == "skull-king":
             ann.wait_for_function("document.querySelector('#heading').textContent.includes('over')")
         assert faces_checked

@@ -109,6 +109,10 @@ def play_to_the_end(sockets: dict[Any, Any], rng: random.Random,
         last[key] = message
         if message["over"]:
             done.add(key)
+        elif message.get("round_end") and not message["round_end"]["seen"]:
+            if answered.get(key) != ("next", message["round_end"]["round"]):  # each person looks, then deals on
+                answered[key] = ("next", message["round_end"]["round"])
+                sockets[key].send_json({"type": "next"})
         elif message["turn"] == key and message.get("moves") and answered.get(key) != message["version"]:
             answered[key] = message["version"]
             sockets[key].send_json({"type": "move", "move": choose(message, rng)})

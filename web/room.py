@@ -31,7 +31,7 @@ from ..interpreter.bots import make_policy, seat_kinds
 from ..interpreter.driver import Stop, play_out
 from ..interpreter.errors import EvaluationError, IllegalActionError
 from ..interpreter.family import Policy
-from ..interpreter.game import OVER, GameState, new_game, seed_problem
+from ..interpreter.game import CHANCE, OVER, GameState, new_game, seed_problem
 from ..interpreter.pack import STANDARD, Pack
 from ..interpreter.record import dump_event
 from ..interpreter.rules import Ruleset
@@ -209,6 +209,11 @@ class Room:
         self.clock = clock
         self._turn: tuple[int, int] | None = None  # (moves, seat) of the move being waited for
         self._turn_since = 0.0
+        # The end of a round stays on the table until every person there has seen it: the
+        # round just scored, and the seats still to say "next deal" (the next deal waits).
+        self.round_end: int | None = None
+        self.round_waiting: set[int] = set()
+        self._round_end_since = 0.0
 
     # --- seats ------------------------------------------------------------------------------
     @property
@@ -271,6 +276,7 @@ class Room:
             seat.connections = max(0, seat.connections - 1)
             if seat.connections == 0:
                 seat.gone_since = time.monotonic()
+                self._seen_round_end(client.seat)
         client.room = None
         self.broadcast()
 
@@ -383,8 +389,11 @@ class Room:
     def bot_due(self) -> bool:
         """Whether a bot (or a stand-in) is to move now."""
         state = self.state
-        if state is None or state.turn < 0 or self.problem is not None:
+        if state is None or state.turn == OVER or self.problem is not None:
             return False
+        if state.turn == CHANCE:  # a deal held for the round's end: due once everyone has seen it
+            return self.round_end is None or (self.clock is not None
+                                               and time.monotonic() - self._round_end_since >= self.clock)
         return not self.seats[state.turn].is_human or self.stand_in_due(state.turn)
 
     def advance(self, bots: int | None) -> bool:
@@ -396,7 +405,7 @@ class Room:
         before = state.moves
         self._bot_budget = bots
         try:
-            play_out(state, self.policies, on_action=self._on_action, on_event=self._on_event)
+            play_out(state, self.policies, chance=self._chance, on_action=self._on_action, on_event=self._on_event)
         except EvaluationError as exc:  # the rules themselves cannot go on
             self.problem = f"the rules cannot go on: {exc}"
         finally:
@@ -413,6 +422,36 @@ class Room:
         if self.narration is not None:  # what everyone may see of it (the engine's view), not the event
             assert self.state is not None
             self.narration.follow(self.state)
+        if event.get("event") == "score" and self.state is not None and self.state.turn != OVER:
+            present = {i for i, s in enumerate(self.seats) if s.is_human and s.connections > 0}
+            if present:  # people are watching: the round's end stays until each has seen it
+                self.round_end, self.round_waiting = int(event.get("round", 0)), present
+                self._round_end_since = time.monotonic()
+
+    def _chance(self, state: GameState) -> Any:
+        """Chance's move, unless the end of a round is still being looked at (then the
+        next deal waits: the driver loop stops until the last person says "next")."""
+        if self.round_end is not None:
+            if self.clock is None or time.monotonic() - self._round_end_since < self.clock:
+                raise Stop
+            self.round_end, self.round_waiting = None, set()  # the turn clock ran out on it
+        return state.chance_action()
+
+    def next_deal(self, seat: int | None) -> None:
+        """The player at ``seat`` has seen the round's end; the last one to say so lets the
+        next deal come."""
+        if seat is None:
+            raise RoomError("you are watching: the players say when to deal")
+        if self.round_end is None:
+            raise RoomError("no round is waiting to be dealt")
+        self._seen_round_end(seat)
+        self.broadcast()
+        self.kick()
+
+    def _seen_round_end(self, seat: int) -> None:
+        self.round_waiting.discard(seat)
+        if self.round_end is not None and not self.round_waiting:
+            self.round_end = None
 
     def _finish(self) -> None:
         if self.writer is not None:
@@ -498,6 +537,10 @@ class Room:
             "over": state.turn == OVER,
             "problem": self.problem,
         }
+        if self.round_end is not None:  # the round's end is on the table: who has yet to see it
+            message["round_end"] = {"round": self.round_end,
+                                    "waiting": [names[i] for i in sorted(self.round_waiting)],
+                                    "seen": seat is None or seat not in self.round_waiting}
         left = self.clock_left(state.turn) if state.turn >= 0 and self.problem is None else None
         if left is not None:  # the seconds left for the move waited for (the page counts down)
             message["clock_left"] = round(left, 1)

@@ -451,6 +451,8 @@ def _handle(rooms: Rooms, client: Client, text: str) -> None:
         raise RoomError("join a room first")
     if kind == "start":
         room.start(client.seat)
+    elif kind == "next":
+        room.next_deal(client.seat)
     elif kind == "move":
         try:
             room.move(client.seat, message.get("move"))

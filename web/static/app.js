@@ -61,6 +61,32 @@ function startClock(m, mine) {
   state.clockTimer = setInterval(tick, 500);
 }
 
+// The end of a round stays until everyone at the table has seen it: its points, the
+// totals, and a button for the next deal (the server deals once the last one has pressed).
+function drawRoundEnd(m) {
+  const box = $("round-end");
+  box.textContent = "";
+  box.hidden = !m.round_end;
+  if (!m.round_end) return;
+  const row = m.sheet.length ? m.sheet[m.sheet.length - 1] : null;
+  box.append(el("h3", { text: `Round ${m.round_end.round} is over` }));
+  if (row) {
+    const table = el("table", { class: "summary" },
+      el("tr", {}, el("th", { text: "" }), el("th", { text: "this round" }), el("th", { text: "total" })));
+    m.seats.forEach((s, i) => table.append(el("tr", {}, el("td", { text: s.name }),
+      el("td", { text: row.cells[i] }), el("td", { text: String(row.totals[i]) }))));
+    box.append(table);
+  }
+  const waiting = m.round_end.waiting;
+  if (!m.round_end.seen) {
+    const button = el("button", { type: "button", id: "next-deal", text: "Next deal" });
+    button.addEventListener("click", () => { send({ type: "next" }); button.disabled = true; });
+    box.append(button);
+  }
+  const others = waiting.filter((name, i) => m.round_end.seen || name !== m.seats[m.you].name);
+  box.append(el("p", { class: "muted", text: others.length ? `Waiting for ${others.join(", ")} to look.` : "" }));
+}
+
 function setStatus(text) { $("status").textContent = text; }
 
 // --- entry: join, or make the room ---------------------------------------------------------
@@ -280,6 +306,7 @@ function table(m) {
   const mine = m.turn === m.you && m.you !== null && !m.over;
   $("prompt").textContent = m.problem ? m.problem : m.over ? "" : mine ? "Your turn: " + c.prompt : m.you === null ? "You are watching." : `Waiting for ${m.turn === null ? "the deal" : m.seats[m.turn].name}…`;
   startClock(m, mine);
+  drawRoundEnd(m);
   if (fresh && !mine) notice("", false);
   drawButtons(c);
   drawHand(m, c);
