@@ -190,8 +190,8 @@ def test_two_people_and_two_bots_play_a_round_of_oh_hell(served):
         for page in (ann, bob):
             page.wait_for_selector("#round-end:not([hidden]) #next-deal")
         ann.click("#next-deal")
-        _wait_text(bob, "#round-end", "Waiting for Bob")
-        assert bob.locator("#round-end:not([hidden])").count() == 1
+        _wait_text(ann, "#round-end", "Waiting for Bob to look")
+        assert bob.locator("#round-end:not([hidden]) #next-deal:not([disabled])").count() == 1
         ARTIFACTS.mkdir(exist_ok=True)
         bob.screenshot(path=str(ARTIFACTS / "oh-hell-round-end.png"), full_page=True)
         bob.click("#next-deal")

@@ -521,7 +521,8 @@ class Room:
             "type": "table", **self._describe(), "you": seat, "version": state.moves, "step": state.event_count,
             "round": obs.round, "rounds": obs.rounds, "hand_size": obs.hand_size, "dealer": obs.dealer,
             "phase": str(obs.phase), "turn": state.turn if state.turn >= 0 else None,
-            "heading": self.narration.round_title(obs.round) if self.narration.round and state.turn != OVER else "",
+            "heading": (f"Round {self.round_end} of {obs.rounds} is over" if self.round_end is not None else
+                        self.narration.round_title(obs.round) if self.narration.round and state.turn != OVER else ""),
             "seats": [{"name": names[i], "kind": "person" if s.is_human else s.kind, "total": obs.totals[i],
                        "connected": s.connections > 0 if s.is_human else True,
                        "stand_in": s.is_human and s.connections == 0 and state.turn == i and self.stand_in_due(i),

@@ -304,7 +304,7 @@ function table(m) {
   // controls
   const c = m.controls || { buttons: [], composers: [], select: false, prompt: "" };
   const mine = m.turn === m.you && m.you !== null && !m.over;
-  $("prompt").textContent = m.problem ? m.problem : m.over ? "" : mine ? "Your turn: " + c.prompt : m.you === null ? "You are watching." : `Waiting for ${m.turn === null ? "the deal" : m.seats[m.turn].name}…`;
+  $("prompt").textContent = m.problem ? m.problem : m.over ? "" : m.round_end ? "" : mine ? "Your turn: " + c.prompt : m.you === null ? "You are watching." : `Waiting for ${m.turn === null ? "the deal" : m.seats[m.turn].name}…`;
   startClock(m, mine);
   drawRoundEnd(m);
   if (fresh && !mine) notice("", false);
