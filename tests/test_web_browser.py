@@ -161,6 +161,10 @@ def test_two_people_and_two_bots_play_a_round_of_oh_hell(served):
     with sync_playwright() as p:  # type: ignore[operator]
         browser = p.chromium.launch(executable_path=chromium, args=ARGS)
         ann, bob, errors = _open_room(browser, served, "oh-hell", None)
+        ann.fill("#chat-text", "good luck <b>all</b>")  # the chat: plain text, on every page of the room
+        ann.click("#chat-form button")
+        _wait_text(bob, "#chat-lines", "Ann: good luck <b>all</b>")
+        assert bob.locator("#chat-lines b").count() == 1  # the speaker's name only: the text stays text
         checked_refusal = False
         deadline = time.time() + 120
         while not _round_over(ann) and time.time() < deadline:

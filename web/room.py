@@ -37,6 +37,7 @@ from ..interpreter.record import dump_event
 from ..interpreter.rules import Ruleset
 from ..interpreter.textio import parse_input
 from .families import web_view_for
+from .guards import Bucket
 from .roomfiles import MAX_NAME, RoomError
 from .roomfiles import clean_name
 
@@ -44,6 +45,10 @@ if TYPE_CHECKING:
     from .rooms import Rooms
 
 MAX_MOVES_LISTED = 300
+CHAT_LINES = 50  # the room's chat kept, for those who join later (in memory only)
+MAX_CHAT = 200  # characters in one chat line
+CHAT_RATE, CHAT_BURST = 0.5, 5  # chat lines and reactions a second a connection, on average; at once
+REACTIONS = ("👍", "👏", "😂", "😮", "😢", "🎉")
 LOG_LINES = 40
 
 
@@ -165,6 +170,8 @@ class Client:
         self.send = send
         self.room: Room | None = None
         self.seat: int | None = None
+        self.name: str | None = None  # a spectator's name, as given when joining (for the chat)
+        self.chat_bucket = Bucket(CHAT_RATE, CHAT_BURST)  # its own limit, below the messages' one
 
 
 @dataclass
@@ -213,6 +220,7 @@ class Room:
         # round just scored, and the seats still to say "next deal" (the next deal waits).
         self.round_end: int | None = None
         self.round_waiting: set[int] = set()
+        self.chat_lines: deque[dict[str, Any]] = deque(maxlen=CHAT_LINES)
         self._round_end_since = 0.0
 
     # --- seats ------------------------------------------------------------------------------
@@ -261,6 +269,11 @@ class Room:
         elif sum(1 for c in self.clients if c.seat is None) >= self.rooms.limits.max_spectators:
             raise RoomError("this room is full: every seat is taken and there is no room to watch")
         client.room, client.seat = self, seat
+        if seat is None:
+            try:
+                client.name = clean_name(name, "your name", MAX_NAME)
+            except RoomError:
+                client.name = None
         self.clients.append(client)
         self.last_active = time.monotonic()
         self.empty_since = None
@@ -279,6 +292,44 @@ class Room:
                 self._seen_round_end(client.seat)
         client.room = None
         self.broadcast()
+
+    # --- the chat -----------------------------------------------------------------------------
+    def chat(self, client: Client, text: Any) -> None:
+        """A line of plain text from ``client`` to everyone in the room (RoomError: why not)."""
+        if not isinstance(text, str):
+            raise RoomError("a chat line is text")
+        line = " ".join(text.split())
+        if not line:
+            raise RoomError("say something first")
+        if len(line) > MAX_CHAT:
+            raise RoomError(f"a chat line has at most {MAX_CHAT} characters")
+        if not line.isprintable():
+            raise RoomError("a chat line is plain text")
+        self._chat_turn(client)
+        entry = {"from": self._speaker(client), "seat": client.seat, "text": line}
+        self.chat_lines.append(entry)
+        for other in list(self.clients):
+            other.send({"type": "chat", "lines": [entry]})
+
+    def react(self, client: Client, emoji: Any) -> None:
+        """A reaction (one of :data:`REACTIONS`) shown to everyone in the room, not kept."""
+        if emoji not in REACTIONS:
+            raise RoomError("a reaction is one of " + " ".join(REACTIONS))
+        self._chat_turn(client)
+        for other in list(self.clients):
+            other.send({"type": "reaction", "from": self._speaker(client), "seat": client.seat, "emoji": emoji})
+
+    def chat_history(self) -> dict[str, Any]:
+        return {"type": "chat", "lines": list(self.chat_lines), "history": True}
+
+    def _chat_turn(self, client: Client) -> None:
+        if not client.chat_bucket.take():
+            raise RoomError("you are chatting too fast: wait a moment")
+
+    def _speaker(self, client: Client) -> str:
+        if client.seat is not None:
+            return self.names()[client.seat]
+        return f"{client.name or 'someone'} (watching)"
 
     def start(self, seat: int | None) -> None:
         if self.started:

@@ -444,6 +444,7 @@ def _handle(rooms: Rooms, client: Client, text: str) -> None:
         if token is not None:
             welcome["token"] = token
         client.send(welcome)
+        client.send(room.chat_history())
         room.broadcast()
         return
     room = client.room
@@ -453,6 +454,10 @@ def _handle(rooms: Rooms, client: Client, text: str) -> None:
         room.start(client.seat)
     elif kind == "next":
         room.next_deal(client.seat)
+    elif kind == "chat":
+        room.chat(client, message.get("text"))
+    elif kind == "react":
+        room.react(client, message.get("emoji"))
     elif kind == "move":
         try:
             room.move(client.seat, message.get("move"))

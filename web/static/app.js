@@ -42,7 +42,10 @@ function cardEl(name, extra) {
 }
 
 const tokenKey = (room) => "cardrules:token:" + room.trim().replace(/\s+/g, " ").toLowerCase();
-const show = (id) => { for (const s of ["entry", "lobby", "table"]) $(s).hidden = s !== id; };
+const show = (id) => {
+  for (const s of ["entry", "lobby", "table"]) $(s).hidden = s !== id;
+  if (id === "entry") $("chat").hidden = true; // the chat is a room's: shown once in one
+};
 // The turn clock: the server says how many seconds were left when it sent the table; the
 // page counts down from there (the server itself has a bot move when the time is up).
 function startClock(m, mine) {
@@ -245,11 +248,45 @@ function receive(m) {
     lobby(m);
   } else if (m.type === "table") {
     table(m);
+  } else if (m.type === "chat") {
+    chatLines(m);
+  } else if (m.type === "reaction") {
+    chatLines({ lines: [{ from: m.from, text: m.emoji, reaction: true }] });
   } else if (m.type === "refused") {
     notice(m.message, true);
   } else if (m.type === "error") {
     if (!state.table && $("lobby").hidden) { show("entry"); $("entry-error").textContent = m.message; }
     notice(m.message, true);
+  }
+}
+
+// --- the chat: plain text (shown as text, never as markup), the last 50 lines ---------------------
+const REACTIONS = ["👍", "👏", "😂", "😮", "😢", "🎉"];
+
+function chatLines(m) {
+  $("chat").hidden = false;
+  const list = $("chat-lines");
+  if (m.history) list.textContent = "";
+  for (const line of m.lines) {
+    list.append(el("li", { class: line.reaction ? "reaction" : "" },
+      el("b", { text: line.from + (line.reaction ? " " : ": ") }), line.text));
+  }
+  while (list.children.length > 50) list.firstChild.remove();
+  list.scrollTop = list.scrollHeight;
+}
+
+function setUpChat() {
+  $("chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("chat-text").value.trim();
+    if (!text) return;
+    send({ type: "chat", text });
+    $("chat-text").value = "";
+  });
+  for (const emoji of REACTIONS) {
+    const button = el("button", { type: "button", text: emoji, "aria-label": "react " + emoji });
+    button.addEventListener("click", () => send({ type: "react", emoji }));
+    $("reactions").append(button);
   }
 }
 
@@ -470,6 +507,7 @@ function init() {
   $("start").addEventListener("click", () => send({ type: "start" }));
   $("copy-share").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("share").href));
   $("typed").addEventListener("submit", (event) => { event.preventDefault(); const v = $("typed-move").value.trim(); if (v) { sendMove(v); $("typed-move").value = ""; } });
+  setUpChat();
   const params = new URLSearchParams(location.search);
   const room = params.get("room");
   const token = params.get("token");
