@@ -166,11 +166,16 @@ def test_two_people_and_two_bots_play_a_round_of_oh_hell(served):
         _wait_text(bob, "#chat-lines", "Ann: good luck <b>all</b>")
         assert bob.locator("#chat-lines b").count() == 1  # the speaker's name only: the text stays text
         checked_refusal = False
+        trick_seen = False
         deadline = time.time() + 120
         while not _round_over(ann) and time.time() < deadline:
             for page in (ann, bob):
                 if not _my_turn(page):
                     continue
+                if not trick_seen and page.locator("#seats .on-table .card").count() >= 2:
+                    trick_seen = True  # the trick lies in the middle of the table, a card before each player
+                    ARTIFACTS.mkdir(exist_ok=True)
+                    page.screenshot(path=str(ARTIFACTS / "oh-hell-trick.png"), full_page=False)
                 bids = page.locator("#buttons button[data-move]")
                 cards = page.locator("#hand .card.playable")
                 if bids.count():
@@ -185,6 +190,7 @@ def test_two_people_and_two_bots_play_a_round_of_oh_hell(served):
                     _click(cards.first)
                 page.wait_for_timeout(30)
         assert _round_over(ann), "the round did not end in time"
+        assert trick_seen
         for page in (ann, bob):
             page.wait_for_function("document.querySelectorAll('#sheet tr').length > 2")
             row = page.locator("#sheet tr").nth(1)

@@ -33,12 +33,50 @@ function cardText(name) {
   return rank + (SUIT[name[1]] || name[1]);
 }
 
+const RANK_NAME = { A: "ace", K: "king", Q: "queen", J: "jack", T: "10" };
+const SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+
+function cardName(name) {
+  const own = face(name);
+  if (own) return own[2];
+  if (name === "JK") return "joker";
+  return (RANK_NAME[name[0]] || name[0]) + " of " + (SUIT_NAME[name[1]] || name[1]);
+}
+
+// A card's face, drawn as SVG by the page itself (no image is fetched): the index in two
+// corners and the suit (or the special card's sign) large in the middle.
+const SVGNS = "http://www.w3.org/2000/svg";
+function svgEl(tag, attrs, text) {
+  const node = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function faceSvg(name) {
+  const own = face(name);
+  const text = cardText(name);
+  const standard = !own && name !== "JK";
+  const index = standard ? (name[0] === "T" ? "10" : name[0]) : text;
+  const pip = standard ? SUIT[name[1]] : (own ? own[0] : "★");
+  const svg = svgEl("svg", { viewBox: "0 0 50 70", class: "face", "aria-hidden": "true", focusable: "false" });
+  svg.append(svgEl("rect", { x: 1, y: 1, width: 48, height: 68, rx: 5, class: "paper" }));
+  const small = index.length > 3 ? 7 : 11;
+  svg.append(svgEl("text", { x: 4, y: 13, "font-size": small, class: "index" }, index));
+  if (standard) svg.append(svgEl("text", { x: 4, y: 24, "font-size": 10, class: "index" }, SUIT[name[1]]));
+  svg.append(svgEl("text", { x: 25, y: 44, "font-size": pip.length > 2 ? 11 : 24, "text-anchor": "middle", class: "pip" }, pip));
+  svg.append(svgEl("text", { x: 46, y: 64, "font-size": small, "text-anchor": "end", class: "index" }, index));
+  return svg;
+}
+
 function cardEl(name, extra) {
   const own = face(name);
   const colour = own ? (COLOURS.has(own[1]) && own[1] !== "black" ? " " + (own[1] === "red" ? "red" : "c-" + own[1]) : "")
     : (name[1] === "H" || name[1] === "D") ? " red" : "";
-  return el("span", { class: "card" + colour + (own && own[1] === "" ? " special" : "") + (extra ? " " + extra : ""),
-    "data-card": name, title: own ? own[2] + " (" + name + ")" : name }, cardText(name));
+  const node = el("span", { class: "card" + colour + (own && own[1] === "" ? " special" : "") + (extra ? " " + extra : ""),
+    "data-card": name, title: own ? own[2] + " (" + name + ")" : name, role: "img", "aria-label": cardName(name) });
+  node.append(faceSvg(name));
+  return node;
 }
 
 const tokenKey = (room) => "cardrules:token:" + room.trim().replace(/\s+/g, " ").toLowerCase();
@@ -88,6 +126,60 @@ function drawRoundEnd(m) {
   }
   const others = waiting.filter((name, i) => m.round_end.seen || name !== m.seats[m.you].name);
   box.append(el("p", { class: "muted", text: others.length ? `Waiting for ${others.join(", ")} to look.` : "" }));
+}
+
+// Positions go through the style object, which the page's Content-Security-Policy allows
+// (it refuses style attributes).
+function place(node, properties) {
+  for (const [k, v] of Object.entries(properties)) node.style.setProperty(k, v);
+  return node;
+}
+
+// Where seat ``i`` sits round the table (percent of the table's box): you at the bottom,
+// the others clockwise, on an ellipse of radii rx, ry.
+function around(i, m, rx, ry) {
+  const n = m.seats.length;
+  const me = m.you === null || m.you === undefined ? 0 : m.you;
+  const angle = Math.PI / 2 + ((i - me + n) % n) * 2 * Math.PI / n;
+  const x = 50 + rx * Math.cos(angle);
+  return [Math.min(Math.max(x, 13), 87), 50 + ry * Math.sin(angle)]; // (a seat's box stays on the page)
+}
+
+// The table's settings, kept in this browser: animations (off when the system asks for
+// reduced motion) and a sound when it is your turn (off until you turn it on).
+const settings = {
+  motion: localStorage.getItem("cardrules:motion") !== null ? localStorage.getItem("cardrules:motion") === "on"
+    : !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches),
+  sound: localStorage.getItem("cardrules:sound") === "on",
+};
+
+function setUpSettings() {
+  for (const key of ["motion", "sound"]) {
+    const box = $("setting-" + key);
+    box.checked = settings[key];
+    box.addEventListener("change", () => {
+      settings[key] = box.checked;
+      localStorage.setItem("cardrules:" + key, box.checked ? "on" : "off");
+      document.body.classList.toggle("no-motion", !settings.motion);
+      if (key === "sound" && box.checked) beep();
+    });
+  }
+  document.body.classList.toggle("no-motion", !settings.motion);
+}
+
+let audio = null;
+function beep() { // a short tone, made here: no sound file is fetched
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.25);
+  } catch (error) { /* no audio here: stay quiet */ }
 }
 
 function setStatus(text) { $("status").textContent = text; }
@@ -323,16 +415,47 @@ function table(m) {
   state.table = m;
   if (fresh) { state.selected.clear(); state.groups = []; }
   $("heading").textContent = m.over ? `${m.title}: the game is over` : (m.heading || `${m.title}, round ${m.round} of ${m.rounds}`);
-  // seats
+  // the seats round the table, you at the bottom, play passing to the left (clockwise)
   const seats = $("seats");
   seats.textContent = "";
+  const felt = el("div", { class: "felt", "aria-label": "the table" });
+  seats.append(felt);
   m.seats.forEach((s, i) => {
     const classes = ["seat", i === m.turn ? "turn" : "", i === m.you ? "you" : ""].join(" ");
-    seats.append(el("div", { class: classes, "data-seat": i },
+    const [x, y] = around(i, m, 43, 41);
+    seats.append(place(el("div", { class: classes, "data-seat": i,
+      "aria-label": `${s.name}${i === m.you ? " (you)" : ""}, ${s.total} points${i === m.dealer && !m.over ? ", dealer" : ""}`
+        + `${s.note ? ", " + s.note : ""}${i === m.turn ? ", to play" : ""}` },
       el("span", { class: "total", text: String(s.total) }),
       el("div", { class: "name", text: s.name + (i === m.you ? " (you)" : "") + (i === m.dealer && !m.over ? " · dealer" : "") }),
       el("div", { class: "note", text: s.note || "" }),
-      s.kind === "person" && !s.connected ? el("div", { class: "gone", text: s.stand_in ? "away: a bot plays" : "away" }) : null));
+      s.kind === "person" && !s.connected ? el("div", { class: "gone", text: s.stand_in ? "away: a bot plays" : "away" }) : null),
+      { left: x + "%", top: y + "%" }));
+  });
+  // the trick in the middle, each card in front of the player who played it
+  const trick = m.panels.find((p) => p.kind === "plays");
+  const before = state.onTable || new Set();
+  state.onTable = new Set();
+  if (trick) {
+    for (const play of trick.plays) {
+      const [x, y] = around(play.seat, m, 15, 17);
+      const [fromX, fromY] = around(play.seat, m, 43, 41);
+      const key = play.seat + ":" + play.card;
+      state.onTable.add(key);
+      const node = place(el("div", { class: "on-table" + (play.best ? " best" : "") + (before.has(key) ? "" : " arrive"),
+        title: m.seats[play.seat].name + (play.as ? " (as " + play.as + ")" : "") },
+        cardEl(play.card)),
+        { left: x + "%", top: y + "%", "--from-x": (fromX - x) * 3 + "px", "--from-y": (fromY - y) * 3 + "px" });
+      if (play.as) node.append(el("div", { class: "as", text: "as " + play.as }));
+      felt.append(node);
+    }
+    if (!trick.plays.length && trick.empty) felt.append(el("div", { class: "felt-note", text: trick.empty }));
+  }
+  felt.addEventListener("dragover", (event) => event.preventDefault());
+  felt.addEventListener("drop", (event) => {
+    event.preventDefault();
+    const move = event.dataTransfer.getData("text/plain");
+    if (move) sendMove(move);
   });
   // panels
   const panels = $("panels");
@@ -341,6 +464,8 @@ function table(m) {
   // controls
   const c = m.controls || { buttons: [], composers: [], select: false, prompt: "" };
   const mine = m.turn === m.you && m.you !== null && !m.over;
+  if (mine && !state.wasMine && settings.sound) beep();
+  state.wasMine = mine;
   $("prompt").textContent = m.problem ? m.problem : m.over ? "" : m.round_end ? "" : mine ? "Your turn: " + c.prompt : m.you === null ? "You are watching." : `Waiting for ${m.turn === null ? "the deal" : m.seats[m.turn].name}…`;
   startClock(m, mine);
   drawRoundEnd(m);
@@ -423,12 +548,28 @@ function drawHand(m, c) {
     const classes = [h.move ? "playable" : "", c.select ? "selectable" : "", h.playable && c.select ? "discardable" : "", state.selected.has(i) ? "selected" : ""].join(" ");
     const node = cardEl(h.card, classes);
     node.dataset.index = i;
-    if (h.move) node.dataset.move = h.move;
-    node.addEventListener("click", () => {
+    const act = () => {
       if (h.move) sendMove(h.move);
       else if (c.select) { state.selected.has(i) ? state.selected.delete(i) : state.selected.add(i); drawHand(m, c); drawComposers(c, m); }
       else if (h.refused) notice(h.refused, true);
-    });
+    };
+    if (h.move || c.select) { // a control: reachable by Tab, played with Enter or Space, named for screen readers
+      node.setAttribute("role", "button");
+      node.tabIndex = 0;
+      node.setAttribute("aria-label", (h.move ? "play " : c.select ? (state.selected.has(i) ? "unpick " : "pick ") : "")
+        + cardName(h.card));
+      node.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); act(); }
+      });
+    } else if (h.refused) {
+      node.setAttribute("aria-label", cardName(h.card) + ": " + h.refused);
+    }
+    if (h.move) { // or dragged onto the table
+      node.dataset.move = h.move;
+      node.draggable = true;
+      node.addEventListener("dragstart", (event) => event.dataTransfer.setData("text/plain", h.move));
+    }
+    node.addEventListener("click", act);
     hand.append(node);
   });
 }
@@ -508,6 +649,7 @@ function init() {
   $("copy-share").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("share").href));
   $("typed").addEventListener("submit", (event) => { event.preventDefault(); const v = $("typed-move").value.trim(); if (v) { sendMove(v); $("typed-move").value = ""; } });
   setUpChat();
+  setUpSettings();
   const params = new URLSearchParams(location.search);
   const room = params.get("room");
   const token = params.get("token");
