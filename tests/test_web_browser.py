@@ -221,6 +221,7 @@ def test_two_people_and_two_bots_play_the_first_round_of_shanghai_isra(served):
         ann, bob, errors = _open_room(browser, served, "shanghai-isra", "junior")
         assert "Contract" in ann.text_content("#panels")
         melds_seen = 0
+        built_checked = False
         deadline = time.time() + 150
         while not _round_over(ann) and time.time() < deadline:
             melds_seen = max(melds_seen, ann.locator("[data-panel='melds'] .meld").count())
@@ -236,6 +237,19 @@ def test_two_people_and_two_bots_play_the_first_round_of_shanghai_isra(served):
                         break
                 else:
                     cards = page.locator("#hand .card.discardable")
+                    if not built_checked and page is ann and cards.count() >= 3 and \
+                            page.locator("button:has-text('Add as a meld')").count():
+                        # a meld being built: its cards marked in the hand, then taken back
+                        _click(cards.nth(0))
+                        _click(cards.nth(1))
+                        _click(page.locator("button:has-text('Add as a meld')"))
+                        if page.locator("#hand .card.grouped").count() == 2:
+                            assert page.locator("#hand .card[data-group='1'] .badge").count() == 2
+                            assert page.locator("#composers .groups li").count() == 1
+                            _click(page.locator("#composers button.remove"))
+                            assert page.locator("#hand .card.grouped").count() == 0
+                            built_checked = True
+                        continue
                     if cards.count():
                         _click(cards.last)  # pick a card, then discard it
                         _click(page.locator("button[data-composer='Discard']"))
@@ -244,6 +258,7 @@ def test_two_people_and_two_bots_play_the_first_round_of_shanghai_isra(served):
                 page.wait_for_timeout(30)
         assert _round_over(ann), "the round did not end in time"
         assert melds_seen > 0  # someone went down: melds were on the table
+        assert built_checked
         ARTIFACTS.mkdir(exist_ok=True)
         ann.screenshot(path=str(ARTIFACTS / "shanghai-isra-ann-phone.png"), full_page=True)
         bob.screenshot(path=str(ARTIFACTS / "shanghai-isra-bob.png"), full_page=True)

@@ -545,15 +545,22 @@ function drawHand(m, c) {
   const hand = $("hand");
   hand.textContent = "";
   (m.hand || []).forEach((h, i) => {
-    const classes = [h.move ? "playable" : "", c.select ? "selectable" : "", h.playable && c.select ? "discardable" : "", state.selected.has(i) ? "selected" : ""].join(" ");
+    const group = state.groups.findIndex((g) => g.includes(i));
+    const classes = [h.move ? "playable" : "", c.select && group < 0 ? "selectable" : "", h.playable && c.select ? "discardable" : "",
+      state.selected.has(i) ? "selected" : "", group >= 0 ? "grouped" : ""].join(" ");
     const node = cardEl(h.card, classes);
     node.dataset.index = i;
+    if (group >= 0) { // in a meld being built: marked with the meld's number, not picked again
+      node.dataset.group = group + 1;
+      node.append(el("span", { class: "badge", text: String(group + 1), "aria-hidden": "true" }));
+    }
     const act = () => {
       if (h.move) sendMove(h.move);
+      else if (c.select && group >= 0) notice(`that card is in meld ${group + 1}: remove the meld to use it again`, false);
       else if (c.select) { state.selected.has(i) ? state.selected.delete(i) : state.selected.add(i); drawHand(m, c); drawComposers(c, m); }
       else if (h.refused) notice(h.refused, true);
     };
-    if (h.move || c.select) { // a control: reachable by Tab, played with Enter or Space, named for screen readers
+    if (h.move || (c.select && group < 0)) { // a control: reachable by Tab, played with Enter or Space, named for screen readers
       node.setAttribute("role", "button");
       node.tabIndex = 0;
       node.setAttribute("aria-label", (h.move ? "play " : c.select ? (state.selected.has(i) ? "unpick " : "pick ") : "")
@@ -596,15 +603,28 @@ function drawComposers(c, m) {
       for (const id of meldIds) target.append(el("option", { value: id, text: `[${id}]` }));
     }
     if (comp.groups) {
-      if (state.groups.length) row.append(el("div", { class: "groups", text: "Melds so far: " + state.groups.map((g) => g.map(cardText).join(" ")).join(" | ") }));
+      if (state.groups.length) { // the melds built so far, each removable, before going down
+        const list = el("ol", { class: "groups", "aria-label": "melds so far" });
+        state.groups.forEach((g, n) => {
+          const item = el("li", { "data-group": n + 1 }, el("span", { class: "muted", text: `meld ${n + 1}: ` }));
+          for (const i of g) item.append(cardEl(m.hand[i].card, "small"));
+          item.append(el("button", { type: "button", class: "remove", "aria-label": `remove meld ${n + 1}`, onclick: () => {
+            state.groups.splice(n, 1); drawHand(m, c); drawComposers(c, m);
+          } }, "×"));
+          list.append(item);
+        });
+        row.append(list);
+        row.append(el("button", { type: "button", onclick: () => { state.groups = []; drawHand(m, c); drawComposers(c, m); } },
+          "Clear the melds"));
+      }
       row.append(el("button", { type: "button", disabled: !picked.length, onclick: () => {
-        state.groups.push(picked); state.selected.clear(); drawHand(m, c); drawComposers(c, m);
+        state.groups.push([...state.selected].sort((a, b) => a - b)); state.selected.clear(); drawHand(m, c); drawComposers(c, m);
       } }, "Add as a meld"));
     }
     const ready = comp.groups ? (state.groups.length + (picked.length ? 1 : 0)) > 0 : picked.length >= least && picked.length <= most;
     const button = el("button", { type: "button", class: "primary", disabled: !ready, "data-composer": comp.label }, comp.label);
     button.addEventListener("click", () => {
-      const groups = comp.groups ? [...state.groups, ...(picked.length ? [picked] : [])] : [];
+      const groups = comp.groups ? [...state.groups.map((g) => g.map((i) => m.hand[i].card)), ...(picked.length ? [picked] : [])] : [];
       const move = comp.template.replace("{cards}", picked.join(" ")).replace("{groups}", groups.map((g) => g.join(" ")).join(" | ")).replace("{meld}", target ? target.value : "");
       sendMove(move);
     });
