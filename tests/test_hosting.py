@@ -148,3 +148,30 @@ def test_a_bad_trusted_proxy_is_a_usage_error(run_cli):
     assert result.exit_code == 2
     assert result.output.strip().splitlines()[-1].endswith(
         "'not-an-address' is not an address or a network (such as 127.0.0.1 or 172.16.0.0/12)")
+
+
+def _builder() -> list[str] | None:
+    """A container builder that can run here (podman, or docker with its daemon up)."""
+    for tool in ("podman", "docker"):
+        if shutil.which(tool) and subprocess.run([tool, "info"], capture_output=True, timeout=30).returncode == 0:
+            return [tool]
+    return None
+
+
+def test_the_image_builds_where_a_builder_and_its_base_image_are_at_hand(tmp_path):
+    builder = _builder()
+    if builder is None:
+        pytest.skip("no container builder here (podman, or docker with a running daemon)")
+    base = next(line.split()[1] for line in (ROOT / "Containerfile").read_text().splitlines()
+                if line.startswith("FROM "))
+    if subprocess.run([*builder, "image", "inspect", base], capture_output=True, timeout=60).returncode != 0:
+        pytest.skip(f"the base image {base} is not on this machine (and registries may be out of reach)")
+    tag = "localhost/cardrules-test:latest"
+    built = subprocess.run([*builder, "build", "-t", tag, "-f", str(ROOT / "Containerfile"), str(ROOT)],
+                           capture_output=True, text=True, timeout=900)
+    assert built.returncode == 0, built.stderr[-3000:]
+    user = subprocess.run([*builder, "run", "--rm", "--entrypoint", "id", tag, "-u"], capture_output=True, text=True)
+    assert user.stdout.strip() == "10001"  # not root
+    volumes = subprocess.run([*builder, "image", "inspect", "-f", "{{json .Config.Volumes}}", tag],
+                             capture_output=True, text=True)
+    assert "/data" in volumes.stdout
