@@ -13,7 +13,7 @@ import click
 
 from ..interpreter.bots import check_seat_kind
 from ..interpreter.files import FileRefused, check_folder, is_file
-from ..interpreter.simulate import ClusterUnavailable, open_cluster, run_games, statistics
+from ..interpreter.simulate import ClusterUnavailable, GameSummary, Tally, iter_games, open_cluster, run_games
 from .common import InvalidInput, UsageProblem, Whole, echo, examples, json_option, open_ruleset
 from .exports import (check_output, csv_bytes, need_matplotlib, plot_differences, plot_format, plot_totals,
                       write_output)
@@ -146,12 +146,20 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
     start = time.perf_counter()
     progress = Progress(games, rules.name, quiet)
     try:
+        # the games' figures are tallied as they come; each game's summary is kept only
+        # for --csv and --plot, so memory stays flat in --games without them
+        tally = Tally(len(kinds), rules, mode)
+        results: list[GameSummary] = []
+        keep = csv_file is not None or plot_file is not None
         with cluster_client(cluster, jobs) as client:
-            results = run_games(ref, kinds, games, seed, jobs, mode, record_dir, progress, client, rules=rules)
+            for summary in iter_games(ref, kinds, games, seed, jobs, mode, record_dir, progress, client, rules=rules):
+                tally.add(summary)
+                if keep:
+                    results.append(summary)
     finally:
         progress.close()
     elapsed = time.perf_counter() - start
-    stats = statistics(results, kinds, rules, mode)
+    stats = tally.statistics(kinds)
     stats.update(ruleset=rules.name, seed=seed, seconds=round(elapsed, 3))
     if csv_file is not None:
         write_output(csv_file, "--csv", csv_bytes([(rules.name, results)], kinds), force)

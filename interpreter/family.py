@@ -151,7 +151,11 @@ class GameFamily(Protocol):
 
     def aggregate(self, summaries: Sequence[dict[str, Any]], players: int) -> tuple[list[dict[str, Any]],
                                                                                  dict[str, Any]]:
-        """Per-seat figures and figures of the whole run, from the games' summaries."""
+        """Per-seat figures and figures of the whole run, from the games' summaries.  A
+        family whose summaries are counts and sums only (numbers, lists of them, objects of
+        them) says so with a class attribute ``summaries_add_up = True``: `simulate` then
+        adds them up as the games come and asks ``aggregate`` about that one sum, so its
+        memory stays flat in ``--games``; without it, every summary is kept."""
 
     def metrics(self) -> Sequence[tuple[str, Callable[[dict[str, Any]], float | None]]]:
         """Figures `compare` reports for two rulesets of this family, from a summary."""

@@ -92,5 +92,18 @@ def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[fl
     if n < 2:
         return mean, mean
     sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    return mean_interval_of(n, mean, sd, confidence)
+
+
+def mean_interval_of(n: int, mean: float, sd: float, confidence: float = 0.95) -> tuple[float, float]:
+    """Student's t interval for a mean of ``n`` values with sample standard deviation
+    ``sd`` (the figures alone, for a run that keeps no list of values).
+
+    >>> low, high = mean_interval_of(5, 3.0, 1.5811388300841898)
+    >>> round(low, 4), round(high, 4)
+    (1.0368, 4.9632)
+    """
+    if n < 2:
+        return mean, mean
     half = t_quantile(n - 1, confidence) * sd / math.sqrt(n)
     return mean - half, mean + half

@@ -23,7 +23,7 @@ from .driver import play_bots
 from .errors import CardrulesError
 from .files import is_file
 from .game import GameState
-from .intervals import mean_interval, wilson
+from .intervals import mean_interval_of, wilson
 from .record import save_record
 from .rules import Ruleset
 from .ruleset import load_ruleset
@@ -75,35 +75,44 @@ def _cached_rules(ref: str) -> Ruleset:
 def run_games(ref: str, seats: Sequence[str], games: int, seed: int = 0, jobs: int = 1,
               mode: str | None = None, record_dir: Path | None = None,
               progress: Any = None, cluster: Any = None, rules: Ruleset | None = None) -> list[GameSummary]:
-    """Play ``games`` games; ``progress(n)`` is called as games finish.  ``cluster``: a
+    """Every game's summary, in game order (see :func:`iter_games`)."""
+    return list(iter_games(ref, seats, games, seed, jobs, mode, record_dir, progress, cluster, rules))
+
+
+def iter_games(ref: str, seats: Sequence[str], games: int, seed: int = 0, jobs: int = 1,
+              mode: str | None = None, record_dir: Path | None = None,
+              progress: Any = None, cluster: Any = None, rules: Ruleset | None = None) -> Iterator[GameSummary]:
+    """Play ``games`` games, giving each one's summary in game order as it is known (a
+    run need not keep them: see :class:`Tally`); ``progress(n)`` is called as games finish.  ``cluster``: a
     Dask client from :func:`open_cluster`, to play them on its workers instead of
     ``jobs`` local processes (the results are the same).  ``rules``: ``ref`` already
     built (by the command that checked it), so this process does not build it again; a
     forked worker inherits it, a spawned one or a cluster's builds it once."""
     if rules is not None:
         _RULES.setdefault(ref, rules)
-    work = [(ref, tuple(seats), seed + i, mode, str(record_dir) if record_dir else None) for i in range(games)]
-    results: list[GameSummary] = []
+    kinds, folder = tuple(seats), str(record_dir) if record_dir else None
+    work = ((ref, kinds, seed + i, mode, folder) for i in range(games))  # made as they are played
     if cluster is not None or jobs > 1:
         _workers_find_family(ref)
     if cluster is not None:
-        return _run_on_cluster(cluster, work, progress)
+        yield from _run_on_cluster(cluster, list(work), progress)
+        return
     if jobs <= 1:
         for job in work:
-            results.append(_play_one(job))
+            summary = _play_one(job)
             if progress:
                 progress(1)
-        return results
+            yield summary
+        return
     chunk = max(1, min(64, games // (jobs * 8) or 1))
     # The platform's own way to start workers (fork here, spawn on macOS and Windows): a
     # worker finds the families as any process does, through their entry points (a family
     # registered by hand in this process only was refused above, however they start).
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for summary in pool.map(_play_one, work, chunksize=chunk):
-            results.append(summary)
             if progress:
                 progress(1)
-    return results
+            yield summary
 
 
 class FamilyNotInstalled(CardrulesError):
@@ -179,53 +188,139 @@ def _run_on_cluster(client: Any, work: Sequence[tuple[str, Sequence[str], int, s
     return [summary for batch in done if batch is not None for summary in batch]
 
 
-def _mean_sd(values: Sequence[float]) -> tuple[float, float]:
-    n = len(values)
-    mean = sum(values) / n
-    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
-    return mean, math.sqrt(var)
-
-
 def statistics(results: Sequence[GameSummary], seats: Sequence[str], rules: Ruleset,
                mode: str | None = None) -> dict[str, Any]:
     """The run's figures, as plain data (the CLI prints them or dumps them as JSON)."""
-    n = len(results)
-    players = len(seats)
-    out: dict[str, Any] = {
-        "games": n,
-        "decisions": sum(r.decisions for r in results),
-        "rounds": sum(r.rounds for r in results),
-        "mean_decisions_per_game": sum(r.decisions for r in results) / n,
-        "mean_rounds_per_game": sum(r.rounds for r in results) / n,
-        "seats": [],
-    }
-    for seat in range(players):
-        totals = [r.totals[seat] for r in results]
-        mean, sd = _mean_sd(totals)
-        wins = sum(1 for r in results if seat in r.winners)
-        shared = sum(1.0 / len(r.winners) for r in results if seat in r.winners)
-        entry: dict[str, Any] = {
-            "seat": seat, "kind": seats[seat], "wins": wins, "win_rate": wins / n,
-            "win_share": shared / n, "mean_total": mean, "sd_total": sd,
-            "min_total": min(totals), "max_total": max(totals),
-            # 95% intervals: Wilson for the win rate (a shared first place is a win for
-            # each tied seat), Student's t for the mean total
-            "win_rate_ci95": list(wilson(wins, n)), "mean_total_ci95": list(mean_interval(totals)),
+    tally = Tally(len(seats), rules, mode)
+    for summary in results:
+        tally.add(summary)
+    return tally.statistics(seats)
+
+
+def _sum_into(into: Any, more: Any) -> Any:
+    """``more`` added into ``into``: numbers add, lists element by element, objects key by
+    key (a key of one only is taken as it is).  ValueError if they are not alike."""
+    if isinstance(into, bool) or isinstance(more, bool):
+        raise ValueError("a true-or-false does not add up")
+    if isinstance(into, (int, float)) and isinstance(more, (int, float)):
+        return into + more
+    if isinstance(into, list) and isinstance(more, list) and len(into) == len(more):
+        return [_sum_into(a, b) for a, b in zip(into, more)]
+    if isinstance(into, dict) and isinstance(more, dict):
+        out = dict(into)
+        for key, value in more.items():
+            out[key] = _sum_into(out[key], value) if key in out else value
+        return out
+    raise ValueError(f"{type(into).__name__} and {type(more).__name__} do not add up")
+
+
+class _Moments:
+    """A running count, sum, sum of squares, least and greatest of whole numbers: their
+    mean and sample standard deviation exactly (integer arithmetic, one rounding)."""
+
+    __slots__ = ("n", "total", "squares", "least", "most")
+
+    def __init__(self) -> None:
+        self.n = self.total = self.squares = 0
+        self.least: int | None = None
+        self.most: int | None = None
+
+    def add(self, value: int) -> None:
+        self.n += 1
+        self.total += value
+        self.squares += value * value
+        self.least = value if self.least is None else min(self.least, value)
+        self.most = value if self.most is None else max(self.most, value)
+
+    def mean_sd(self) -> tuple[float, float]:
+        n = self.n
+        if n < 2:
+            return self.total / n, 0.0
+        return self.total / n, math.sqrt((n * self.squares - self.total * self.total) / (n * (n - 1)))
+
+    def interval(self) -> tuple[float, float]:
+        return mean_interval_of(self.n, *self.mean_sd())
+
+
+class Tally:
+    """What :func:`statistics` reports, gathered game by game in memory that does not grow
+    with the games: each seat's (and team's) totals as running sums, its wins, the
+    decisions and rounds, and the family's figures summed as they come when the family
+    says its summaries add up (``summaries_add_up``; else they are kept, one a game)."""
+
+    def __init__(self, players: int, rules: Ruleset, mode: str | None = None):
+        self.players = players
+        self.rules = rules
+        self.games = 0
+        self.seats = [_Moments() for _ in range(players)]
+        self.wins = [0] * players
+        self.shared = [0.0] * players
+        teams = rules.setup(players, mode).teams if rules.team is not None else ()
+        self.teams = {team: [seat for seat, t in enumerate(teams) if t == team] for team in sorted(set(teams))}
+        self.team_totals = {team: _Moments() for team in self.teams}
+        self.decisions = 0
+        self.rounds = 0
+        self.additive = bool(getattr(rules.family, "summaries_add_up", False))
+        self.summed: dict[str, Any] | None = None
+        self.extras: list[dict[str, Any]] = []
+
+    def add(self, summary: GameSummary) -> None:
+        self.games += 1
+        for seat, moments in enumerate(self.seats):
+            moments.add(summary.totals[seat])
+        share = 1.0 / len(summary.winners) if summary.winners else 0.0
+        for seat in set(summary.winners):
+            self.wins[seat] += 1
+            self.shared[seat] += share
+        for team, members in self.teams.items():
+            self.team_totals[team].add(sum(summary.totals[s] for s in members))
+        self.decisions += summary.decisions
+        self.rounds += summary.rounds
+        if self.additive:
+            try:
+                self.summed = dict(summary.extra) if self.summed is None else _sum_into(self.summed, summary.extra)
+                return
+            except ValueError:  # (a family that said they add up, wrongly): keep them instead
+                self.additive = False
+                self.extras = [self.summed] if self.summed is not None else []
+                self.summed = None
+        self.extras.append(summary.extra)
+
+    def statistics(self, seats: Sequence[str]) -> dict[str, Any]:
+        n = self.games
+        out: dict[str, Any] = {
+            "games": n,
+            "decisions": self.decisions,
+            "rounds": self.rounds,
+            "mean_decisions_per_game": self.decisions / n,
+            "mean_rounds_per_game": self.rounds / n,
+            "seats": [],
         }
-        out["seats"].append(entry)
-    teams = rules.setup(players, mode).teams if rules.team is not None else ()
-    if teams:  # partnerships: a team's total is its seats' summed, and all its seats win together
-        out["teams"] = []
-        for team in sorted(set(teams)):
-            members = [seat for seat, t in enumerate(teams) if t == team]
-            totals = [sum(r.totals[s] for s in members) for r in results]
-            mean, sd = _mean_sd(totals)
-            wins = sum(1 for r in results if members[0] in r.winners)
-            out["teams"].append({"team": team, "seats": members, "wins": wins, "win_rate": wins / n,
-                                 "mean_total": mean, "sd_total": sd, "win_rate_ci95": list(wilson(wins, n)),
-                                 "mean_total_ci95": list(mean_interval(totals))})
-    per_seat, overall = rules.family.aggregate([r.extra for r in results], players)
-    for entry, extra in zip(out["seats"], per_seat):
-        entry.update(extra)
-    out.update(overall)
-    return out
+        for seat, moments in enumerate(self.seats):
+            mean, sd = moments.mean_sd()
+            wins = self.wins[seat]
+            out["seats"].append({
+                "seat": seat, "kind": seats[seat], "wins": wins, "win_rate": wins / n,
+                "win_share": self.shared[seat] / n, "mean_total": mean, "sd_total": sd,
+                "min_total": moments.least, "max_total": moments.most,
+                # 95% intervals: Wilson for the win rate (a shared first place is a win for
+                # each tied seat), Student's t for the mean total
+                "win_rate_ci95": list(wilson(wins, n)), "mean_total_ci95": list(moments.interval()),
+            })
+        if self.teams:  # partnerships: a team's total is its seats' summed, and all its seats win together
+            out["teams"] = []
+            for team, members in self.teams.items():
+                moments = self.team_totals[team]
+                mean, sd = moments.mean_sd()
+                wins = self.wins[members[0]]
+                out["teams"].append({"team": team, "seats": members, "wins": wins, "win_rate": wins / n,
+                                     "mean_total": mean, "sd_total": sd, "win_rate_ci95": list(wilson(wins, n)),
+                                     "mean_total_ci95": list(moments.interval())})
+        rules = self.rules
+        players = self.players
+        extras = [self.summed] if self.summed is not None else self.extras
+        per_seat, overall = rules.family.aggregate(extras, players)
+        for entry, extra in zip(out["seats"], per_seat):
+            entry.update(extra)
+        out.update(overall)
+        return out

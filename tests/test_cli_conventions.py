@@ -158,7 +158,7 @@ def test_ctrl_c_exits_130_with_one_short_line(monkeypatch, command):
         raise KeyboardInterrupt
 
     target = {"list": (rules_module, "bundled_names"), "validate": (rules_module, "build_ruleset"),
-              "simulate": (sys.modules["cardrules.cli.stats"], "run_games")}[command]
+              "simulate": (sys.modules["cardrules.cli.stats"], "iter_games")}[command]
     monkeypatch.setattr(*target, interrupted)
     args = {"list": ["list"], "validate": ["validate", "oh-hell"], "simulate": ["simulate", "oh-shit", "--quiet"]}
     result = CliRunner().invoke(main, args[command])

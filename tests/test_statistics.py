@@ -241,3 +241,27 @@ def test_partnership_games_report_each_team(run_cli):
     assert teams[0]["win_rate"] > teams[1]["win_rate"]  # bots against random seats
     assert "team 0 (seats 0, 2): wins" in run_cli("simulate", "spades", "--games", "5").output
     assert "teams" not in json.loads(run_cli("simulate", "oh-hell", "--games", "3", "--json").output)
+
+
+@pytest.mark.parametrize("ruleset,seats", [("oh-hell", ["bot", "random", "random"]),
+                                           ("shanghai-isra-junior", ["bot", "bot", "random", "bot"])])
+def test_the_tally_adds_up_to_the_figures_of_every_game_kept(ruleset, seats, monkeypatch):
+    """simulate keeps a few numbers a game and the family's figures summed as they come:
+    the statistics are those of the whole list of summaries, to the last digit."""
+    from cardrules.interpreter import load_ruleset
+    from cardrules.interpreter.simulate import Tally, run_games, statistics
+
+    rules = load_ruleset(ruleset)
+    assert rules.family.summaries_add_up
+    results = run_games(ruleset, seats, 12, seed=3, rules=rules)
+    tally = Tally(len(seats), rules)
+    for summary in results:
+        tally.add(summary)
+    assert tally.summed is not None and tally.extras == []  # nothing kept a game but the arrays
+    kept = Tally(len(seats), rules)
+    kept.additive = False
+    for summary in results:
+        kept.add(summary)
+    assert len(kept.extras) == 12
+    assert tally.statistics(seats) == kept.statistics(seats) == statistics(results, seats, rules)
+    assert tally.extras == []

@@ -31,6 +31,7 @@ class ContractRummy:
     optional_fields = frozenset({"cards_after"})
     policies: Mapping[str, Callable[..., Any]] = {"bot": RummyBot}
     # the table views, imported only by what draws them (the interpreter never imports cli or web)
+    summaries_add_up = True  # every figure of summarize() is a count or a sum: simulate adds them as it goes
     views: Mapping[str, str] = {"terminal": "cardrules.narration.families.contract_rummy:RummyView",
                                 "web": "cardrules.web.families.contract_rummy:RummyWebView"}
 

@@ -44,6 +44,7 @@ class TrickTaking:
     optional_fields: frozenset[str] = frozenset()
     policies: Mapping[str, Callable[..., Any]] = {"bot": TrickBot}
     # the table views, imported only by what draws them (the interpreter never imports cli or web)
+    summaries_add_up = True  # every figure of summarize() is a count or a sum: simulate adds them as it goes
     views: Mapping[str, str] = {"terminal": "cardrules.narration.families.trick_taking:TrickView",
                                 "web": "cardrules.web.families.trick_taking:TrickWebView"}
 
