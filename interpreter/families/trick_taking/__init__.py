@@ -1,5 +1,6 @@
-"""The trick-taking family (bid your tricks, then take them): deal -> trump -> bidding ->
-trick play -> scoring, each rule from the ruleset.  :data:`FAMILY` is what the core
+"""The trick-taking family (bid your tricks, then take them, or take what the cards are
+worth): deal -> trump -> (exchange) -> bidding -> trick play -> scoring by default, the
+round's phases and each rule from the ruleset.  :data:`FAMILY` is what the core
 talks to (see :mod:`cardrules.interpreter.family`)."""
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ _PUBLIC_EVENTS: Mapping[str, Declaration] = {
     "bid": {"seat": Seen.ALL, "bid": Seen.ALL},
     "play": {"trick": Seen.ALL, "seat": Seen.ALL, "card": Seen.ALL, "as": Seen.ALL},
     "trick": {"trick": Seen.ALL, "winner": Seen.ALL},
+    # the exchange: who passes to whom is public, the card only its passer's; the cards
+    # received only the receiver's (the event names the receiving seat)
+    "pass": {"seat": Seen.ALL, "to": Seen.ALL, "card": Seen.ACTOR},
+    "receive": {"seat": Seen.ALL, "from": Seen.ALL, "cards": Seen.ACTOR},
 }
 
 
@@ -39,8 +44,8 @@ class TrickTaking:
     # names a let may not take (those of bidding and scoring); the names of the other
     # places (play, trump, the leader, counters) hide a let of the same spelling there
     bound_names = frozenset(rules.BID_NAMES) | frozenset(rules.SCORE_NAMES)
-    record_events: tuple[str, ...] = ("trump", "bid", "play", "trick")
-    derived_events = frozenset({"trump", "trick"})
+    record_events: tuple[str, ...] = ("trump", "pass", "receive", "bid", "play", "trick")
+    derived_events = frozenset({"trump", "trick", "receive"})
     optional_fields: frozenset[str] = frozenset()
     policies: Mapping[str, Callable[..., Any]] = {"bot": TrickBot}
     # the table views, imported only by what draws them (the interpreter never imports cli or web)

@@ -43,9 +43,21 @@ class ChooseTrump:
         return f"trump {'none' if self.suit is None else self.code or SUITS[self.suit]}"
 
 
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """One card a seat puts aside to pass in the exchange (a seat passing three makes
+    three of these moves)."""
+
+    card: int
+    code: str = field(default="", compare=False)  # the card's code in its pack (the standard pack's: "")
+
+    def __str__(self) -> str:
+        return f"pass {self.code or NAMES[self.card]}"
+
+
 # A seat's move in a trick-taking game; and what the state's legal list holds and its
 # verify and apply take: a seat's move, or chance's (the core's Deal).
-TrickAction = Union[Bid, Play, ChooseTrump]
+TrickAction = Union[Bid, Play, ChooseTrump, Pass]
 Move = Union[TrickAction, Deal]
 
 BIDS: tuple[Bid, ...] = tuple(Bid(n) for n in range(0, 200))
@@ -59,6 +71,14 @@ def plays(pack: Pack) -> tuple[Play, ...]:
     if pack is STANDARD:
         return PLAYS
     return tuple(Play(c, None, code) for c, code in enumerate(pack.codes))
+
+
+@lru_cache(maxsize=64)
+def passes(pack: Pack) -> tuple[Pass, ...]:
+    """Every card of ``pack`` as a card passed, interned."""
+    if pack is STANDARD:
+        return tuple(Pass(c) for c in range(len(NAMES)))
+    return tuple(Pass(c, code) for c, code in enumerate(pack.codes))
 
 
 @lru_cache(maxsize=64)

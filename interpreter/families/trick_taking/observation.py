@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ...game import OVER
-from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _OVER
+from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _OVER, _PLAYING
 from .round import RoundState
 
 
@@ -43,6 +43,17 @@ class TrickObservation(NamedTuple):
     trump_hidden: bool = False  # the trump and the turned card are shown after the bidding (both None until then)
     played_roles: tuple[str | None, ...] = ()  # with trick.order: each played card's role (None: as itself)
     round_power: Any = None  # with trick.order: the round's tiers over the pack (power.RoundPower), public
+    # the exchange: how many cards each seat passes this round (0: none), to whom and from
+    # whom this seat's pass goes and comes (-1: no pass), the cards this seat has put aside
+    # or passed, and (once every seat has passed) the cards it received
+    pass_count: int = 0
+    pass_to: int = -1
+    pass_from: int = -1
+    passing: tuple[int, ...] = ()
+    received: tuple[int, ...] = ()
+    # each card's scoring.card_points this round (public: the rules), once the play starts; else None
+    card_values: tuple[int, ...] | None = None
+    has_bidding: bool = True  # the round has a bidding phase (phases)
 
 
 class Observations(RoundState):
@@ -56,7 +67,8 @@ class Observations(RoundState):
         if seat is None:
             public = self.observation(0)
             hidden = self._simultaneous and self.phase is _BIDDING
-            return public._replace(seat=-1, hand=(), others=(), hand_hidden=False,
+            return public._replace(seat=-1, hand=(), others=(), hand_hidden=False, passing=(), received=(),
+                                   pass_to=-1, pass_from=-1,
                                    bids=tuple(None for _ in public.bids) if hidden else public.bids)
         phase = self.phase
         over = self.turn == OVER
@@ -85,4 +97,16 @@ class Observations(RoundState):
             tuple(bids) if not hidden_bids else tuple(b if s == seat else None for s, b in enumerate(bids)),
             tuple(self.taken), tuple(self.trick), self.trick_number, self.leader, tuple(self.played),
             suits, power, tuple((name, tuple(v)) for name, v in self.counters.items()), others, not own,
-            trump_hidden, tuple(self.played_roles), None if trump_hidden else self._round_power)
+            trump_hidden, tuple(self.played_roles), None if trump_hidden else self._round_power,
+            *self._exchange_view(seat), self._card_values if phase is _PLAYING else None,
+            self.tricks.has_bidding)
+
+    def _exchange_view(self, seat: int) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...]]:
+        """This seat's part of the round's exchange: how many cards, to and from whom, what
+        it passed and what it received."""
+        count = self.pass_count
+        if not count:
+            return 0, -1, -1, (), ()
+        offset = self.pass_offset
+        return (count, (seat + offset) % self.players, (seat - offset) % self.players, tuple(self.passing[seat]),
+                tuple(self.received[seat]))

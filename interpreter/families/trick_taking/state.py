@@ -18,11 +18,12 @@ from typing import Any
 from ...deal import Deal
 from ...errors import IllegalActionError
 from ...game import CHANCE, OVER, GameState
-from .actions import Bid, Move, Play
+from .actions import Bid, Move, Pass, Play
 from .auction import BiddingPhase
 from .dealing import DealPhase
+from .exchange import ExchangePhase
 from .observation import Observations, TrickObservation
-from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _PLAYING, Phase
+from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _EXCHANGE, _PLAYING, Phase
 from .round import FIELDS
 from .scoring import ScoringPhase
 from .trickplay import PlayPhase
@@ -30,7 +31,7 @@ from .trump import TrumpPhase
 
 __all__ = ["Phase", "TrickObservation", "TrickTakingState"]
 
-class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPhase, Observations):
+class TrickTakingState(DealPhase, TrumpPhase, ExchangePhase, BiddingPhase, PlayPhase, ScoringPhase, Observations):
     """A game of any trick-taking ruleset."""
 
     # Every field's slot (declared in round.py) is this class's own, not a base's: a slot
@@ -49,6 +50,7 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
         self._keys_at = -1
         self._init_deal()
         self._init_trump()
+        self._init_exchange()
         self._init_bidding()
         self._init_play()
         self._init_scoring()
@@ -72,6 +74,8 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
             actions = [self.chance_action()]
         elif turn == OVER:
             actions = []
+        elif self.phase is _EXCHANGE:
+            actions = self._legal_passes(turn)
         else:
             actions = self._legal_trumps()
         self._legal_at = self.moves
@@ -130,6 +134,8 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
             self._verify_bid(action, turn)
         elif phase is _CHOOSE_TRUMP:
             self._verify_trump(action, turn)
+        elif phase is _EXCHANGE:
+            self._verify_pass(action, turn)
 
     # --- applying --------------------------------------------------------------------------
     def apply(self, action: Move) -> None:
@@ -156,6 +162,8 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
             self._deal(action)
         elif isinstance(action, Bid):
             self._bid(action.bid)
+        elif isinstance(action, Pass):
+            self._pass(action.card)
         else:
             self._choose_trump(action.suit)
 
@@ -178,6 +186,11 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
         new._made = self._made[:]
         new.counters = {name: values[:] for name, values in self.counters.items()}
         new._bid_env = dict(self._bid_env)
+        if self.tricks.exchange is not None:
+            new.passing = [p[:] for p in self.passing]
+            new.received = [r[:] for r in self.received]
+        if self.won:
+            new.won = [w[:] for w in self.won]
 
 
 class TrickTakingWithRoles(TrickTakingState):

@@ -8,14 +8,14 @@ from ...deal import deal_from_event
 from ...errors import IllegalActionError
 from ...pack import STANDARD, Pack
 from ...textio import DIGITS
-from .actions import Bid, Move, Play, TrickAction, plays, trump_choices
+from .actions import Bid, Move, Play, TrickAction, passes, plays, trump_choices
 from .phases import Phase
 from .state import TrickTakingState
 
 
 def parse_input(phase: str, text: str, pack: Pack = STANDARD, roles: Any = None) -> TrickAction:
     """An action from what a player typed: ``3``, ``bid 3``, ``QS``, ``10h``, ``play q♠``,
-    ``trump hearts`` / ``trump none``.  Raises IllegalActionError with a hint."""
+    ``trump hearts`` / ``trump none``, ``pass QS`` (or the card alone, in the exchange).  Raises IllegalActionError with a hint."""
     words = text.strip().lower().split()
     if not words:
         raise IllegalActionError("type a bid or a card (or 'help')")
@@ -44,6 +44,14 @@ def parse_input(phase: str, text: str, pack: Pack = STANDARD, roles: Any = None)
                 return choices[i]
         names = ", ".join(suit.name for suit in pack.suits)
         raise IllegalActionError(f"'{word}' is not a suit ({names} or none)")
+    if verb == "pass" or phase == Phase.EXCHANGE:
+        target = rest if verb == "pass" else words
+        if verb == "play" or not target:
+            raise IllegalActionError("pass a card: type it, e.g. 'QS' or 'pass QS'")
+        try:
+            return passes(pack)[pack.card(" ".join(target))]
+        except ValueError as exc:
+            raise IllegalActionError(str(exc)) from None
     target = rest if verb == "play" else words
     role = None
     if "as" in target[1:]:  # "TIG as PIR": the card, then the role it is played as
@@ -85,13 +93,15 @@ def action_from_event(state: TrickTakingState, event: dict[str, Any]) -> Move | 
     pack = state.setup.pack
     if kind == "deal":
         return deal_from_event(event, state.deck, pack)
-    if kind in ("bid", "play", "trump") and "seat" in event and event["seat"] != state.turn:
+    if kind in ("bid", "play", "trump", "pass") and "seat" in event and event["seat"] != state.turn:
         raise IllegalActionError(f"seat {event['seat']} acts out of turn (it is {state.whose_turn()})")
     if kind == "bid":
         value = event["bid"]
         if not isinstance(value, int) or isinstance(value, bool):
             raise ValueError(f"bid {value!r} is not a number")
         return Bid(value)
+    if kind == "pass":
+        return passes(pack)[pack.card(event["card"])]
     if kind == "play":
         c = pack.card(event["card"])
         role = event.get("as")

@@ -163,7 +163,8 @@ class TrumpPhase(RoundState):
 
     def _make_trump(self) -> None:
         """After the deal: this round's trump, or the seat that names it first; then the
-        bidding starts (a trump named by the highest bidder waits for it)."""
+        next phase starts (the bidding, by default; a trump named by the highest bidder
+        waits for it)."""
         if self.tricks.trump.suit is not None:
             suit = self._rule_trump()
             if suit == CHOSEN:  # a seat names it, before the bidding
@@ -178,7 +179,7 @@ class TrumpPhase(RoundState):
         else:  # no trump until it is named: cards rank as in a no-trump round meanwhile
             self.trump = None
             self._use_order(None)
-        self._start_bidding()
+        self._advance("trump")
 
     def _chooser(self) -> int:
         """The seat that names a `chosen` trump: trump.chooser, or the dealer."""
@@ -256,7 +257,7 @@ class TrumpPhase(RoundState):
             self.phase = _CHOOSE_TRUMP
             self.turn = next(s for s in self.bid_order if self.bids[s] == high)
             return
-        self._start_play()
+        self._advance("bidding")
 
     def _legal_trumps(self) -> list[Move]:
         choices = trump_choices(self.setup.pack)
@@ -272,6 +273,6 @@ class TrumpPhase(RoundState):
     def _choose_trump(self, suit: int | None) -> None:
         self._set_trump(suit, self.turn)
         if self._named_trump:  # the highest bidder, after the bidding
-            self._start_play()
-        else:  # trump.suit gave `chosen`: the bidding starts
-            self._start_bidding()
+            self._advance("bidding")
+        else:  # trump.suit gave `chosen`: the next phase (the bidding, by default) starts
+            self._advance("trump")
