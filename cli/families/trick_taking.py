@@ -7,8 +7,8 @@ from typing import Any, Sequence
 
 from ...interpreter.families.trick_taking.trickplay import trick_standing
 from ...interpreter.families.trick_taking.trump import round_order, trump_env
-from ...interpreter.families.trick_taking.actions import Bid, Play
-from ...interpreter.families.trick_taking.bot import estimate_tricks
+from ...interpreter.families.trick_taking.actions import Bid, Pass, Play
+from ...interpreter.families.trick_taking.bot import estimate_tricks, tricks_wanted
 from ...interpreter.families.trick_taking.rules import TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
 from ...interpreter.rules import Ruleset
@@ -70,6 +70,26 @@ class TrickView:
         if "seat" in event:  # named by a player (not turned up): say what was named
             named = self.suit_name(event["suit"])
             self.r.say(f"{self.r.names[event['seat']]} names {named}")
+
+    def on_pass(self, event: dict[str, Any]) -> None:
+        """A card put aside to pass: its passer sees which; the others see only that cards
+        are being passed (said once for each seat)."""
+        name, to = self.r.names[event["seat"]], self.r.names[event["to"]]
+        if event.get("card") is not None:
+            self.r.say(f"{name} passes {self.r.card(event['card'])} to {to}")
+            return
+        said = self.r.round.setdefault("passing", set())
+        if event["seat"] not in said:
+            said.add(event["seat"])
+            self.r.say(f"{name} passes cards to {to}")
+
+    def on_receive(self, event: dict[str, Any]) -> None:
+        cards = event.get("cards") or []
+        if cards and all(c is not None for c in cards):  # only the receiver sees what it received
+            name = self.r.names[event["seat"]]
+            shown = " ".join(self.r.card(c) for c in cards)
+            self.r.say(f"{name} receives {shown} from "
+                       f"{self.r.names[event['from']]}")
 
     def on_bid(self, event: dict[str, Any]) -> None:
         self.r.round["bids"][event["seat"]] = event["bid"]
@@ -174,10 +194,21 @@ class TrickView:
         if obs.upcard is not None:
             line += f" (turned {self.r.card(self.codes[obs.upcard])})"
         echo(line)
-        bids = ", ".join(f"{names[s]} {b}" for s, b in enumerate(obs.bids) if b is not None)
-        made = [b for b in obs.bids if b is not None]
-        over = f" ({self._bids_against_tricks(made)})" if obs.phase == Phase.PLAYING and len(made) == len(names) else ""
-        echo(f"Bids: {bids or '-'}{over}")
+        if obs.has_bidding:
+            bids = ", ".join(f"{names[s]} {b}" for s, b in enumerate(obs.bids) if b is not None)
+            made = [b for b in obs.bids if b is not None]
+            over = (f" ({self._bids_against_tricks(made)})" if obs.phase == Phase.PLAYING and len(made) == len(names)
+                    else "")
+            echo(f"Bids: {bids or '-'}{over}")
+        if obs.pass_count and obs.seat >= 0:
+            aside = " ".join(self.r.card(self.codes[c]) for c in obs.passing)
+            if obs.phase == Phase.EXCHANGE:
+                echo(f"Passing {obs.pass_count} card{'s' if obs.pass_count != 1 else ''} to {names[obs.pass_to]}"
+                     + (f": {aside} put aside" if aside else ""))
+            else:
+                got = " ".join(self.r.card(self.codes[c]) for c in obs.received)
+                echo(f"Passed {aside or '-'} to {names[obs.pass_to]}; received {got or '-'} from "
+                     f"{names[obs.pass_from]}")
         for other, hand in enumerate(obs.others):  # a round whose rules show the other hands
             if hand:
                 echo(f"{names[other]} holds: " + self.r.hand_text([self.codes[c] for c in hand]))
@@ -209,6 +240,11 @@ class TrickView:
     def prompt(self, obs: TrickObservation, legal: Sequence[Any]) -> str:
         if obs.phase == Phase.BIDDING:
             return f"your bid ({', '.join(str(a.bid) for a in legal)})"
+        if obs.phase == Phase.EXCHANGE:
+            return (f"a card to pass to {self.r.names[obs.pass_to]} ({len(obs.passing) + 1} of {obs.pass_count}: "
+                    + " ".join(self.r.card(self.codes[c]) for c in sorted(
+                        {a.card for a in legal}, key=lambda c: (obs.suits[c], obs.power[c]) if obs.suits else
+                        (self.pack.suit_of[c], self.pack.rank_of[c]))) + ")")
         if obs.phase == Phase.CHOOSE_TRUMP:
             return "name the trump (" + ", ".join("none" if a.suit is None else self.pack.suits[a.suit].name
                                                   for a in legal) + ")"
@@ -229,8 +265,17 @@ class TrickView:
                 return "your share of the tricks, less for the strong cards you see"
             worth = estimate_tricks(obs.hand, obs.suits, obs.power, obs.trump, obs.players)
             return f"your hand looks worth about {worth:.1f} tricks"
+        if isinstance(action, Pass):
+            if self.rules.winner == "lowest":
+                return "the card you would least like to keep: worth points, high, or from a short suit"
+            return "your weakest card"
         if isinstance(action, Play):
-            need = (obs.bids[obs.seat] or 0) - obs.taken[obs.seat]
+            need = tricks_wanted(obs, self.rules.winner == "lowest")
+            if not obs.has_bidding:
+                if need < 0:
+                    return ("stay out of the tricks: lead low" if not obs.trick else
+                            "stay out of the trick, shedding what is worth points")
+                return "take the tricks: lead your strongest card" if not obs.trick else "take the trick if you can"
             start = len(obs.played_roles) - len(obs.trick)
             roles = list(obs.played_roles[start:]) if obs.played_roles else [None] * len(obs.trick)
             wins = not obs.trick or self.trick_winner(obs, list(obs.trick) + [(obs.seat, action.card)],
@@ -254,7 +299,8 @@ class TrickView:
         return None
 
     def help_text(self) -> str:
-        return "  Type a bid ('3' or 'bid 3'), a card ('QS', '10h', 'q♠', 'play QS') or 'trump hearts'."
+        return ("  Type a bid ('3' or 'bid 3'), a card ('QS', '10h', 'q♠', 'play QS'), 'trump hearts', or a card "
+                "to pass ('pass QS', or the card alone).")
 
     # --- simulate ---
     def seat_columns(self) -> str:

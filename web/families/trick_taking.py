@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...interpreter.families.trick_taking.actions import Bid, ChooseTrump, Play
+from ...interpreter.families.trick_taking.actions import Bid, ChooseTrump, Pass, Play
 from ...interpreter.families.trick_taking.rules import BidOrder, TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
 from ...interpreter.families.trick_taking.trickplay import trick_standing
@@ -58,6 +58,16 @@ class TrickWebView:
                 facts.append({"label": "Bids", "value": f"{total} for {obs.hand_size} tricks: {off}"})
             for counter, values in obs.counters:
                 facts.append({"label": counter, "value": ", ".join(str(v) for v in values)})
+            if obs.pass_count and not spectator:  # the exchange: this seat's pass, and what it received
+                if obs.phase == Phase.EXCHANGE:
+                    facts.append({"label": "Passing", "value": f"{obs.pass_count} to {names[obs.pass_to]}",
+                                  "cards": [self.codes[c] for c in obs.passing],
+                                  "note": "put aside" if obs.passing else ""})
+                else:
+                    facts.append({"label": "Passed", "value": f"to {names[obs.pass_to]}",
+                                  "cards": [self.codes[c] for c in obs.passing]})
+                    facts.append({"label": "Received", "value": f"from {names[obs.pass_from]}",
+                                  "cards": [self.codes[c] for c in obs.received]})
         panels: list[dict[str, Any]] = [{"kind": "facts", "items": facts}] if facts else []
         if obs.phase == Phase.PLAYING:
             roles = self._roles_in_trick(obs)
@@ -104,12 +114,14 @@ class TrickWebView:
             return (suits[c], power[c]) if suits else (pack.suit_of[c], pack.rank_of[c])
 
         playable = {a.card for a in legal if isinstance(a, Play)}
+        passable = {a.card for a in legal if isinstance(a, Pass)}
         playing = obs.phase == Phase.PLAYING
         my_turn = obs.turn == obs.seat
         roles = self.section.order.roles if self.section.order is not None else {}
         # a card played in a role is played by its buttons (one a role), not by a click on it
         hand = [{"card": codes[c],
-                 "move": f"play {codes[c]}" if c in playable and c not in roles else None,
+                 "move": f"pass {codes[c]}" if c in passable else
+                 f"play {codes[c]}" if c in playable and c not in roles else None,
                  "try": f"play {codes[c]}" if my_turn and playing and c not in playable else None}
                 for c in sorted(obs.hand, key=order)]
         buttons: list[dict[str, Any]] = []
@@ -130,6 +142,8 @@ class TrickWebView:
             prompt = "name the trump"
             buttons = [{"label": _suit_words(a.suit, self.pack), "move": str(a), "group": "Trump"}
                        for a in legal if isinstance(a, ChooseTrump)]
+        elif obs.phase == Phase.EXCHANGE and obs.turn == obs.seat:
+            prompt = f"a card to pass ({len(obs.passing) + 1} of {obs.pass_count})"
         elif playing and obs.turn == obs.seat:
             prompt = "your card" if obs.trick else "your lead"
         return {"hand": hand, "select": False, "buttons": buttons, "composers": [], "prompt": prompt}

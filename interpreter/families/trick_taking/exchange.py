@@ -55,6 +55,8 @@ class ExchangePhase(RoundState):
         self.pass_offset = offset
         self.phase = _EXCHANGE
         self.turn = self.bid_order[0]
+        if self._counting:  # what each card is worth, for a seat choosing what to pass
+            self._card_values = self._values_of_cards()
 
     def pass_target(self, seat: int) -> int:
         """The seat that receives ``seat``'s cards this round (``seat`` itself: no pass)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ...game import OVER
-from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _OVER, _PLAYING
+from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _EXCHANGE, _OVER, _PLAYING
 from .round import RoundState
 
 
@@ -54,6 +54,7 @@ class TrickObservation(NamedTuple):
     # each card's scoring.card_points this round (public: the rules), once the play starts; else None
     card_values: tuple[int, ...] | None = None
     has_bidding: bool = True  # the round has a bidding phase (phases)
+    first_leader: int = -1  # the seat that led (or leads) the round's first trick, once the play starts
 
 
 class Observations(RoundState):
@@ -98,8 +99,8 @@ class Observations(RoundState):
             tuple(self.taken), tuple(self.trick), self.trick_number, self.leader, tuple(self.played),
             suits, power, tuple((name, tuple(v)) for name, v in self.counters.items()), others, not own,
             trump_hidden, tuple(self.played_roles), None if trump_hidden else self._round_power,
-            *self._exchange_view(seat), self._card_values if phase is _PLAYING else None,
-            self.tricks.has_bidding)
+            *self._exchange_view(seat), self._card_values if phase is _PLAYING or phase is _EXCHANGE else None,
+            self.tricks.has_bidding, self.first_leader if phase is _PLAYING else -1)
 
     def _exchange_view(self, seat: int) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...]]:
         """This seat's part of the round's exchange: how many cards, to and from whom, what

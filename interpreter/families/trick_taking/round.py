@@ -93,6 +93,7 @@ class RoundState(GameState):
     _round_power: Any  # the round's trick order over the pack (power.RoundPower), or None
     _played_as: list[int]  # the tier each play of the trick in progress is played as (-1: its own)
     played_roles: list[str | None]  # with trick.order: the role each card of ``played`` was played as
+    first_leader: int  # the seat that led the round's first trick (public once the play starts)
     _lead_card: int  # play.first_lead: the card its holder must lead to the first trick (-1: none)
     won: list[list[int]]  # per seat: the cards in the tricks it took this round (kept while counting)
     _general: bool  # plays by restrictions, free cards or trick.order (not the plain following of suit)
@@ -151,6 +152,7 @@ class RoundState(GameState):
         def _open_exchange(self) -> None: ...  # exchange
         def _keys(self, turn: int) -> list[int]: ...  # state
         def _open_play(self) -> None: ...  # trickplay
+        def _values_of_cards(self) -> tuple[int, ...] | None: ...  # trickplay
         def _start_play(self) -> None: ...  # trickplay
         def _end_round(self) -> None: ...  # scoring
 
@@ -166,5 +168,5 @@ FIELDS = ("tricks", "phase", "_legal_keys", "_keys_at",
           "_bids_memo", "_round_bids",
           "unique_cards", "taken", "trick", "trick_number", "leader", "played", "_follow_suit", "_must_trump",
           "_by_rule", "_trick_winner", "_trump_broken", "_play_of", "_ordered", "_roles", "_round_power",
-          "_played_as", "played_roles", "_lead_card", "won", "_general", "_plain", "_counting", "_card_values", "card_points", "trick_points",
+          "_played_as", "played_roles", "first_leader", "_lead_card", "won", "_general", "_plain", "_counting", "_card_values", "card_points", "trick_points",
           "exact_bids", "points_by_hand_size", "counters", "_score", "_per_seat_names", "_teams", "_reads_taken")

@@ -174,6 +174,7 @@ class PlayPhase(RoundState):
         self._general = self._by_rule or self._ordered or bool(self.tricks.play.first_lead)
         self._card_values = None
         self._lead_card = -1
+        self.first_leader = -1
         self.won = []
         self.card_points = []
         self.trick_points = []
@@ -208,7 +209,7 @@ class PlayPhase(RoundState):
         self._lead_card = -1
         if self.tricks.play.first_lead:
             self._lead_by_holder()
-        self.turn = self.leader
+        self.turn = self.first_leader = self.leader
         if self._counting:
             self._card_values = self._values_of_cards()
 
