@@ -74,13 +74,17 @@ HOOKED_WHEN = {
     # oh-hell-traditional has none in its last deal
     "blackout-zero": lambda hand_size, last: not last,
     "oh-hell-traditional": lambda hand_size, last: not last,
+    # no bidding at all
+    **{name: NEVER for name in ("hearts", "hearts-3-5-players", "omnibus-hearts", "spot-hearts")},
 }
 # Scored by partnership, with nil bids and bags carried between rounds: no per-seat oracle
 # fits; tests/test_catalogue.py checks the source's scoring examples instead.
 # Skull King's bonuses turn on the cards taken: tests/test_cards_as_data.py scores its
-# records with a referee of its own.
+# records with a referee of its own; so does tests/test_hearts.py for the Hearts games.
 SCORED_ELSEWHERE = {"spades", "spades-jjdd", "spades-500", "skull-king", "skull-king-2013",
-                    "spades-big-little-joker", "spades-jjdd-big-little"}
+                    "spades-big-little-joker", "spades-jjdd-big-little",
+                    # scored by the cards taken, with the moon: tests/test_hearts.py's referee
+                    "hearts", "hearts-3-5-players", "omnibus-hearts", "spot-hearts"}
 
 
 def games(names):

@@ -275,21 +275,24 @@ def _phases(builder: RulesBuilder) -> tuple[str, ...]:
     if written is None:
         return DEFAULT_PHASES
     steps = [str(step) for step in written]
+    # a list refused below still says which phases the round has (no other key is then
+    # reported for a phase the author left out)
+    fallback = tuple(step for step in PHASE_NAMES if step in steps or step in ("deal", "trump", "play", "score"))
     for i, step in enumerate(steps):
         if steps.index(step) != i:
             builder.fail(("phases", i), f"'{step}' is listed twice: each phase comes once a round")
-            return DEFAULT_PHASES
+            return fallback
     if steps[:1] != ["deal"]:
         builder.fail(("phases", 0), "a round starts with the deal: list 'deal' first")
-        return DEFAULT_PHASES
+        return fallback
     if steps[-2:] != ["play", "score"]:
         builder.fail(("phases", len(steps) - 1), "a round ends with the tricks and their scoring: list 'play' "
                      "and then 'score' last")
-        return DEFAULT_PHASES
+        return fallback
     if "trump" in steps and "bidding" in steps and steps.index("trump") > steps.index("bidding"):
         builder.fail(("phases", steps.index("trump")), "the trump is made before the bidding (a trump named by "
                      "the highest bidder, trump.kind: named-by-highest-bidder, is named after it anyway)")
-        return DEFAULT_PHASES
+        return fallback
     if "trump" not in steps:
         steps.insert(1, "trump")  # no trump phase: a round without trump (checked by the caller)
     return tuple(steps)
