@@ -373,8 +373,8 @@ class PlayPhase(RoundState):
                    cards_in_hand=len(hand),
                    trump_in_trick=trump is not None and any(suits[c] == trump for _, c in trick),
                    trump_broken=self._trump_broken, played_suits=[suits[c] for c in self.played])
-        values = self._card_values
-        env["points_played"] = sum(values[c] for c in self.played) if values is not None else 0
+        worth = self._card_values
+        env["points_played"] = sum(worth[c] for c in self.played) if worth is not None else 0
         for name, values in self.counters.items():
             env[name] = values[seat]
         env["can_beat"] = any(self._beats(seat, c) for c in followed)
