@@ -165,10 +165,15 @@ class TrickView:
             head += f" ({self.r.card(round_['upcard'])} turned)"
         return head
 
-    sheet_legend = "bid/taken, then the round's points"
+    @property
+    def sheet_legend(self) -> str:
+        return "bid/taken, then the round's points" if self.section.has_bidding else \
+            "tricks taken, then the round's points"
 
     def sheet_cell(self, seat: int, event: dict[str, Any]) -> str:
         round_ = self.r.round
+        if not self.section.has_bidding:  # no bids: the tricks taken and the points
+            return f"{round_.get('taken', [0] * len(self.r.names))[seat]} {event['points'][seat]:+d}"
         bid = round_.get("bids", {}).get(seat, "-")
         taken = round_.get("taken", [0] * len(self.r.names))[seat]
         return f"{bid}/{taken} {event['points'][seat]:+d}"
@@ -176,11 +181,12 @@ class TrickView:
     def score_sheet(self, event: dict[str, Any]) -> None:
         w = self.r.width
         round_ = self.r.round
-        echo(f"  {'':{w}} {'bid':>4} {'took':>5} {'points':>7} {'total':>6}")
+        bids = self.section.has_bidding
+        echo(f"  {'':{w}}" + (f" {'bid':>4}" if bids else "") + f" {'took':>5} {'points':>7} {'total':>6}")
         for seat, name in enumerate(self.r.names):
-            bid = round_.get("bids", {}).get(seat, "-")
+            bid = f" {round_.get('bids', {}).get(seat, '-'):>4}" if bids else ""
             taken = round_.get("taken", [0] * len(self.r.names))[seat]
-            echo(f"  {name:{w}} {bid:>4} {taken:>5} {event['points'][seat]:>7} {event['totals'][seat]:>6}")
+            echo(f"  {name:{w}}{bid} {taken:>5} {event['points'][seat]:>7} {event['totals'][seat]:>6}")
 
     # --- a person's turn ---
     def show_table(self, obs: TrickObservation) -> None:
@@ -304,13 +310,14 @@ class TrickView:
 
     # --- simulate ---
     def seat_columns(self) -> str:
-        return f" {'exact bids':>11}"
+        return f" {'exact bids':>11}" if self.section.has_bidding else ""
 
     def seat_cells(self, entry: dict[str, Any]) -> str:
-        return f" {100 * entry['exact_bid_rate']:10.1f}%"
+        return f" {100 * entry['exact_bid_rate']:10.1f}%" if self.section.has_bidding else ""
 
     def summary_lines(self, stats: dict[str, Any]) -> list[str]:
         by_size = stats["points_per_round_by_hand_size"]
-        return [f"  bids constrained by a restriction: {100 * stats['constrained_bid_rate']:.1f}% of bids",
-                "  points a seat scores per round, by hand size: "
+        bids = [f"  bids constrained by a restriction: {100 * stats['constrained_bid_rate']:.1f}% of bids"] \
+            if self.section.has_bidding else []
+        return bids + ["  points a seat scores per round, by hand size: "
                 + ", ".join(f"{size}: {points:.2f}" for size, points in by_size.items())]

@@ -26,11 +26,14 @@ class ScoringPhase(RoundState):
         # whether the scoring reads any per-seat name besides the bid and the tricks taken
         self._per_seat_names = bool(self.tricks.scoring.names & {"team", "team_bid", "team_tricks", "seat",
                                                                  "is_dealer"})
-        read = self.tricks.scoring.names.union(*(c.update.names for c in self.tricks.counters))
         # the names of the cards taken (cards_taken, all_card_points, scoring.counts) are
-        # worked out only for a ruleset that reads them
-        self._reads_taken = bool(read & {"cards_taken", "cards_taken_by_seat", "all_card_points"}) or \
-            bool(self.tricks.scoring.counts)
+        # worked out only for a ruleset that reads them (decided once for the setup)
+        reads = self.setup.cache.get("reads_taken")
+        if reads is None:
+            read = self.tricks.scoring.names.union(*(c.update.names for c in self.tricks.counters))
+            reads = self.setup.cache["reads_taken"] = bool(read & {"cards_taken", "cards_taken_by_seat",
+                                                                   "all_card_points"}) or bool(self.tricks.scoring.counts)
+        self._reads_taken = reads
         self.counters = {}
         for counter in self.tricks.counters:
             values = []
