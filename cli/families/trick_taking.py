@@ -7,7 +7,7 @@ from typing import Any, Sequence
 
 from ...interpreter.families.trick_taking.trickplay import trick_standing
 from ...interpreter.families.trick_taking.trump import round_order, trump_env
-from ...interpreter.families.trick_taking.actions import Bid, Pass, Play
+from ...interpreter.families.trick_taking.actions import Bid, ChooseTrump, Decline, Discard, Pass, Play
 from ...interpreter.families.trick_taking.bot import estimate_tricks, tricks_wanted
 from ...interpreter.families.trick_taking.rules import TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
@@ -69,7 +69,21 @@ class TrickView:
             self.r.round["upcard"] = event["upcard"]
         if "seat" in event:  # named by a player (not turned up): say what was named
             named = self.suit_name(event["suit"])
-            self.r.say(f"{self.r.names[event['seat']]} names {named}")
+            ordered = self.section.trump.kind is TrumpKind.ORDER_UP and \
+                self.r.round.get("declines", 0) < len(self.r.names)
+            self.r.say(f"{self.r.names[event['seat']]} {'orders up' if ordered else 'names'} {named}")
+
+    def on_decline(self, event: dict[str, Any]) -> None:
+        self.r.round["declines"] = self.r.round.get("declines", 0) + 1
+        turned = " (the turned card is turned down)" if self.r.round["declines"] == len(self.r.names) else ""
+        self.r.say(f"{self.r.names[event['seat']]} passes{turned}")
+
+    def on_pickup(self, event: dict[str, Any]) -> None:
+        self.r.say(f"{self.r.names[event['seat']]} takes {self.r.card(event['card'])}")
+
+    def on_discard(self, event: dict[str, Any]) -> None:
+        shown = self.r.card(event["card"]) if event.get("card") else "a card"
+        self.r.say(f"{self.r.names[event['seat']]} discards {shown} face down")
 
     def on_pass(self, event: dict[str, Any]) -> None:
         """A card put aside to pass: its passer sees which; the others see only that cards
@@ -193,7 +207,10 @@ class TrickView:
         names = self.r.names
         trump = obs.trump
         named_later = self.section.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER and obs.phase == Phase.BIDDING
-        line = "Trump: " + ("none yet" if obs.phase == Phase.CHOOSE_TRUMP else
+        offered = (f"{self.pack.suits[self.pack.suit_of[obs.upcard]].name} offered" if obs.making_round == 1 and
+                   obs.upcard is not None and self.pack.suit_of[obs.upcard] >= 0 else
+                   "to be named (not the turned suit)" if obs.making_round == 2 else "none yet")
+        line = "Trump: " + (offered if obs.phase == Phase.CHOOSE_TRUMP else
                             "named by the highest bidder after the bidding" if named_later else
                             "hidden until the bidding is over" if obs.trump_hidden else
                             "no trump" if trump is None else self.pack.suits[trump].name)
@@ -251,9 +268,15 @@ class TrickView:
                     + " ".join(self.r.card(self.codes[c]) for c in sorted(
                         {a.card for a in legal}, key=lambda c: (obs.suits[c], obs.power[c]) if obs.suits else
                         (self.pack.suit_of[c], self.pack.rank_of[c]))) + ")")
+        if obs.phase == Phase.DISCARD:
+            return "a card to discard face down (" + " ".join(
+                self.r.card(self.codes[a.card]) for a in self._in_hand_order(obs, legal)) + ")"
         if obs.phase == Phase.CHOOSE_TRUMP:
-            return "name the trump (" + ", ".join("none" if a.suit is None else self.pack.suits[a.suit].name
-                                                  for a in legal) + ")"
+            words = ["pass" if isinstance(a, Decline) else "none" if a.suit is None else self.pack.suits[a.suit].name
+                     for a in legal]
+            if obs.making_round == 1:
+                return "order up " + " or ".join(words[:-1]) + " (type 'order'), or 'pass'"
+            return "name the trump (" + ", ".join(words) + ")"
         return "your card (" + " ".join(self.played(self.codes[a.card], a.role)
                                         for a in self._in_hand_order(obs, legal)) + ")"
 
@@ -271,6 +294,12 @@ class TrickView:
                 return "your share of the tricks, less for the strong cards you see"
             worth = estimate_tricks(obs.hand, obs.suits, obs.power, obs.trump, obs.players)
             return f"your hand looks worth about {worth:.1f} tricks"
+        if isinstance(action, Decline):
+            return "your hand is not worth your side's share of the tricks with that trump"
+        if isinstance(action, ChooseTrump) and obs.making_round:
+            return "your hand looks worth your side's share of the tricks with that trump"
+        if isinstance(action, Discard):
+            return "your weakest card that is not a trump"
         if isinstance(action, Pass):
             if self.rules.winner == "lowest":
                 return "the card you would least like to keep: worth points, high, or from a short suit"
@@ -305,8 +334,9 @@ class TrickView:
         return None
 
     def help_text(self) -> str:
-        return ("  Type a bid ('3' or 'bid 3'), a card ('QS', '10h', 'q♠', 'play QS'), 'trump hearts', or a card "
-                "to pass ('pass QS', or the card alone).")
+        return ("  Type a bid ('3' or 'bid 3'), a card ('QS', '10h', 'q♠', 'play QS'), 'trump hearts' ('order' to "
+                "order up the turned suit, 'pass' to pass), a card to pass ('pass QS', or the card alone) or to "
+                "discard ('discard QS').")
 
     # --- simulate ---
     def seat_columns(self) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...interpreter.families.trick_taking.actions import Bid, ChooseTrump, Pass, Play
+from ...interpreter.families.trick_taking.actions import Bid, ChooseTrump, Decline, Discard, Pass, Play
 from ...interpreter.families.trick_taking.rules import BidOrder, TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
 from ...interpreter.families.trick_taking.trickplay import trick_standing
@@ -44,7 +44,9 @@ class TrickWebView:
         named_later = (self.section.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER
                        and obs.phase == Phase.BIDDING)
         if obs.phase != Phase.OVER:
-            trump = ("not named yet" if obs.phase == Phase.CHOOSE_TRUMP else
+            offered = ("offered: the turned card's suit" if obs.making_round == 1 else
+                       "to be named (not the turned card's suit)" if obs.making_round == 2 else "not named yet")
+            trump = (offered if obs.phase == Phase.CHOOSE_TRUMP else
                      "named by the highest bidder after the bidding" if named_later else
                      "hidden until the bidding is over" if obs.trump_hidden else _suit_words(obs.trump, self.pack))
             facts.append({"label": "Trump", "value": trump,
@@ -115,12 +117,13 @@ class TrickWebView:
 
         playable = {a.card for a in legal if isinstance(a, Play)}
         passable = {a.card for a in legal if isinstance(a, Pass)}
+        discardable = {a.card for a in legal if isinstance(a, Discard)}
         playing = obs.phase == Phase.PLAYING
         my_turn = obs.turn == obs.seat
         roles = self.section.order.roles if self.section.order is not None else {}
         # a card played in a role is played by its buttons (one a role), not by a click on it
         hand = [{"card": codes[c],
-                 "move": f"pass {codes[c]}" if c in passable else
+                 "move": f"pass {codes[c]}" if c in passable else f"discard {codes[c]}" if c in discardable else
                  f"play {codes[c]}" if c in playable and c not in roles else None,
                  "try": f"play {codes[c]}" if my_turn and playing and c not in playable else None}
                 for c in sorted(obs.hand, key=order)]
@@ -142,6 +145,11 @@ class TrickWebView:
             prompt = "name the trump"
             buttons = [{"label": _suit_words(a.suit, self.pack), "move": str(a), "group": "Trump"}
                        for a in legal if isinstance(a, ChooseTrump)]
+            buttons += [{"label": "Pass", "move": "pass", "group": "Trump"} for a in legal if isinstance(a, Decline)]
+            if obs.making_round == 1:
+                prompt = "order up the turned suit, or pass"
+        elif obs.phase == Phase.DISCARD and obs.turn == obs.seat:
+            prompt = "a card to discard face down"
         elif obs.phase == Phase.EXCHANGE and obs.turn == obs.seat:
             prompt = f"a card to pass ({len(obs.passing) + 1} of {obs.pass_count})"
         elif playing and obs.turn == obs.seat:

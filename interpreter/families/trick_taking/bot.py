@@ -12,10 +12,10 @@ from typing import Any
 from ...cards import JOKER
 from ...rules import Ruleset, Winner
 from . import power as power_module
-from .actions import Bid, ChooseTrump, Pass, Play, TrickAction
+from .actions import Bid, ChooseTrump, Decline, Discard, Pass, Play, TrickAction
 from .observation import TrickObservation
 from .trickplay import led_suit
-from .trump import LEAD_PASSES, NO_SUIT
+from .trump import LEAD_PASSES, NO_SUIT, card_order
 
 
 class TrickBot:
@@ -39,6 +39,9 @@ class TrickBot:
         # a round without bidding: take tricks (highest total wins) or avoid them (lowest)
         self.avoids = rules.winner is Winner.LOWEST
         self.has_bidding = section.has_bidding
+        self.trump_rules = section.trump
+        self.ace_high = rules.deck.ace != "low"
+        self.pack = pack
 
     def act(self, obs: TrickObservation, legal: Sequence[TrickAction]) -> TrickAction:
         if len(legal) == 1:
@@ -49,6 +52,10 @@ class TrickBot:
             return _choose_bid(obs, [a.bid for a in legal], legal, self)  # type: ignore[union-attr]
         if isinstance(first, Pass):
             return _choose_pass(obs, legal, self.avoids)
+        if isinstance(first, Discard):
+            return _choose_discard(obs, legal)
+        if obs.making_round:
+            return _choose_call(obs, legal, self)
         if isinstance(first, Play):
             if obs.round_power is not None:
                 return _choose_ordered_play(obs, legal, self)  # type: ignore[arg-type]
@@ -202,6 +209,36 @@ def _choose_play(obs: TrickObservation, cards: list[int], actions: Sequence[Tric
     if values is not None and need < 0:  # the trick is ours whatever: take it with a card worth nothing
         return actions[max(by_power, key=lambda i: (values[cards[i]] <= 0, power[cards[i]]))]
     return actions[by_power[-1]]
+
+
+def _choose_call(obs: TrickObservation, actions: Sequence[TrickAction], bot: TrickBot) -> TrickAction:
+    """Order up or name the trump when the hand (with the turned card, for the dealer
+    who would take it) looks worth its side's share of the tricks, else pass: the suit
+    whose trumps make the hand worth most."""
+    partner_deals = obs.players % 2 == 0 and (obs.dealer - obs.seat) % obs.players == obs.players // 2
+    hand = list(obs.hand)
+    if obs.making_round == 1 and obs.upcard is not None and obs.seat == obs.dealer:
+        hand.append(obs.upcard)  # (the dealer takes it, and discards the weakest card)
+    best: tuple[float, int] | None = None
+    for i, action in enumerate(actions):
+        if not isinstance(action, ChooseTrump):
+            continue
+        suits, power = card_order(bot.trump_rules, action.suit, bot.ace_high, bot.pack)
+        worth = estimate_tricks(hand, suits, power, action.suit, obs.players, bot.joker, bot.top)
+        if obs.making_round == 1 and partner_deals:
+            worth += 0.4  # the partner takes the turned card
+        if best is None or worth > best[0]:
+            best = (worth, i)
+    needed = obs.hand_size / 2 - 0.6 if obs.players % 2 == 0 else obs.hand_size / obs.players + 0.5
+    if best is not None and (best[0] >= needed or not any(isinstance(a, Decline) for a in actions)):
+        return actions[best[1]]
+    return next(a for a in actions if isinstance(a, Decline))
+
+
+def _choose_discard(obs: TrickObservation, actions: Sequence[TrickAction]) -> TrickAction:
+    """The weakest card that is not a trump (a trump only when it holds nothing else)."""
+    suits, power = obs.suits, obs.power
+    return min(actions, key=lambda a: (suits[a.card] == obs.trump, power[a.card], a.card))  # type: ignore[union-attr]
 
 
 def _choose_trump(obs: TrickObservation, actions: Sequence[TrickAction], joker: int = JOKER,

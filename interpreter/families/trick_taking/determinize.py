@@ -19,10 +19,10 @@ from typing import Any, Sequence, cast
 from ...deal import Deal
 from ...game import observed_mode
 from ...rules import Ruleset
-from .actions import Bid, ChooseTrump, Pass
+from .actions import DECLINE, Bid, ChooseTrump, Pass, trump_choices
 from .bot import TrickBot
 from .observation import TrickObservation
-from .phases import _BIDDING, _CHOOSE_TRUMP, _EXCHANGE, _PLAYING
+from .phases import _BIDDING, _CHOOSE_TRUMP, _DISCARD, _EXCHANGE, _PLAYING
 from .state import TrickTakingState, state_class
 from .trickplay import led_suit
 
@@ -67,10 +67,20 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
         return helper
 
     # the trump (chosen before the bidding, or named after it) and the bids, as observed
-    while state.phase is _CHOOSE_TRUMP or state.phase is _BIDDING or state.phase is _EXCHANGE:
+    while state.phase is _CHOOSE_TRUMP or state.phase is _BIDDING or state.phase is _EXCHANGE or \
+            state.phase is _DISCARD:
         if state.turn == seat and obs.turn == seat and state.phase == obs.phase and \
-                (state.phase is not _EXCHANGE or len(state.passing[seat]) == len(obs.passing)):
+                (state.phase is not _EXCHANGE or len(state.passing[seat]) == len(obs.passing)) and \
+                (not state._ordering or len(state.trump_calls) == len(obs.trump_calls)):
             break
+        if state.phase is _DISCARD:  # the dealer's discard: its own when this seat deals
+            state._skip_discard(obs.discarded)
+            continue
+        if state.phase is _CHOOSE_TRUMP and state._ordering:  # the calls, as observed
+            who, call = obs.trump_calls[len(state.trump_calls)]
+            choices = trump_choices(state.setup.pack)
+            state.apply(DECLINE if call == -2 else choices[call])
+            continue
         if state.phase is _EXCHANGE:
             if obs.phase != "exchange":  # the exchange is over: the hands are dealt as they stand after it
                 state._skip_exchange(seat, obs.passing, obs.received)
@@ -150,7 +160,14 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
         lead_card = next((c for c in state.tricks.play.first_lead if c in in_deck and c not in elsewhere), -1)
         if lead_card >= 0 and first_leader != seat and lead_card not in fixed[first_leader]:
             fixed[first_leader].append(lead_card)
-    full, stock = _deal_hidden(obs, deck, played_by, voids, suits_now, upcard, rng, fixed)
+    out_of_play: list[int] = []
+    if state.picked_up and upcard is not None:  # the dealer took the turned card, and laid one aside
+        if obs.seat == obs.dealer:
+            out_of_play = [obs.discarded] if obs.discarded >= 0 else []
+        elif upcard not in played_by[obs.dealer]:
+            fixed[obs.dealer].append(upcard)  # (held until played, as far as the others know)
+        upcard = None
+    full, stock = _deal_hidden(obs, deck, played_by, voids, suits_now, upcard, rng, fixed, out_of_play)
     state.hands = full
     if state.phase is _PLAYING:
         state.first_leader = first_leader
@@ -170,7 +187,8 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
 
 def _deal_hidden(obs: TrickObservation, deck: Counter[int], played_by: list[list[int]], voids: list[set[int]],
                  suits: Sequence[int], upcard: int | None, rng: random.Random,
-                 fixed: Sequence[Sequence[int]] = ()) -> tuple[list[list[int]], list[int]]:
+                 fixed: Sequence[Sequence[int]] = (), out_of_play: Sequence[int] = ()
+                 ) -> tuple[list[list[int]], list[int]]:
     """Every seat's hand at the start of the play (the cards it has played first) and
     the stock: the known cards where they are (``fixed``: cards known to be in a seat's
     hand, such as those this seat passed it), the others at random."""
@@ -188,6 +206,7 @@ def _deal_hidden(obs: TrickObservation, deck: Counter[int], played_by: list[list
             pool.subtract(known[s])
     if upcard is not None:
         pool[upcard] -= 1
+    pool.subtract(out_of_play)  # the card this seat laid aside
     for s, cards in enumerate(fixed):
         if known[s] is None:
             pool.subtract(cards)

@@ -41,6 +41,19 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     elif trump.kind is TrumpKind.ROTATION:
         names = ["no trump" if s is None else pack.suits[s].name for s in trump.rotation]
         out.append("Trump follows a fixed rotation, round by round: " + ", ".join(names) + ", then again.")
+    elif trump.kind is TrumpKind.ORDER_UP:
+        first = SEAT_WORDS[rules.deal.first_to_act]
+        out.append(f"After the deal the next card is turned up. Starting with {first}, each player in turn may "
+                   "order up its suit as trump or pass"
+                   + ("; when one does, the dealer takes the turned card and discards a card face down." if
+                      trump.pickup else ".")
+                   + f" When every player has passed, the turned card is turned down and, again from {first}, "
+                   f"each player may name another suit ({choices}) or pass"
+                   + (": the dealer may not pass then, and names the trump when everyone else has passed." if
+                      trump.stick_the_dealer else "; when every player passes again the hand is thrown in: it "
+                      "scores nothing and the next dealer deals.")
+                   + " The player who orders up or names the trump is the maker (`maker`, and their side "
+                   "`maker_team`, in the scoring).")
     elif trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER:
         out.append("After the bidding, the highest bidder (the first in bidding order on a tie) names the trump "
                    f"({choices}).")
@@ -193,7 +206,8 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                                "team": 0, "team_bid": bid, "team_tricks": took, "card_points": 0,
                                "trick_points": 0, "card_points_by_seat": [0] * (others + 1),
                                "trick_points_by_seat": [0] * (others + 1), "cards_taken": took * (others + 1),
-                               "cards_taken_by_seat": [took * (others + 1)] + [0] * others, "all_card_points": 0}
+                               "cards_taken_by_seat": [took * (others + 1)] + [0] * others, "all_card_points": 0,
+                               "maker": 0, "maker_team": 0}
         for name, _ in tricks.scoring.counts:
             env.update({name: 0, f"{name}_by_seat": [0] * (others + 1), f"{name}_dealt": 0, f"{name}_taker": -1})
         for counter in tricks.counters:  # as they start
@@ -247,7 +261,7 @@ def _taken_examples(rules: Ruleset, setup: Any) -> list[str]:
 
     def scores(won: list[list[int]]) -> int:
         env: dict[str, Any] = {**setup.round_env(0), "bid": 0, "seat": 0, "is_dealer": False,
-                               "bids": [0] * players, "team": 0, "team_bid": 0}
+                               "bids": [0] * players, "team": 0, "team_bid": 0, "maker": 0, "maker_team": 0}
         taken = [len(cards) // players for cards in won]
         points = [sum(worth[c] for c in cards) for cards in won]
         env.update(tricks=taken[0], taken=taken, team_tricks=taken[0], card_points=points[0],
@@ -276,8 +290,9 @@ def _taken_examples(rules: Ruleset, setup: Any) -> list[str]:
         cases.append((f"took one trick holding {pack.pretty(least)} (the rest worth nothing)",
                       [least] + plain[:players - 1]))
     cases.append(("took every trick", list(dealt)))
-    out = ["", f"Worked example, in a round of {size} cards at {players} players, the other tricks shared in turn "
-           "among the other players:", "", "| a player who... | scores |", "|---|---|"]
+    maker = " (the player the maker)" if scoring.names & {"maker", "maker_team"} else ""
+    out = ["", f"Worked example, in a round of {size} cards at {players} players{maker}, the other tricks shared in "
+           "turn among the other players:", "", "| a player who... | scores |", "|---|---|"]
     for words, mine in cases:
         rest = list(dealt)
         for c in mine:

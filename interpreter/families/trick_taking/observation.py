@@ -55,6 +55,15 @@ class TrickObservation(NamedTuple):
     card_values: tuple[int, ...] | None = None
     has_bidding: bool = True  # the round has a bidding phase (phases)
     first_leader: int = -1  # the seat that led (or leads) the round's first trick, once the play starts
+    # trump made at the table (trump.kind: order-up): the round of the making (1: the turned
+    # suit offered, 2: another named; 0 once made), each call so far ((seat, suit), -2 a pass),
+    # the maker (-1: none yet), whether the dealer took the turned card, and the card this
+    # seat discarded (its own only; -1: none)
+    making_round: int = 0
+    trump_calls: tuple[tuple[int, int], ...] = ()
+    maker: int = -1
+    picked_up: bool = False
+    discarded: int = -1
 
 
 class Observations(RoundState):
@@ -69,7 +78,7 @@ class Observations(RoundState):
             public = self.observation(0)
             hidden = self._simultaneous and self.phase is _BIDDING
             return public._replace(seat=-1, hand=(), others=(), hand_hidden=False, passing=(), received=(),
-                                   pass_to=-1, pass_from=-1,
+                                   pass_to=-1, pass_from=-1, discarded=-1,
                                    bids=tuple(None for _ in public.bids) if hidden else public.bids)
         phase = self.phase
         over = self.turn == OVER
@@ -100,7 +109,16 @@ class Observations(RoundState):
             suits, power, tuple((name, tuple(v)) for name, v in self.counters.items()), others, not own,
             trump_hidden, tuple(self.played_roles), None if trump_hidden else self._round_power,
             *self._exchange_view(seat), self._card_values if phase is _PLAYING or phase is _EXCHANGE else None,
-            self.tricks.has_bidding, self.first_leader if phase is _PLAYING else -1)
+            self.tricks.has_bidding, self.first_leader if phase is _PLAYING else -1,
+            *self._making_view(seat))
+
+    def _making_view(self, seat: int) -> tuple[int, tuple[tuple[int, int], ...], int, bool, int]:
+        """This seat's part of a trump made at the table."""
+        if not self._ordering:
+            return 0, (), -1, False, -1
+        making = self.making_round if self.phase is _CHOOSE_TRUMP else 0
+        return (making, tuple(self.trump_calls), self.maker, self.picked_up,
+                self.discarded if seat == self.dealer else -1)
 
     def _exchange_view(self, seat: int) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...]]:
         """This seat's part of the round's exchange: how many cards, to and from whom, what

@@ -14,6 +14,7 @@ class Phase(StrEnum):
     DEAL = "deal"
     CHOOSE_TRUMP = "trump"
     EXCHANGE = "exchange"
+    DISCARD = "discard"
     BIDDING = "bidding"
     PLAYING = "play"
     OVER = "over"
@@ -24,4 +25,4 @@ class Phase(StrEnum):
 # lookup through the enum machinery each time.
 _DEAL, _CHOOSE_TRUMP, _BIDDING, _PLAYING, _OVER = (Phase.DEAL, Phase.CHOOSE_TRUMP, Phase.BIDDING, Phase.PLAYING,
                                                    Phase.OVER)
-_EXCHANGE = Phase.EXCHANGE
+_EXCHANGE, _DISCARD = Phase.EXCHANGE, Phase.DISCARD

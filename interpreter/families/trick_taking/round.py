@@ -57,6 +57,14 @@ class RoundState(GameState):
     _orders: dict[int | None, tuple[tuple[int, ...], tuple[int, ...]]]  # trump -> card order (setup-wide)
     _named_trump: bool  # the highest bidder names the trump after the bidding
     _trump_due: dict[str, Any] | None  # the trump event of a round that hides it, logged when revealed
+    _ordering: bool  # trump.kind: order-up (making.py)
+
+    # --- trump made at the table (making.py) --------------------------------------------------
+    maker: int  # the seat that made the trump this round (ordered it up or named it); -1: none
+    making_round: int  # order-up: 1 while the turned suit is offered, 2 while another is named
+    trump_calls: list[tuple[int, int]]  # order-up: (seat, the suit ordered or named, or -2 for a pass)
+    discarded: int  # the card the dealer discarded after taking the turned card (-1: none)
+    picked_up: bool  # the dealer took the turned card this round
 
     # --- the bidding (auction.py) -------------------------------------------------------------
     bids: list[int | None]
@@ -149,6 +157,8 @@ class RoundState(GameState):
         def _open_bidding(self) -> None: ...  # auction
         def _start_bidding(self) -> None: ...  # auction
         def _start_exchange(self) -> None: ...  # exchange
+        def _start_making(self) -> None: ...  # making
+        def _set_trump(self, suit: int | None, seat: int | None) -> None: ...  # trump
         def _open_exchange(self) -> None: ...  # exchange
         def _keys(self, turn: int) -> list[int]: ...  # state
         def _open_play(self) -> None: ...  # trickplay
@@ -162,7 +172,8 @@ class RoundState(GameState):
 FIELDS = ("tricks", "phase", "_legal_keys", "_keys_at",
           "hands", "upcard", "_own_hidden", "_others_shown", "_trump_hidden",
           "passing", "received", "pass_count", "pass_offset",
-          "ace_high", "trump", "suits", "power", "_orders", "_named_trump", "_trump_due",
+          "ace_high", "trump", "suits", "power", "_orders", "_named_trump", "_trump_due", "_ordering",
+          "maker", "making_round", "trump_calls", "discarded", "picked_up",
           "bids", "bid_order", "constrained_bids", "_candidates", "_candidate_actions", "_candidate_action",
           "_candidate_cache", "_bid_env", "_made", "_made_key", "_simultaneous", "_first_offset", "_restricted",
           "_bids_memo", "_round_bids",

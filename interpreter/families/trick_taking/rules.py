@@ -23,7 +23,9 @@ SCORE_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "tricks": Type.I
                                 "trick_points": Type.INT, "trick_points_by_seat": Type.LIST,
                                 # the cards in the seat's tricks, and every seat's count
                                 "cards_taken": Type.INT, "cards_taken_by_seat": Type.LIST,
-                                "all_card_points": Type.INT}
+                                "all_card_points": Type.INT,
+                                # the seat that made the trump (ordered it up or named it), and its team
+                                "maker": Type.INT, "maker_team": Type.INT}
 # trump.suit: the round's names and the turned card
 TRUMP_NAMES: dict[str, Type] = {**ROUND_NAMES, "has_upcard": Type.BOOL, "upcard_suit": Type.INT,
                                 "upcard_rank": Type.INT, "upcard_is_joker": Type.BOOL, "upcard": Type.INT,
@@ -75,6 +77,7 @@ class TrumpKind(StrEnum):
     ROTATION = "rotation"
     NONE = "none"
     NAMED_BY_HIGHEST_BIDDER = "named-by-highest-bidder"
+    ORDER_UP = "order-up"  # the turned card's suit offered round the table, then another suit named
 
 
 class JokerRank(StrEnum):
@@ -100,6 +103,8 @@ class TrumpRules:
     high_cards: tuple[int, ...] = ()  # trump.high_cards: trumps above the ace, highest first
     chooser: Compiled | None = None  # trump.chooser: the seat naming a `chosen` trump (CHOOSER_NAMES)
     choices: tuple[int | None, ...] = (0, 1, 2, 3, None)  # trump.choices: what a named trump may be (None: no trump)
+    stick_the_dealer: bool = False  # order-up: in the second round the dealer may not pass
+    pickup: bool = True  # order-up: the dealer takes the turned card ordered up, and discards one
 
     @property
     def jokers_top(self) -> bool:
@@ -218,7 +223,8 @@ class TrickRules:
 
 def default_upcard(builder: RulesBuilder) -> bool:
     """A card is turned when the trump is the turned card's, or a trump.suit reads it."""
-    return bool(builder.get(("trump", "kind")) == TrumpKind.UPCARD or _reads_upcard(builder.get(("trump", "suit"))))
+    return bool(builder.get(("trump", "kind")) in (TrumpKind.UPCARD, TrumpKind.ORDER_UP)
+                or _reads_upcard(builder.get(("trump", "suit"))))
 
 
 def _reads_upcard(rule: Any) -> bool:
@@ -396,7 +402,13 @@ def build_section(builder: RulesBuilder) -> TrickRules:
     if get(("trump", "chooser")) is not None and not (isinstance(get(("trump", "suit")), str)
                                                        and "chosen" in names_read(get(("trump", "suit")))):
         builder.warn(("trump", "chooser"), "trump.suit never gives `chosen`, so no one is asked to name the trump")
-    names_trump = kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER or (
+    if has_suit and kind is TrumpKind.ORDER_UP:
+        builder.fail(("trump", "suit"), "trump.suit chooses the trump; with trump.kind: order-up the players make it")
+    for key in ("stick_the_dealer", "pickup"):
+        if get(("trump", key)) is not None and kind is not TrumpKind.ORDER_UP:
+            builder.warn(("trump", key), f"trump.{key} applies to trump.kind: order-up only, so it never applies "
+                         "here", at_key=True, span=len(key))
+    names_trump = kind in (TrumpKind.NAMED_BY_HIGHEST_BIDDER, TrumpKind.ORDER_UP) or (
         isinstance(get(("trump", "suit")), str) and "chosen" in names_read(get(("trump", "suit"))))
     if get(("information", "trump_while_bidding")) is not None and isinstance(get(("trump", "suit")), str) and \
             "chosen" in names_read(get(("trump", "suit"))):
@@ -490,6 +502,8 @@ def build_section(builder: RulesBuilder) -> TrickRules:
                          chooser=builder.expr(("trump", "chooser"), CHOOSER_NAMES, Type.INT)
                          if get(("trump", "chooser")) is not None else None,
                          choices=choices,
+                         stick_the_dealer=bool(get(("trump", "stick_the_dealer"), False)),
+                         pickup=get(("trump", "pickup"), "dealer") == "dealer",
                          suit=builder.expr(("trump", "suit"), TRUMP_NAMES, Type.INT) if has_suit else None),
         bidding=BiddingRules(order=BidOrder(get(("bidding", "order"), "clockwise")),
                              range=builder.expr(("bidding", "range"), ROUND_NAMES, Type.LIST, "0..hand_size"),
@@ -534,7 +548,8 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
     """Every round's deal fits the deck (with the trump card) and leaves a bid in range."""
     tricks: TrickRules = rules.section
     trump = tricks.trump
-    needs_upcard = trump.kind is TrumpKind.UPCARD and not trump.no_trump_without_upcard and trump.suit is None
+    needs_upcard = (trump.kind is TrumpKind.UPCARD and not trump.no_trump_without_upcard and trump.suit is None) \
+        or trump.kind is TrumpKind.ORDER_UP
     for index, (number, size) in enumerate(zip(setup.round_numbers, setup.hand_sizes)):
         dealt = size * setup.players + (1 if needs_upcard else 0)
         if dealt > setup.deck_size:

@@ -53,6 +53,9 @@ class ScoringPhase(RoundState):
         taken = self.taken
         env["bids"] = bids
         env["taken"] = taken[:]
+        maker = self.maker
+        env["maker"] = maker
+        env["maker_team"] = -1 if maker < 0 else self._teams[maker] if self._teams else maker
         points = []
         score = self._score
         dealer = self.dealer

@@ -18,12 +18,13 @@ from typing import Any
 from ...deal import Deal
 from ...errors import IllegalActionError
 from ...game import CHANCE, OVER, GameState
-from .actions import Bid, Move, Pass, Play
+from .actions import Bid, Decline, Discard, Move, Pass, Play
 from .auction import BiddingPhase
 from .dealing import DealPhase
 from .exchange import ExchangePhase
+from .making import MakingPhase
 from .observation import Observations, TrickObservation
-from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _EXCHANGE, _PLAYING, Phase
+from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _DISCARD, _EXCHANGE, _PLAYING, Phase
 from .round import FIELDS
 from .scoring import ScoringPhase
 from .trickplay import PlayPhase
@@ -31,7 +32,8 @@ from .trump import TrumpPhase
 
 __all__ = ["Phase", "TrickObservation", "TrickTakingState"]
 
-class TrickTakingState(DealPhase, TrumpPhase, ExchangePhase, BiddingPhase, PlayPhase, ScoringPhase, Observations):
+class TrickTakingState(DealPhase, TrumpPhase, MakingPhase, ExchangePhase, BiddingPhase, PlayPhase, ScoringPhase,
+                       Observations):
     """A game of any trick-taking ruleset."""
 
     # Every field's slot (declared in round.py) is this class's own, not a base's: a slot
@@ -50,6 +52,7 @@ class TrickTakingState(DealPhase, TrumpPhase, ExchangePhase, BiddingPhase, PlayP
         self._keys_at = -1
         self._init_deal()
         self._init_trump()
+        self._init_making()
         self._init_exchange()
         self._init_bidding()
         self._init_play()
@@ -76,6 +79,10 @@ class TrickTakingState(DealPhase, TrumpPhase, ExchangePhase, BiddingPhase, PlayP
             actions = []
         elif self.phase is _EXCHANGE:
             actions = self._legal_passes(turn)
+        elif self.phase is _DISCARD:
+            actions = self._legal_discards(turn)
+        elif self._ordering:
+            actions = self._legal_calls(turn)
         else:
             actions = self._legal_trumps()
         self._legal_at = self.moves
@@ -133,9 +140,14 @@ class TrickTakingState(DealPhase, TrumpPhase, ExchangePhase, BiddingPhase, PlayP
         elif phase is _BIDDING:
             self._verify_bid(action, turn)
         elif phase is _CHOOSE_TRUMP:
-            self._verify_trump(action, turn)
+            if self._ordering:
+                self._verify_call(action, turn)
+            else:
+                self._verify_trump(action, turn)
         elif phase is _EXCHANGE:
             self._verify_pass(action, turn)
+        elif phase is _DISCARD:
+            self._verify_discard(action, turn)
 
     # --- applying --------------------------------------------------------------------------
     def apply(self, action: Move) -> None:
@@ -164,6 +176,10 @@ class TrickTakingState(DealPhase, TrumpPhase, ExchangePhase, BiddingPhase, PlayP
             self._bid(action.bid)
         elif isinstance(action, Pass):
             self._pass(action.card)
+        elif isinstance(action, Discard):
+            self._discard(action.card)
+        elif self._ordering or isinstance(action, Decline):
+            self._call(action)
         else:
             self._choose_trump(action.suit)
 
@@ -191,6 +207,8 @@ class TrickTakingState(DealPhase, TrumpPhase, ExchangePhase, BiddingPhase, PlayP
             new.received = [r[:] for r in self.received]
         if self.won:
             new.won = [w[:] for w in self.won]
+        if self._ordering:
+            new.trump_calls = self.trump_calls[:]
 
 
 class TrickTakingWithRoles(TrickTakingState):

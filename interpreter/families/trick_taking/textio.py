@@ -8,12 +8,13 @@ from ...deal import deal_from_event
 from ...errors import IllegalActionError
 from ...pack import STANDARD, Pack
 from ...textio import DIGITS
-from .actions import Bid, Move, Play, TrickAction, passes, plays, trump_choices
+from .actions import DECLINE, Bid, Move, Play, TrickAction, discards, passes, plays, trump_choices
 from .phases import Phase
 from .state import TrickTakingState
 
 
-def parse_input(phase: str, text: str, pack: Pack = STANDARD, roles: Any = None) -> TrickAction:
+def parse_input(phase: str, text: str, pack: Pack = STANDARD, roles: Any = None,
+                offered: int | None = None) -> TrickAction:
     """An action from what a player typed: ``3``, ``bid 3``, ``QS``, ``10h``, ``play q♠``,
     ``trump hearts`` / ``trump none``, ``pass QS`` (or the card alone, in the exchange).  Raises IllegalActionError with a hint."""
     words = text.strip().lower().split()
@@ -29,6 +30,19 @@ def parse_input(phase: str, text: str, pack: Pack = STANDARD, roles: Any = None)
         return Bid(int(numbers[0]))  # a bid out of range is refused by the rules, with the range
     if phase == Phase.BIDDING and verb not in ("trump", "name", "play"):
         raise IllegalActionError(f"'{text.strip()}' is not a bid: type a number, e.g. '3' or 'bid 3'")
+    if phase == Phase.CHOOSE_TRUMP and " ".join(words) in ("pass", "no", "decline"):
+        return DECLINE
+    if phase == Phase.CHOOSE_TRUMP and offered is not None and " ".join(words) in (
+            "order", "order up", "order it up", "up", "pick up", "pick it up", "accept", "yes"):
+        suit = pack.suit_of[offered]
+        if suit >= 0:
+            return trump_choices(pack)[suit]
+    if phase == Phase.DISCARD:
+        target = rest if verb == "discard" else words
+        try:
+            return discards(pack)[pack.card(" ".join(target))]
+        except ValueError as exc:
+            raise IllegalActionError(f"discard a card, e.g. 'QS' or 'discard QS': {exc}") from None
     if verb in ("trump", "name") or phase == Phase.CHOOSE_TRUMP:
         if phase == Phase.CHOOSE_TRUMP and verb not in ("trump", "name"):
             rest = words  # at the trump prompt a suit alone names it: 'hearts', 'h', 'none'
@@ -93,7 +107,7 @@ def action_from_event(state: TrickTakingState, event: dict[str, Any]) -> Move | 
     pack = state.setup.pack
     if kind == "deal":
         return deal_from_event(event, state.deck, pack)
-    if kind in ("bid", "play", "trump", "pass") and "seat" in event and event["seat"] != state.turn:
+    if kind in ("bid", "play", "trump", "pass", "decline", "discard") and "seat" in event and event["seat"] != state.turn:
         raise IllegalActionError(f"seat {event['seat']} acts out of turn (it is {state.whose_turn()})")
     if kind == "bid":
         value = event["bid"]
@@ -102,6 +116,10 @@ def action_from_event(state: TrickTakingState, event: dict[str, Any]) -> Move | 
         return Bid(value)
     if kind == "pass":
         return passes(pack)[pack.card(event["card"])]
+    if kind == "decline":
+        return DECLINE
+    if kind == "discard":
+        return discards(pack)[pack.card(event["card"])]
     if kind == "play":
         c = pack.card(event["card"])
         role = event.get("as")

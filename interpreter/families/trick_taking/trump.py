@@ -159,12 +159,17 @@ class TrumpPhase(RoundState):
         # trump -> the card order (shared by every game of the setup)
         self._orders = self.setup.cache.setdefault("card_orders", {})
         self._named_trump = self.tricks.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER
+        self._ordering = self.tricks.trump.kind is TrumpKind.ORDER_UP
         self._trump_due = None
 
     def _make_trump(self) -> None:
         """After the deal: this round's trump, or the seat that names it first; then the
         next phase starts (the bidding, by default; a trump named by the highest bidder
         waits for it)."""
+        self.maker = -1
+        if self._ordering:  # made at the table: ordered up or named (making.py)
+            self._start_making()
+            return
         if self.tricks.trump.suit is not None:
             suit = self._rule_trump()
             if suit == CHOSEN:  # a seat names it, before the bidding
@@ -271,6 +276,7 @@ class TrumpPhase(RoundState):
             raise IllegalActionError(f"{who} names the trump now ({allowed}), not '{action}'")
 
     def _choose_trump(self, suit: int | None) -> None:
+        self.maker = self.turn
         self._set_trump(suit, self.turn)
         if self._named_trump:  # the highest bidder, after the bidding
             self._advance("bidding")
