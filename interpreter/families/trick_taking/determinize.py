@@ -78,8 +78,7 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
             continue
         if state.phase is _CHOOSE_TRUMP and state._ordering:  # the calls, as observed
             who, call = obs.trump_calls[len(state.trump_calls)]
-            choices = trump_choices(state.setup.pack)
-            state.apply(DECLINE if call == -2 else choices[call])
+            state.apply(DECLINE if call == -2 else trump_choices(state.setup.pack)[call])
             continue
         if state.phase is _EXCHANGE:
             if obs.phase != "exchange":  # the exchange is over: the hands are dealt as they stand after it

@@ -69,7 +69,8 @@ class MakingPhase(RoundState):
         choices = trump_choices(self.setup.pack)
         offered = self._offered()
         if self.making_round == 1:
-            return ([choices[offered]] if offered is not None else []) + [DECLINE]
+            offer: list[Move] = [choices[offered]] if offered is not None else []
+            return offer + [DECLINE]
         named: list[Move] = [choices[-1 if s is None else s] for s in self.tricks.trump.choices if s != offered]
         if not (self.tricks.trump.stick_the_dealer and seat == self.dealer):
             named.append(DECLINE)

@@ -34,9 +34,9 @@ def parse_input(phase: str, text: str, pack: Pack = STANDARD, roles: Any = None,
         return DECLINE
     if phase == Phase.CHOOSE_TRUMP and offered is not None and " ".join(words) in (
             "order", "order up", "order it up", "up", "pick up", "pick it up", "accept", "yes"):
-        suit = pack.suit_of[offered]
-        if suit >= 0:
-            return trump_choices(pack)[suit]
+        offered_suit = pack.suit_of[offered]
+        if offered_suit >= 0:
+            return trump_choices(pack)[offered_suit]
     if phase == Phase.DISCARD:
         target = rest if verb == "discard" else words
         try:
