@@ -44,7 +44,7 @@ def test_ordering_up_makes_the_maker_and_the_dealer_takes_the_turned_card():
     # pass. If a player orders up, the dealer must pick up the turn-up and discard a card"
     state = stacked(upcard="9H")
     assert state.phase == "trump" and state.turn == 1
-    assert set(state.legal_actions()) == {ChooseTrump(HEARTS), DECLINE}
+    assert set(state.legal_actions()) == {ChooseTrump(HEARTS), ChooseTrump(HEARTS, "", True), DECLINE}
     with pytest.raises(IllegalActionError, match="order up hearts"):
         state.apply(ChooseTrump(SPADES))
     state.apply(ChooseTrump(HEARTS))
@@ -126,13 +126,36 @@ def test_the_scoring_of_makers_and_defenders(tricks_of_makers, points):
     # two points ... fails to take three tricks ... "euchred", and their opponents score two"
     rules = load_ruleset("euchre")
     state = new_game(rules, 4, seed=0)
-    env = {**state.setup.round_env(0), "maker": 0, "maker_team": 0}
+    env = {**state.setup.round_env(0), "maker": 0, "maker_team": 0, "alone": False}
     section = rules.section
     got = []
     for seat in (0, 1):
         team_tricks = tricks_of_makers if seat % 2 == 0 else 5 - tricks_of_makers
         got.append(section.scoring.points({**env, "seat": seat, "team": seat % 2, "team_tricks": team_tricks}))
     assert got == points
+
+
+def test_a_maker_alone_plays_without_their_partner_and_a_lone_march_scores_four():
+    # "If the maker plays alone, his partner does not participate in the hand"; "If the maker
+    # plays alone and marches, his side gets four points"
+    hands = ["9S TS QS KS AS", "JH JD AH KH QH", "TH 9D TD JS 9C", "QD KD AD TC QC"]
+    state = stacked(hands=hands, upcard="9H")
+    from cardrules.interpreter.families.trick_taking.making import alone_call
+    assert alone_call(ChooseTrump(HEARTS)) in state.legal_actions()
+    bot = make_policies(state.rules, ["bot"] * 4, 0)[1]
+    assert bot.act(state.observation(1), state.legal_actions()) == ChooseTrump(HEARTS, "", True)
+    state.apply(ChooseTrump(HEARTS, "", True))
+    state.apply(Discard(card(state, "9S")))
+    assert state.sitting_out == 3 and state.hands[3] == [] and len(state.laid_aside) == 5
+    assert state.turn == 1 and state.observation(0).sitting_out == 3
+    policies = make_policies(state.rules, ["random"] * 4, 0)
+    seats = []
+    while state.round_index == 0:
+        seats.append(state.turn)
+        state.apply(policies[state.turn].act(state.observation(state.turn), state.legal_actions()))
+    assert 3 not in seats and len(seats) == 15  # five tricks of three cards
+    score = next(e for e in state.events if e["event"] == "score")
+    assert score["points"] == [0, 4, 0, 0]  # both bowers, A K Q of trumps: every trick
 
 
 def test_the_search_seat_knows_the_dealer_holds_the_turned_card():
@@ -169,13 +192,15 @@ def _referee(events):
             dealer = event["dealer"]
             hands = [list(h) for h in event["hands"]]
             up = event["upcard"]
-            calls, trump, maker, trick, won = [], None, None, [], [0, 0, 0, 0]
+            calls, trump, maker, trick, won, out = [], None, None, [], [0, 0, 0, 0], -1
         elif kind == "decline":
             assert event["seat"] == (dealer + 1 + len(calls)) % 4
             calls.append(None)
         elif kind == "trump":
             assert event["seat"] == (dealer + 1 + len(calls)) % 4
             trump, maker = event["suit"], event["seat"]
+            if event.get("alone"):  # "his partner does not participate in the hand"
+                out = (maker + 2) % 4
             if len(calls) < 4:
                 assert trump == up[1], "the first round orders up the turned suit only"
             else:
@@ -188,6 +213,10 @@ def _referee(events):
             hands[dealer].remove(event["card"])
         elif kind == "play":
             seat, code = event["seat"], event["card"]
+            assert seat != out, "the lone maker's partner plays no card"
+            if trick:
+                after = (trick[-1][0] + 1) % 4
+                assert seat == (after if after != out else (after + 1) % 4)
 
             def suit_of(c):
                 return trump if c[0] == "J" and c[1] == same[trump] else c[1]
@@ -221,7 +250,7 @@ def _referee(events):
                 makers = maker % 2
                 took = won[makers] + won[makers + 2]
                 if took == 5:
-                    points[makers] = 2
+                    points[makers] = 4 if out >= 0 else 2  # "plays alone and marches ... four points"
                 elif took >= 3:
                     points[makers] = 1
                 else:
@@ -262,8 +291,8 @@ def test_random_games_keep_every_rule_as_the_source_writes_it(tmp_path_factory, 
 def test_a_bot_orders_up_a_strong_hand_and_passes_a_weak_one():
     rules = load_ruleset("euchre")
     bot = make_policies(rules, ["bot"] * 4, 0)[1]
-    state = stacked(upcard="9H")  # seat 1 holds both red jacks and the A♥ K♥
-    assert bot.act(state.observation(1), state.legal_actions()) == ChooseTrump(HEARTS)
+    strong = stacked(hands=["9S TS QS KS AS", "JH AH KH 9C TC", "TH QH 9D TD JS", "QD KD AD JD QC"], upcard="9H")
+    assert bot.act(strong.observation(1), strong.legal_actions()) == ChooseTrump(HEARTS)  # with the partner
     weak = stacked(hands=["9S TS QS KS AS", "9C TC 9D TD QC", "JH JD AH KH TH", "QD KD AD KC AC"], upcard="9H")
     assert bot.act(weak.observation(1), weak.legal_actions()) == DECLINE
 
@@ -273,7 +302,7 @@ def test_a_person_orders_up_and_discards_at_the_terminal(run_cli, tmp_path):
     keys = "\n".join(["hint", "pass", "quit"]) + "\n"
     result = run_cli("play", "euchre", "--seats", "bot,human,bot,bot", "--seed", "5", "--fast",
                      "--save", str(tmp_path / "s.jsonl"), input=keys)
-    assert "order up clubs (type 'order'), or 'pass'" in result.output, result.output
+    assert "order up clubs (type 'order', 'order alone'), or 'pass'" in result.output, result.output
     assert "you pass" in result.output and "the bot would" in result.output
     # the dealer takes the turned card and is asked for a discard
     keys = "\n".join(["order", "9S", "quit"]) + "\n"

@@ -71,7 +71,8 @@ class TrickView:
             named = self.suit_name(event["suit"])
             ordered = self.section.trump.kind is TrumpKind.ORDER_UP and \
                 self.r.round.get("declines", 0) < len(self.r.names)
-            self.r.say(f"{self.r.names[event['seat']]} {'orders up' if ordered else 'names'} {named}")
+            alone = " and plays alone" if event.get("alone") else ""
+            self.r.say(f"{self.r.names[event['seat']]} {'orders up' if ordered else 'names'} {named}{alone}")
 
     def on_decline(self, event: dict[str, Any]) -> None:
         self.r.round["declines"] = self.r.round.get("declines", 0) + 1
@@ -237,6 +238,8 @@ class TrickView:
                 echo(f"{names[other]} holds: " + self.r.hand_text([self.codes[c] for c in hand]))
         if obs.hand_hidden:
             echo("Your own cards are hidden from you until the bidding is over.")
+        if obs.sitting_out >= 0:
+            echo(f"{names[obs.maker]} plays alone; {names[obs.sitting_out]} sits this hand out")
         for counter, values in obs.counters:  # the ruleset's counters, carried from round to round
             echo(f"{counter}: " + ", ".join(f"{names[s]} {v}" for s, v in enumerate(values)))
         if obs.phase == Phase.PLAYING:
@@ -272,10 +275,11 @@ class TrickView:
             return "a card to discard face down (" + " ".join(
                 self.r.card(self.codes[a.card]) for a in self._in_hand_order(obs, legal)) + ")"
         if obs.phase == Phase.CHOOSE_TRUMP:
-            words = ["pass" if isinstance(a, Decline) else "none" if a.suit is None else self.pack.suits[a.suit].name
-                     for a in legal]
+            words = ["pass" if isinstance(a, Decline) else ("none" if a.suit is None else self.pack.suits[a.suit].name)
+                     + (" alone" if a.alone else "") for a in legal]
             if obs.making_round == 1:
-                return "order up " + " or ".join(words[:-1]) + " (type 'order'), or 'pass'"
+                alone = ", 'order alone'" if any(getattr(a, "alone", False) for a in legal) else ""
+                return "order up " + words[0] + f" (type 'order'{alone}), or 'pass'"
             return "name the trump (" + ", ".join(words) + ")"
         return "your card (" + " ".join(self.played(self.codes[a.card], a.role)
                                         for a in self._in_hand_order(obs, legal)) + ")"

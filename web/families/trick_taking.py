@@ -60,6 +60,9 @@ class TrickWebView:
                 facts.append({"label": "Bids", "value": f"{total} for {obs.hand_size} tricks: {off}"})
             for counter, values in obs.counters:
                 facts.append({"label": counter, "value": ", ".join(str(v) for v in values)})
+            if obs.sitting_out >= 0:
+                facts.append({"label": "Alone", "value": f"{names[obs.maker]} plays alone; "
+                                                         f"{names[obs.sitting_out]} sits out"})
             if obs.pass_count and not spectator:  # the exchange: this seat's pass, and what it received
                 if obs.phase == Phase.EXCHANGE:
                     facts.append({"label": "Passing", "value": f"{obs.pass_count} to {names[obs.pass_to]}",
@@ -143,8 +146,8 @@ class TrickWebView:
                                 **({"move": f"bid {bid}"} if bid in allowed else {"try": f"bid {bid}"})})
         elif obs.phase == Phase.CHOOSE_TRUMP and obs.turn == obs.seat:
             prompt = "name the trump"
-            buttons = [{"label": _suit_words(a.suit, self.pack), "move": str(a), "group": "Trump"}
-                       for a in legal if isinstance(a, ChooseTrump)]
+            buttons = [{"label": _suit_words(a.suit, self.pack) + (" alone" if a.alone else ""), "move": str(a),
+                        "group": "Trump"} for a in legal if isinstance(a, ChooseTrump)]
             buttons += [{"label": "Pass", "move": "pass", "group": "Trump"} for a in legal if isinstance(a, Decline)]
             if obs.making_round == 1:
                 prompt = "order up the turned suit, or pass"

@@ -25,7 +25,7 @@ from .state import state_class
 
 
 _PUBLIC_EVENTS: Mapping[str, Declaration] = {
-    "trump": {"suit": Seen.ALL, "seat": Seen.ALL, "upcard": Seen.ALL},
+    "trump": {"suit": Seen.ALL, "seat": Seen.ALL, "upcard": Seen.ALL, "alone": Seen.ALL},
     "bid": {"seat": Seen.ALL, "bid": Seen.ALL},
     "play": {"trick": Seen.ALL, "seat": Seen.ALL, "card": Seen.ALL, "as": Seen.ALL},
     "trick": {"trick": Seen.ALL, "winner": Seen.ALL},

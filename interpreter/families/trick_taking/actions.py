@@ -38,9 +38,11 @@ class Play:
 class ChooseTrump:
     suit: int | None  # None: no trump
     code: str = field(default="", compare=False)  # the suit's code in its pack (the standard pack's: "")
+    alone: bool = False  # trump.alone: the maker plays the hand without their partner
 
     def __str__(self) -> str:
-        return f"trump {'none' if self.suit is None else self.code or SUITS[self.suit]}"
+        return f"trump {'none' if self.suit is None else self.code or SUITS[self.suit]}" + \
+            (" alone" if self.alone else "")
 
 
 @dataclass(frozen=True, slots=True)

@@ -221,7 +221,7 @@ def _choose_call(obs: TrickObservation, actions: Sequence[TrickAction], bot: Tri
         hand.append(obs.upcard)  # (the dealer takes it, and discards the weakest card)
     best: tuple[float, int] | None = None
     for i, action in enumerate(actions):
-        if not isinstance(action, ChooseTrump):
+        if not isinstance(action, ChooseTrump) or action.alone:
             continue
         suits, power = card_order(bot.trump_rules, action.suit, bot.ace_high, bot.pack)
         worth = estimate_tricks(hand, suits, power, action.suit, obs.players, bot.joker, bot.top)
@@ -231,8 +231,27 @@ def _choose_call(obs: TrickObservation, actions: Sequence[TrickAction], bot: Tri
             best = (worth, i)
     needed = obs.hand_size / 2 - 0.6 if obs.players % 2 == 0 else obs.hand_size / obs.players + 0.5
     if best is not None and (best[0] >= needed or not any(isinstance(a, Decline) for a in actions)):
-        return actions[best[1]]
+        chosen = actions[best[1]]
+        if _lone_hand(hand, chosen.suit, bot):  # type: ignore[union-attr]
+            alone = next((a for a in actions if isinstance(a, ChooseTrump) and a.alone and
+                          a.suit == chosen.suit), None)  # type: ignore[union-attr]
+            if alone is not None:
+                return alone
+        return chosen
     return next(a for a in actions if isinstance(a, Decline))
+
+
+def _lone_hand(hand: Sequence[int], trump: int | None, bot: TrickBot) -> bool:
+    """Whether a hand may take every trick without its partner: three or more of the four
+    highest trumps, and at most one card that is neither a trump nor a side ace."""
+    if trump is None:
+        return False
+    suits, power = card_order(bot.trump_rules, trump, bot.ace_high, bot.pack)
+    trumps = sorted((power[c] for c in hand if suits[c] == trump), reverse=True)
+    highest = sorted({power[c] for c in range(len(suits)) if suits[c] == trump}, reverse=True)[:4]
+    sure = sum(1 for p in trumps if p in highest)
+    losers = sum(1 for c in hand if suits[c] != trump and power[c] != bot.top)
+    return sure >= 3 and losers <= 1 and len(trumps) >= 3
 
 
 def _choose_discard(obs: TrickObservation, actions: Sequence[TrickAction]) -> TrickAction:

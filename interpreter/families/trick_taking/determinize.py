@@ -113,8 +113,12 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
         cards = obs.played
         roles = list(obs.played_roles) + [None] * (len(cards) - len(obs.played_roles))
         order = state.tricks.order
-        for start in range(0, len(cards), players):
-            trick = [((leader + k) % players, c) for k, c in enumerate(cards[start:start + players])]
+        out = obs.sitting_out  # a seat sitting the hand out plays no card
+        per = players - (1 if out >= 0 else 0)
+        seating = [s for s in range(players) if s != out]
+        for start in range(0, len(cards), per):
+            first = seating.index(leader)
+            trick = [(seating[(first + k) % per], c) for k, c in enumerate(cards[start:start + per])]
             for k, (who, c) in enumerate(trick):
                 played_by[who].append(c)
                 plays.append((who, c))
@@ -124,10 +128,10 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
                         voids[who].add(led)
                         if state._must_trump and trump is not None and suits[c] != trump:
                             voids[who].add(trump)
-            if len(trick) == players:
+            if len(trick) == per:
                 state.leader = leader
                 state._played_as = [order.index(r) if r is not None and order is not None else -1
-                                    for r in roles[start:start + players]]
+                                    for r in roles[start:start + per]]
                 leader = state._trick_winner(trick, suits, power, trump)
                 state._played_as = []
         state.leader = first_leader
@@ -168,6 +172,9 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
         upcard = None
     full, stock = _deal_hidden(obs, deck, played_by, voids, suits_now, upcard, rng, fixed, out_of_play)
     state.hands = full
+    if state.sitting_out >= 0:  # its cards, unknown to the others, laid aside again
+        state.laid_aside = full[state.sitting_out]
+        full[state.sitting_out] = []
     if state.phase is _PLAYING:
         state.first_leader = first_leader
         state._lead_card = lead_card if state.tricks.play.lead_it else -1

@@ -207,7 +207,7 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                                "trick_points": 0, "card_points_by_seat": [0] * (others + 1),
                                "trick_points_by_seat": [0] * (others + 1), "cards_taken": took * (others + 1),
                                "cards_taken_by_seat": [took * (others + 1)] + [0] * others, "all_card_points": 0,
-                               "maker": 0, "maker_team": 0}
+                               "maker": 0, "maker_team": 0, "alone": False}
         for name, _ in tricks.scoring.counts:
             env.update({name: 0, f"{name}_by_seat": [0] * (others + 1), f"{name}_dealt": 0, f"{name}_taker": -1})
         for counter in tricks.counters:  # as they start
@@ -261,7 +261,7 @@ def _taken_examples(rules: Ruleset, setup: Any) -> list[str]:
 
     def scores(won: list[list[int]]) -> int:
         env: dict[str, Any] = {**setup.round_env(0), "bid": 0, "seat": 0, "is_dealer": False,
-                               "bids": [0] * players, "team": 0, "team_bid": 0, "maker": 0, "maker_team": 0}
+                               "bids": [0] * players, "team": 0, "team_bid": 0, "maker": 0, "maker_team": 0, "alone": False}
         taken = [len(cards) // players for cards in won]
         points = [sum(worth[c] for c in cards) for cards in won]
         env.update(tricks=taken[0], taken=taken, team_tricks=taken[0], card_points=points[0],

@@ -12,11 +12,19 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import IllegalActionError
+from functools import lru_cache
+
 from .actions import DECLINE, ChooseTrump, Decline, Discard, Move, discards, trump_choices
 from .phases import _CHOOSE_TRUMP, _DEAL, _DISCARD
 from .round import RoundState
 
 DECLINED = -2  # a pass, in trump_calls (a suit's number otherwise)
+
+
+@lru_cache(maxsize=256)
+def alone_call(call: ChooseTrump) -> ChooseTrump:
+    """``call`` made to play alone (interned)."""
+    return ChooseTrump(call.suit, call.code, True)
 
 
 def _decline_event(round_number: int, seat: int) -> dict[str, Any]:
@@ -42,6 +50,9 @@ class MakingPhase(RoundState):
         self.trump_calls = []
         self.discarded = -1
         self.picked_up = False
+        self.alone = False
+        self.sitting_out = -1
+        self.laid_aside = []
 
     def _start_making(self) -> None:
         """After the deal: the turned suit is offered, from the first to act."""
@@ -50,6 +61,9 @@ class MakingPhase(RoundState):
         self.trump_calls = []
         self.discarded = -1
         self.picked_up = False
+        self.alone = False
+        self.sitting_out = -1
+        self.laid_aside = []
         self.trump = None
         self._use_order(None)
         self.phase = _CHOOSE_TRUMP
@@ -70,11 +84,13 @@ class MakingPhase(RoundState):
         offered = self._offered()
         if self.making_round == 1:
             offer: list[Move] = [choices[offered]] if offered is not None else []
-            return offer + [DECLINE]
-        named: list[Move] = [choices[-1 if s is None else s] for s in self.tricks.trump.choices if s != offered]
-        if not (self.tricks.trump.stick_the_dealer and seat == self.dealer):
-            named.append(DECLINE)
-        return named
+        else:
+            offer = [choices[-1 if s is None else s] for s in self.tricks.trump.choices if s != offered]
+        if self.tricks.trump.alone:  # each call, with the partner or alone
+            offer += [alone_call(call) for call in offer]  # type: ignore[arg-type]
+        if self.making_round == 1 or not (self.tricks.trump.stick_the_dealer and seat == self.dealer):
+            offer.append(DECLINE)
+        return offer
 
     def _verify_call(self, action: Move, turn: int) -> None:
         if action in self._legal_calls(turn):
@@ -110,7 +126,8 @@ class MakingPhase(RoundState):
         assert isinstance(action, ChooseTrump)
         self.trump_calls.append((seat, -1 if action.suit is None else action.suit))
         self.maker = seat
-        self._set_trump(action.suit, seat)
+        self.alone = action.alone
+        self._set_trump(action.suit, seat, action.alone)
         if self.making_round == 1 and self.tricks.trump.pickup and self.upcard is not None:
             dealer = self.dealer
             self.hands[dealer].append(self.upcard)
@@ -120,6 +137,20 @@ class MakingPhase(RoundState):
             self.turn = dealer
             return
         self._advance("trump")
+
+    def _sit_out(self) -> None:
+        """A maker playing alone: their partner sits the hand out, its cards laid aside;
+        the first trick's leader, if it is the partner, is the seat after it."""
+        teams = self.setup.teams
+        maker = self.maker
+        partner = next((s for s in range(self.players) if s != maker and teams and teams[s] == teams[maker]), -1)
+        if partner < 0:
+            return
+        self.sitting_out = partner
+        self.laid_aside = self.hands[partner]
+        self.hands[partner] = []
+        if self.leader == partner:
+            self.leader = (partner + 1) % self.players
 
     def _legal_discards(self, seat: int) -> list[Move]:
         of = discards(self.setup.pack)

@@ -64,6 +64,8 @@ class TrickObservation(NamedTuple):
     maker: int = -1
     picked_up: bool = False
     discarded: int = -1
+    alone: bool = False  # the maker plays this hand alone (trump.alone) ...
+    sitting_out: int = -1  # ... and this seat sits it out (-1: none)
 
 
 class Observations(RoundState):
@@ -100,7 +102,7 @@ class Observations(RoundState):
                 upcard = trump = None
                 suits, power = self._order(None)
                 trump_hidden = True
-        return TrickObservation(
+        obs = TrickObservation(
             seat, self.players, self.round_index + 1, len(self.setup.hand_sizes),
             0 if over else self.hand_size, self.dealer, _OVER if over else phase, self.turn,
             tuple(self.totals), hand, upcard, trump,
@@ -108,24 +110,16 @@ class Observations(RoundState):
             tuple(self.taken), tuple(self.trick), self.trick_number, self.leader, tuple(self.played),
             suits, power, tuple((name, tuple(v)) for name, v in self.counters.items()), others, not own,
             trump_hidden, tuple(self.played_roles), None if trump_hidden else self._round_power,
-            *self._exchange_view(seat), self._card_values if phase is _PLAYING or phase is _EXCHANGE else None,
-            self.tricks.has_bidding, self.first_leader if phase is _PLAYING else -1,
-            *self._making_view(seat))
-
-    def _making_view(self, seat: int) -> tuple[int, tuple[tuple[int, int], ...], int, bool, int]:
-        """This seat's part of a trump made at the table."""
-        if not self._ordering:
-            return 0, (), -1, False, -1
-        making = self.making_round if self.phase is _CHOOSE_TRUMP else 0
-        return (making, tuple(self.trump_calls), self.maker, self.picked_up,
-                self.discarded if seat == self.dealer else -1)
-
-    def _exchange_view(self, seat: int) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...]]:
-        """This seat's part of the round's exchange: how many cards, to and from whom, what
-        it passed and what it received."""
-        count = self.pass_count
-        if not count:
-            return 0, -1, -1, (), ()
-        offset = self.pass_offset
-        return (count, (seat + offset) % self.players, (seat - offset) % self.players, tuple(self.passing[seat]),
-                tuple(self.received[seat]))
+            card_values=self._card_values if phase is _PLAYING or phase is _EXCHANGE else None,
+            has_bidding=self.tricks.has_bidding, first_leader=self.first_leader if phase is _PLAYING else -1)
+        if self.pass_count:  # this seat's part of the round's exchange
+            offset = self.pass_offset
+            obs = obs._replace(pass_count=self.pass_count, pass_to=(seat + offset) % self.players,
+                               pass_from=(seat - offset) % self.players, passing=tuple(self.passing[seat]),
+                               received=tuple(self.received[seat]))
+        if self._ordering:  # this seat's part of a trump made at the table
+            obs = obs._replace(making_round=self.making_round if phase is _CHOOSE_TRUMP else 0,
+                               trump_calls=tuple(self.trump_calls), maker=self.maker, picked_up=self.picked_up,
+                               discarded=self.discarded if seat == self.dealer else -1, alone=self.alone,
+                               sitting_out=self.sitting_out)
+        return obs

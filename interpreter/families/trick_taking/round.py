@@ -65,6 +65,9 @@ class RoundState(GameState):
     trump_calls: list[tuple[int, int]]  # order-up: (seat, the suit ordered or named, or -2 for a pass)
     discarded: int  # the card the dealer discarded after taking the turned card (-1: none)
     picked_up: bool  # the dealer took the turned card this round
+    alone: bool  # the maker plays this hand alone (trump.alone)
+    sitting_out: int  # the seat sitting this hand out (the lone maker's partner); -1: none
+    laid_aside: list[int]  # the cards of the seat sitting out
 
     # --- the bidding (auction.py) -------------------------------------------------------------
     bids: list[int | None]
@@ -158,7 +161,8 @@ class RoundState(GameState):
         def _start_bidding(self) -> None: ...  # auction
         def _start_exchange(self) -> None: ...  # exchange
         def _start_making(self) -> None: ...  # making
-        def _set_trump(self, suit: int | None, seat: int | None) -> None: ...  # trump
+        def _set_trump(self, suit: int | None, seat: int | None, alone: bool = False) -> None: ...  # trump
+        def _sit_out(self) -> None: ...  # making
         def _open_exchange(self) -> None: ...  # exchange
         def _keys(self, turn: int) -> list[int]: ...  # state
         def _open_play(self) -> None: ...  # trickplay
@@ -173,7 +177,7 @@ FIELDS = ("tricks", "phase", "_legal_keys", "_keys_at",
           "hands", "upcard", "_own_hidden", "_others_shown", "_trump_hidden",
           "passing", "received", "pass_count", "pass_offset",
           "ace_high", "trump", "suits", "power", "_orders", "_named_trump", "_trump_due", "_ordering",
-          "maker", "making_round", "trump_calls", "discarded", "picked_up",
+          "maker", "making_round", "trump_calls", "discarded", "picked_up", "alone", "sitting_out", "laid_aside",
           "bids", "bid_order", "constrained_bids", "_candidates", "_candidate_actions", "_candidate_action",
           "_candidate_cache", "_bid_env", "_made", "_made_key", "_simultaneous", "_first_offset", "_restricted",
           "_bids_memo", "_round_bids",

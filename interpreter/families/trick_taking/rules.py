@@ -25,7 +25,9 @@ SCORE_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "tricks": Type.I
                                 "cards_taken": Type.INT, "cards_taken_by_seat": Type.LIST,
                                 "all_card_points": Type.INT,
                                 # the seat that made the trump (ordered it up or named it), and its team
-                                "maker": Type.INT, "maker_team": Type.INT}
+                                "maker": Type.INT, "maker_team": Type.INT,
+                                # the maker plays alone (trump.alone), its partner sitting out
+                                "alone": Type.BOOL}
 # trump.suit: the round's names and the turned card
 TRUMP_NAMES: dict[str, Type] = {**ROUND_NAMES, "has_upcard": Type.BOOL, "upcard_suit": Type.INT,
                                 "upcard_rank": Type.INT, "upcard_is_joker": Type.BOOL, "upcard": Type.INT,
@@ -105,6 +107,7 @@ class TrumpRules:
     choices: tuple[int | None, ...] = (0, 1, 2, 3, None)  # trump.choices: what a named trump may be (None: no trump)
     stick_the_dealer: bool = False  # order-up: in the second round the dealer may not pass
     pickup: bool = True  # order-up: the dealer takes the turned card ordered up, and discards one
+    alone: bool = False  # order-up: the maker may play alone, their partner sitting the hand out
 
     @property
     def jokers_top(self) -> bool:
@@ -404,7 +407,10 @@ def build_section(builder: RulesBuilder) -> TrickRules:
         builder.warn(("trump", "chooser"), "trump.suit never gives `chosen`, so no one is asked to name the trump")
     if has_suit and kind is TrumpKind.ORDER_UP:
         builder.fail(("trump", "suit"), "trump.suit chooses the trump; with trump.kind: order-up the players make it")
-    for key in ("stick_the_dealer", "pickup"):
+    if get(("trump", "alone")) and get(("team",)) is None:
+        builder.fail(("trump", "alone"), "a maker plays alone without their partner: trump.alone needs "
+                     "partnerships (team)", at_key=True, span=len("alone"))
+    for key in ("stick_the_dealer", "pickup", "alone"):
         if get(("trump", key)) is not None and kind is not TrumpKind.ORDER_UP:
             builder.warn(("trump", key), f"trump.{key} applies to trump.kind: order-up only, so it never applies "
                          "here", at_key=True, span=len(key))
@@ -504,6 +510,7 @@ def build_section(builder: RulesBuilder) -> TrickRules:
                          choices=choices,
                          stick_the_dealer=bool(get(("trump", "stick_the_dealer"), False)),
                          pickup=get(("trump", "pickup"), "dealer") == "dealer",
+                         alone=bool(get(("trump", "alone"), False)),
                          suit=builder.expr(("trump", "suit"), TRUMP_NAMES, Type.INT) if has_suit else None),
         bidding=BiddingRules(order=BidOrder(get(("bidding", "order"), "clockwise")),
                              range=builder.expr(("bidding", "range"), ROUND_NAMES, Type.LIST, "0..hand_size"),

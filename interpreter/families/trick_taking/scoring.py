@@ -56,6 +56,7 @@ class ScoringPhase(RoundState):
         maker = self.maker
         env["maker"] = maker
         env["maker_team"] = -1 if maker < 0 else self._teams[maker] if self._teams else maker
+        env["alone"] = self.alone
         points = []
         score = self._score
         dealer = self.dealer
@@ -125,7 +126,8 @@ class ScoringPhase(RoundState):
         (NAME_by_seat, NAME_dealt, NAME_taker); returns each per-seat name with its list
         by seat (NAME and cards_taken), set for each seat as it is scored."""
         players = self.players
-        taken_cards = [t * players for t in self.taken]
+        per_trick = players - (1 if self.sitting_out >= 0 else 0)  # (a seat sitting out plays no card)
+        taken_cards = [t * per_trick for t in self.taken]
         env["cards_taken_by_seat"] = taken_cards
         values = self._card_values
         env["all_card_points"] = sum(values[c] for c in self.played) if values is not None else 0

@@ -209,6 +209,7 @@ class TrickTakingState(DealPhase, TrumpPhase, MakingPhase, ExchangePhase, Biddin
             new.won = [w[:] for w in self.won]
         if self._ordering:
             new.trump_calls = self.trump_calls[:]
+            new.laid_aside = self.laid_aside[:]
 
 
 class TrickTakingWithRoles(TrickTakingState):
@@ -249,7 +250,27 @@ class TrickTakingWithRoles(TrickTakingState):
         GameState.apply(self, action)
 
 
+class TrickTakingWithSitOut(TrickTakingState):
+    """A game in which a seat may sit a hand out (trump.alone: the lone maker's partner):
+    a trick is then complete with one card fewer and the turn passes over that seat (kept
+    apart so that the other games' play path pays nothing for it)."""
+
+    __slots__ = ()
+
+    def _play(self, card: int, role: str | None = None) -> None:
+        out = self.sitting_out
+        super()._play(card, role)  # with a seat out, the trick is never complete here
+        if out < 0 or not self.trick:
+            return
+        if len(self.trick) == self.players - 1:
+            self._take_trick(self.trick, self.trick_number, self.round_index + 1)
+        elif self.turn == out:
+            self.turn = (out + 1) % self.players
+
+
 def state_class(rules: Any) -> type[TrickTakingState]:
-    """The state class for a ruleset: with roles, or the plain one."""
+    """The state class for a ruleset: with roles, with a seat sitting out, or the plain one."""
     order = rules.section.order
+    if rules.section.trump.alone:
+        return TrickTakingWithSitOut
     return TrickTakingWithRoles if order is not None and order.roles else TrickTakingState

@@ -8,7 +8,7 @@ from ...deal import deal_from_event
 from ...errors import IllegalActionError
 from ...pack import STANDARD, Pack
 from ...textio import DIGITS
-from .actions import DECLINE, Bid, Move, Play, TrickAction, discards, passes, plays, trump_choices
+from .actions import DECLINE, Bid, ChooseTrump, Move, Play, TrickAction, discards, passes, plays, trump_choices
 from .phases import Phase
 from .state import TrickTakingState
 
@@ -32,6 +32,12 @@ def parse_input(phase: str, text: str, pack: Pack = STANDARD, roles: Any = None,
         raise IllegalActionError(f"'{text.strip()}' is not a bid: type a number, e.g. '3' or 'bid 3'")
     if phase == Phase.CHOOSE_TRUMP and " ".join(words) in ("pass", "no", "decline"):
         return DECLINE
+    alone = phase == Phase.CHOOSE_TRUMP and len(words) > 1 and words[-1] == "alone"
+    if alone:  # "trump hearts alone", "order alone": the call, made to play alone
+        call = parse_input(phase, " ".join(words[:-1]), pack, roles, offered)
+        if not isinstance(call, ChooseTrump):
+            raise IllegalActionError("'alone' goes with a trump: 'trump hearts alone' or 'order alone'")
+        return ChooseTrump(call.suit, call.code, True)
     if phase == Phase.CHOOSE_TRUMP and offered is not None and " ".join(words) in (
             "order", "order up", "order it up", "up", "pick up", "pick it up", "accept", "yes"):
         offered_suit = pack.suit_of[offered]
@@ -133,6 +139,6 @@ def action_from_event(state: TrickTakingState, event: dict[str, Any]) -> Move | 
         codes = [s.code for s in pack.suits]
         if suit is not None and (not isinstance(suit, str) or suit not in codes):
             raise ValueError(f"{suit!r} is not a suit")
-        choices = trump_choices(pack)
-        return choices[-1 if suit is None else codes.index(suit)]
+        chosen = trump_choices(pack)[-1 if suit is None else codes.index(suit)]
+        return ChooseTrump(chosen.suit, chosen.code, True) if event.get("alone") is True else chosen
     return None

@@ -209,6 +209,8 @@ class PlayPhase(RoundState):
         self._lead_card = -1
         if self.tricks.play.first_lead:
             self._lead_by_holder()
+        if self.alone:  # a maker playing alone: the partner sits out
+            self._sit_out()
         self.turn = self.first_leader = self.leader
         if self._counting:
             self._card_values = self._values_of_cards()
@@ -453,6 +455,11 @@ class PlayPhase(RoundState):
         if len(trick) < players:
             self.turn = seat + 1 if seat + 1 < players else 0
             return
+        self._take_trick(trick, number, round_number)
+
+    def _take_trick(self, trick: list[tuple[int, int]], number: int, round_number: int) -> None:
+        """The trick is complete: its winner takes it and leads the next (or the round ends)."""
+        log = self._log
         winner = self._trick_winner(trick, self.suits, self.power, self.trump)
         self.taken[winner] += 1
         log.append((_trick_event, round_number, number, winner))

@@ -235,7 +235,7 @@ class TrumpPhase(RoundState):
         """Play the round with ``suit`` as trump: its card order and trick order."""
         self.suits, self.power, self._round_power = self._full_order(suit)
 
-    def _set_trump(self, suit: int | None, seat: int | None) -> None:
+    def _set_trump(self, suit: int | None, seat: int | None, alone: bool = False) -> None:
         self.trump = suit
         self._use_order(suit)
         pack = self.setup.pack
@@ -243,6 +243,8 @@ class TrumpPhase(RoundState):
                                  "suit": None if suit is None else pack.suits[suit].code}
         if seat is not None:
             event["seat"] = seat
+        if alone:
+            event["alone"] = True
         if self._trump_hidden and seat is None:
             # shown after the bidding: logged then, with the card turned (hidden in the deal's views)
             event["upcard"] = None if self.upcard is None else pack.codes[self.upcard]
