@@ -455,10 +455,24 @@ class PlayPhase(RoundState):
         if len(trick) < players:
             self.turn = seat + 1 if seat + 1 < players else 0
             return
-        self._take_trick(trick, number, round_number)
+        # the trick is complete (as _take_trick, written out here: this runs for every trick)
+        winner = self._trick_winner(trick, self.suits, self.power, self.trump)
+        self.taken[winner] += 1
+        log.append((_trick_event, round_number, number, winner))
+        if not self._plain:
+            if self._counting:
+                self._count_trick(trick, winner, number)
+            self._played_as = []
+        self.trick = []
+        self.trick_number = number + 1
+        self.leader = self.turn = winner
+        if not self.hands[winner]:
+            self._end_round()
 
     def _take_trick(self, trick: list[tuple[int, int]], number: int, round_number: int) -> None:
-        """The trick is complete: its winner takes it and leads the next (or the round ends)."""
+        """The trick is complete: its winner takes it and leads the next (or the round ends);
+        for a trick of fewer cards than seats (a seat sitting out), :meth:`_play` does the
+        same for a full one."""
         log = self._log
         winner = self._trick_winner(trick, self.suits, self.power, self.trump)
         self.taken[winner] += 1
