@@ -22,7 +22,7 @@ from cardrules.interpreter.families.trick_taking.determinize import determinize
 from cardrules.interpreter.game import CHANCE, new_game
 from cardrules.interpreter.record import replay, save_record
 
-HEARTS = ("hearts", "hearts-3-5-players", "omnibus-hearts", "spot-hearts")
+HEARTS = ("hearts", "hearts-3-5-players", "omnibus-hearts", "spot-hearts", "black-maria")
 RANKS = "23456789TJQKA"
 
 
@@ -280,6 +280,8 @@ def test_a_search_seat_plays_a_game_of_hearts():
 # --- a referee: every line of random games against the published rules ----------------------
 
 def _cycle(name, players):
+    if name == "black-maria":
+        return [3]  # "always pass right"
     if name == "hearts-3-5-players" and players == 3:
         return [1, 2, 0]
     if name == "hearts-3-5-players" and players == 5:
@@ -294,6 +296,8 @@ def _is_penalty(code):  # a heart or the Q♠ (the cards shooting the moon takes
 def _referee_points(name, won):
     """Each seat's points for the cards ``won`` (codes by seat), as the sources score them."""
     players = len(won)
+    if name == "black-maria":  # "A♠ is -7, K♠ is -10 ... no shooting the moon"
+        return [sum(c[1] == "H" for c in w) + 13 * ("QS" in w) + 10 * ("KS" in w) + 7 * ("AS" in w) for w in won]
     if name == "spot-hearts":
         value = {r: RANKS.index(r) + 2 for r in RANKS}  # face value; J 11 ... A 14
 
@@ -327,6 +331,7 @@ def referee(name, events, players):
             rounds += 1
             assert event["round"] == rounds
             hands = [list(h) for h in event["hands"]]
+            dealer = event["dealer"]
             deck = [c for h in hands for c in h]
             assert len(deck) == len(set(deck)) == {3: 51, 4: 52, 5: 50}[players]
             offset = _cycle(name, players)[(rounds - 1) % len(_cycle(name, players))]
@@ -350,14 +355,16 @@ def referee(name, events, players):
             seat, code = event["seat"], event["card"]
             hand = hands[seat]
             assert code in hand
-            if tricks_played == 0 and not trick:
+            if tricks_played == 0 and not trick and name == "black-maria":
+                assert seat == (dealer + 1) % players, "player left of dealer always starts"
+            elif tricks_played == 0 and not trick:
                 assert code == lead and lead in hand, "the first trick is led by the 2♣ (3♣) holder"
             if trick:
                 suit = trick[0][1][1]
                 assert seat == (trick[-1][0] + 1) % players
                 if any(c[1] == suit for c in hand):
                     assert code[1] == suit, "a player must follow suit"
-                elif tricks_played == 0 and _costs(name, code):
+                elif tricks_played == 0 and _costs(name, code) and name != "black-maria":
                     assert all(_costs(name, c) for c in hand), "no point card on the first trick"
             elif code[1] == "H" and not broken:
                 assert all(c[1] == "H" for c in hand), "hearts led before they are broken"
@@ -441,3 +448,18 @@ def test_a_round_without_bidding_shows_no_bids():
     state.apply(state.chance_action())
     obs = state.observation(state.turn)
     assert not obs.has_bidding and obs.bids == (None,) * 4 and obs.pass_count == 3
+
+
+@pytest.mark.parametrize("name", HEARTS)
+def test_every_hearts_ruleset_is_refereed_at_every_player_count(name):
+    rules = load_ruleset(name)
+    for players in range(rules.min_players, rules.max_players + 1):
+        for seed, seats in ((1, "bot"), (2, "random")):
+            state = new_game(rules, players, seed)
+            policies = make_policies(rules, [seats] * players, seed)
+            while not state.is_over:
+                if state.turn == CHANCE:
+                    state.apply(state.chance_action())
+                else:
+                    state.apply(policies[state.turn].act(state.observation(state.turn), state.legal_actions()))
+            assert referee(name, state.events, players) == state.totals

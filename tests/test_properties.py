@@ -75,7 +75,8 @@ HOOKED_WHEN = {
     "blackout-zero": lambda hand_size, last: not last,
     "oh-hell-traditional": lambda hand_size, last: not last,
     # no bidding at all
-    **{name: NEVER for name in ("hearts", "hearts-3-5-players", "omnibus-hearts", "spot-hearts", "euchre")},
+    **{name: NEVER for name in ("hearts", "hearts-3-5-players", "omnibus-hearts", "spot-hearts", "black-maria",
+                                      "euchre")},
 }
 # Scored by partnership, with nil bids and bags carried between rounds: no per-seat oracle
 # fits; tests/test_catalogue.py checks the source's scoring examples instead.
@@ -84,7 +85,7 @@ HOOKED_WHEN = {
 SCORED_ELSEWHERE = {"spades", "spades-jjdd", "spades-500", "skull-king", "skull-king-2013",
                     "spades-big-little-joker", "spades-jjdd-big-little",
                     # scored by the cards taken, with the moon: tests/test_hearts.py's referee
-                    "hearts", "hearts-3-5-players", "omnibus-hearts", "spot-hearts",
+                    "hearts", "hearts-3-5-players", "omnibus-hearts", "spot-hearts", "black-maria",
                     # partnerships scored by the maker's side: tests/test_euchre.py's referee
                     "euchre"}
 
