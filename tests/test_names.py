@@ -14,7 +14,8 @@ from cardrules.interpreter import load_ruleset
 from cardrules.interpreter.driver import play_bots
 from cardrules.interpreter.expressions import Type
 from cardrules.interpreter.families.contract_rummy.rules import BONUS_NAMES, BUY_NAMES, MELD_NAMES
-from cardrules.interpreter.families.trick_taking.rules import BID_NAMES, SCORE_NAMES
+from cardrules.interpreter.families.trick_taking.rules import (BID_NAMES, COUNT_NAMES, EXCHANGE_NAMES, PLAY_NAMES,
+                                                               SCORE_NAMES)
 from cardrules.interpreter.playcheck import check_by_playing
 from cardrules.interpreter.rules import GAME_NAMES, ROUND_NAMES, TEAM_NAMES
 
@@ -38,6 +39,12 @@ PLACES = [
     ("oh-hell", 'scoring: {{points: [{{when: "tricks == bid + {zero}", points: 10}}, {{points: "{zero}"}}]}}',
      SCORE_NAMES),
     ("oh-hell", 'team: "seat % 2 + {zero}"', TEAM_NAMES),
+    ("hearts", 'exchange: {{cards: "3 + {zero}", direction: "left + {zero}"}}', EXCHANGE_NAMES),
+    ("hearts", 'play: {{restrictions: [{{rule: "{zero} == 0", message: "no card"}}]}}', PLAY_NAMES),
+    ("omnibus-hearts", 'scoring: {{counts: {{spades_taken: "card_suit == spades or {zero} == 1"}}}}', COUNT_NAMES),
+    ("omnibus-hearts", 'scoring: {{points: "card_points + {zero}"}}',
+     {**SCORE_NAMES, **{f"counting_cards{suffix}": Type.LIST if suffix == "_by_seat" else Type.INT
+                        for suffix in ("", "_by_seat", "_dealt", "_taker")}}),
     ("shanghai-isra", 'buying: {{limit: "3 + {zero}", penalty_cards: "1 + {zero}"}}', BUY_NAMES),
     ("shanghai-isra", 'melds: {{jokers: {{per_meld: "size + {zero}", min_natural: "1 + {zero}"}}}}', MELD_NAMES),
     ("shanghai-isra", 'chance_events: [{{name: cut, description: "a cut", one_in: 2, seat: right-of-dealer, '

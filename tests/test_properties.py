@@ -74,13 +74,20 @@ HOOKED_WHEN = {
     # oh-hell-traditional has none in its last deal
     "blackout-zero": lambda hand_size, last: not last,
     "oh-hell-traditional": lambda hand_size, last: not last,
+    # no bidding at all
+    **{name: NEVER for name in ("hearts", "hearts-3-5-players", "omnibus-hearts", "spot-hearts", "black-maria",
+                                      "euchre")},
 }
 # Scored by partnership, with nil bids and bags carried between rounds: no per-seat oracle
 # fits; tests/test_catalogue.py checks the source's scoring examples instead.
 # Skull King's bonuses turn on the cards taken: tests/test_cards_as_data.py scores its
-# records with a referee of its own.
+# records with a referee of its own; so does tests/test_hearts.py for the Hearts games.
 SCORED_ELSEWHERE = {"spades", "spades-jjdd", "spades-500", "skull-king", "skull-king-2013",
-                    "spades-big-little-joker", "spades-jjdd-big-little"}
+                    "spades-big-little-joker", "spades-jjdd-big-little",
+                    # scored by the cards taken, with the moon: tests/test_hearts.py's referee
+                    "hearts", "hearts-3-5-players", "omnibus-hearts", "spot-hearts", "black-maria",
+                    # partnerships scored by the maker's side: tests/test_euchre.py's referee
+                    "euchre"}
 
 
 def games(names):
@@ -129,11 +136,17 @@ def test_trick_taking_playouts_keep_every_rule(tmp_path_factory, game):
 
     def cards_conserved(state):
         if state.turn >= 0 and state.phase == "play":
-            deal = next(e for e in reversed(state.events) if e["event"] == "deal")
+            events = state.events
+            at = max(i for i, e in enumerate(events) if e["event"] == "deal")
+            deal = events[at]
             held = Counter(c for hand in state.hands for c in hand)
             played = Counter(state.played)
-            upcard = Counter([state.setup.pack.card(deal["upcard"])] if deal["upcard"] else [])
-            in_play = held + played + upcard
+            # a turned card the dealer took is in a hand; the card it laid aside is out of play
+            taken = any(e["event"] == "pickup" for e in events[at:])
+            aside = Counter(state.setup.pack.card(e["card"]) for e in events[at:] if e["event"] == "discard")
+            upcard = Counter([state.setup.pack.card(deal["upcard"])] if deal["upcard"] and not taken else [])
+            # the cards of a seat sitting the hand out (a lone maker's partner) are laid aside
+            in_play = held + played + upcard + aside + Counter(getattr(state, "laid_aside", []))
             assert not in_play - deck, "a card appeared that is not in the deck"
             assert sum(in_play.values()) + deal["stock"] == sum(deck.values()), "cards are not conserved"
 
@@ -154,7 +167,9 @@ def test_trick_taking_playouts_keep_every_rule(tmp_path_factory, game):
         elif kind == "trick":
             taken[event["winner"]] += 1
         elif kind == "score":
-            assert sum(taken.values()) == hand_size
+            # every trick played, or (trump made at the table, every seat passing twice) a hand
+            # thrown in that scores nothing
+            assert sum(taken.values()) == hand_size or (not taken and not any(event["points"]))
             scored += 1
             if hooked(hand_size, scored == len(state.setup.hand_sizes)):
                 assert sum(bids.values()) != hand_size

@@ -13,7 +13,7 @@ import pytest
 from web_helpers import create, hidden_leaks, play_to_the_end, record_of, replayed, server
 
 
-@pytest.mark.parametrize("ruleset,mode", [("oh-hell", None), ("shanghai-isra", None)])
+@pytest.mark.parametrize("ruleset,mode", [("oh-hell", None), ("shanghai-isra", None), ("hearts", None)])
 def test_no_message_names_a_card_its_seat_may_not_see(tmp_path, ruleset, mode):
     rooms, client = server(tmp_path)
     with client:

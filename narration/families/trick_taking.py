@@ -7,8 +7,8 @@ from typing import Any, Sequence
 
 from ...interpreter.families.trick_taking.trickplay import trick_standing
 from ...interpreter.families.trick_taking.trump import round_order, trump_env
-from ...interpreter.families.trick_taking.actions import Bid, Play
-from ...interpreter.families.trick_taking.bot import estimate_tricks
+from ...interpreter.families.trick_taking.actions import Bid, ChooseTrump, Decline, Discard, Pass, Play
+from ...interpreter.families.trick_taking.bot import estimate_tricks, tricks_wanted
 from ...interpreter.families.trick_taking.rules import TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
 from ...interpreter.rules import Ruleset
@@ -69,7 +69,42 @@ class TrickView:
             self.r.round["upcard"] = event["upcard"]
         if "seat" in event:  # named by a player (not turned up): say what was named
             named = self.suit_name(event["suit"])
-            self.r.say(f"{self.r.names[event['seat']]} names {named}")
+            ordered = self.section.trump.kind is TrumpKind.ORDER_UP and \
+                self.r.round.get("declines", 0) < len(self.r.names)
+            alone = " and plays alone" if event.get("alone") else ""
+            self.r.say(f"{self.r.names[event['seat']]} {'orders up' if ordered else 'names'} {named}{alone}")
+
+    def on_decline(self, event: dict[str, Any]) -> None:
+        self.r.round["declines"] = self.r.round.get("declines", 0) + 1
+        turned = " (the turned card is turned down)" if self.r.round["declines"] == len(self.r.names) else ""
+        self.r.say(f"{self.r.names[event['seat']]} passes{turned}")
+
+    def on_pickup(self, event: dict[str, Any]) -> None:
+        self.r.say(f"{self.r.names[event['seat']]} takes {self.r.card(event['card'])}")
+
+    def on_discard(self, event: dict[str, Any]) -> None:
+        shown = self.r.card(event["card"]) if event.get("card") else "a card"
+        self.r.say(f"{self.r.names[event['seat']]} discards {shown} face down")
+
+    def on_pass(self, event: dict[str, Any]) -> None:
+        """A card put aside to pass: its passer sees which; the others see only that cards
+        are being passed (said once for each seat)."""
+        name, to = self.r.names[event["seat"]], self.r.names[event["to"]]
+        if event.get("card") is not None:
+            self.r.say(f"{name} passes {self.r.card(event['card'])} to {to}")
+            return
+        said = self.r.round.setdefault("passing", set())
+        if event["seat"] not in said:
+            said.add(event["seat"])
+            self.r.say(f"{name} passes cards to {to}")
+
+    def on_receive(self, event: dict[str, Any]) -> None:
+        cards = event.get("cards") or []
+        if cards and all(c is not None for c in cards):  # only the receiver sees what it received
+            name = self.r.names[event["seat"]]
+            shown = " ".join(self.r.card(c) for c in cards)
+            self.r.say(f"{name} receives {shown} from "
+                       f"{self.r.names[event['from']]}")
 
     def on_bid(self, event: dict[str, Any]) -> None:
         self.r.round["bids"][event["seat"]] = event["bid"]
@@ -145,10 +180,15 @@ class TrickView:
             head += f" ({self.r.card(round_['upcard'])} turned)"
         return head
 
-    sheet_legend = "bid/taken, then the round's points"
+    @property
+    def sheet_legend(self) -> str:
+        return "bid/taken, then the round's points" if self.section.has_bidding else \
+            "tricks taken, then the round's points"
 
     def sheet_cell(self, seat: int, event: dict[str, Any]) -> str:
         round_ = self.r.round
+        if not self.section.has_bidding:  # no bids: the tricks taken and the points
+            return f"{round_.get('taken', [0] * len(self.r.names))[seat]} {event['points'][seat]:+d}"
         bid = round_.get("bids", {}).get(seat, "-")
         taken = round_.get("taken", [0] * len(self.r.names))[seat]
         return f"{bid}/{taken} {event['points'][seat]:+d}"
@@ -156,33 +196,50 @@ class TrickView:
     def score_sheet(self, event: dict[str, Any]) -> None:
         w = self.r.width
         round_ = self.r.round
-        echo(f"  {'':{w}} {'bid':>4} {'took':>5} {'points':>7} {'total':>6}")
+        bids = self.section.has_bidding
+        echo(f"  {'':{w}}" + (f" {'bid':>4}" if bids else "") + f" {'took':>5} {'points':>7} {'total':>6}")
         for seat, name in enumerate(self.r.names):
-            bid = round_.get("bids", {}).get(seat, "-")
+            bid = f" {round_.get('bids', {}).get(seat, '-'):>4}" if bids else ""
             taken = round_.get("taken", [0] * len(self.r.names))[seat]
-            echo(f"  {name:{w}} {bid:>4} {taken:>5} {event['points'][seat]:>7} {event['totals'][seat]:>6}")
+            echo(f"  {name:{w}}{bid} {taken:>5} {event['points'][seat]:>7} {event['totals'][seat]:>6}")
 
     # --- a person's turn ---
     def show_table(self, obs: TrickObservation) -> None:
         names = self.r.names
         trump = obs.trump
         named_later = self.section.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER and obs.phase == Phase.BIDDING
-        line = "Trump: " + ("none yet" if obs.phase == Phase.CHOOSE_TRUMP else
+        offered = (f"{self.pack.suits[self.pack.suit_of[obs.upcard]].name} offered" if obs.making_round == 1 and
+                   obs.upcard is not None and self.pack.suit_of[obs.upcard] >= 0 else
+                   "to be named (not the turned suit)" if obs.making_round == 2 else "none yet")
+        line = "Trump: " + (offered if obs.phase == Phase.CHOOSE_TRUMP else
                             "named by the highest bidder after the bidding" if named_later else
                             "hidden until the bidding is over" if obs.trump_hidden else
                             "no trump" if trump is None else self.pack.suits[trump].name)
         if obs.upcard is not None:
             line += f" (turned {self.r.card(self.codes[obs.upcard])})"
         echo(line)
-        bids = ", ".join(f"{names[s]} {b}" for s, b in enumerate(obs.bids) if b is not None)
-        made = [b for b in obs.bids if b is not None]
-        over = f" ({self._bids_against_tricks(made)})" if obs.phase == Phase.PLAYING and len(made) == len(names) else ""
-        echo(f"Bids: {bids or '-'}{over}")
+        if obs.has_bidding:
+            bids = ", ".join(f"{names[s]} {b}" for s, b in enumerate(obs.bids) if b is not None)
+            made = [b for b in obs.bids if b is not None]
+            over = (f" ({self._bids_against_tricks(made)})" if obs.phase == Phase.PLAYING and len(made) == len(names)
+                    else "")
+            echo(f"Bids: {bids or '-'}{over}")
+        if obs.pass_count and obs.seat >= 0:
+            aside = " ".join(self.r.card(self.codes[c]) for c in obs.passing)
+            if obs.phase == Phase.EXCHANGE:
+                echo(f"Passing {obs.pass_count} card{'s' if obs.pass_count != 1 else ''} to {names[obs.pass_to]}"
+                     + (f": {aside} put aside" if aside else ""))
+            else:
+                got = " ".join(self.r.card(self.codes[c]) for c in obs.received)
+                echo(f"Passed {aside or '-'} to {names[obs.pass_to]}; received {got or '-'} from "
+                     f"{names[obs.pass_from]}")
         for other, hand in enumerate(obs.others):  # a round whose rules show the other hands
             if hand:
                 echo(f"{names[other]} holds: " + self.r.hand_text([self.codes[c] for c in hand]))
         if obs.hand_hidden:
             echo("Your own cards are hidden from you until the bidding is over.")
+        if obs.sitting_out >= 0:
+            echo(f"{names[obs.maker]} plays alone; {names[obs.sitting_out]} sits this hand out")
         for counter, values in obs.counters:  # the ruleset's counters, carried from round to round
             echo(f"{counter}: " + ", ".join(f"{names[s]} {v}" for s, v in enumerate(values)))
         if obs.phase == Phase.PLAYING:
@@ -209,9 +266,21 @@ class TrickView:
     def prompt(self, obs: TrickObservation, legal: Sequence[Any]) -> str:
         if obs.phase == Phase.BIDDING:
             return f"your bid ({', '.join(str(a.bid) for a in legal)})"
+        if obs.phase == Phase.EXCHANGE:
+            return (f"a card to pass to {self.r.names[obs.pass_to]} ({len(obs.passing) + 1} of {obs.pass_count}: "
+                    + " ".join(self.r.card(self.codes[c]) for c in sorted(
+                        {a.card for a in legal}, key=lambda c: (obs.suits[c], obs.power[c]) if obs.suits else
+                        (self.pack.suit_of[c], self.pack.rank_of[c]))) + ")")
+        if obs.phase == Phase.DISCARD:
+            return "a card to discard face down (" + " ".join(
+                self.r.card(self.codes[a.card]) for a in self._in_hand_order(obs, legal)) + ")"
         if obs.phase == Phase.CHOOSE_TRUMP:
-            return "name the trump (" + ", ".join("none" if a.suit is None else self.pack.suits[a.suit].name
-                                                  for a in legal) + ")"
+            words = ["pass" if isinstance(a, Decline) else ("none" if a.suit is None else self.pack.suits[a.suit].name)
+                     + (" alone" if a.alone else "") for a in legal]
+            if obs.making_round == 1:
+                alone = ", 'order alone'" if any(getattr(a, "alone", False) for a in legal) else ""
+                return "order up " + words[0] + f" (type 'order'{alone}), or 'pass'"
+            return "name the trump (" + ", ".join(words) + ")"
         return "your card (" + " ".join(self.played(self.codes[a.card], a.role)
                                         for a in self._in_hand_order(obs, legal)) + ")"
 
@@ -229,8 +298,23 @@ class TrickView:
                 return "your share of the tricks, less for the strong cards you see"
             worth = estimate_tricks(obs.hand, obs.suits, obs.power, obs.trump, obs.players)
             return f"your hand looks worth about {worth:.1f} tricks"
+        if isinstance(action, Decline):
+            return "your hand is not worth your side's share of the tricks with that trump"
+        if isinstance(action, ChooseTrump) and obs.making_round:
+            return "your hand looks worth your side's share of the tricks with that trump"
+        if isinstance(action, Discard):
+            return "your weakest card that is not a trump"
+        if isinstance(action, Pass):
+            if self.rules.winner == "lowest":
+                return "the card you would least like to keep: worth points, high, or from a short suit"
+            return "your weakest card"
         if isinstance(action, Play):
-            need = (obs.bids[obs.seat] or 0) - obs.taken[obs.seat]
+            need = tricks_wanted(obs, self.rules.winner == "lowest")
+            if not obs.has_bidding:
+                if need < 0:
+                    return ("stay out of the tricks: lead low" if not obs.trick else
+                            "stay out of the trick, shedding what is worth points")
+                return "take the tricks: lead your strongest card" if not obs.trick else "take the trick if you can"
             start = len(obs.played_roles) - len(obs.trick)
             roles = list(obs.played_roles[start:]) if obs.played_roles else [None] * len(obs.trick)
             wins = not obs.trick or self.trick_winner(obs, list(obs.trick) + [(obs.seat, action.card)],
@@ -254,17 +338,20 @@ class TrickView:
         return None
 
     def help_text(self) -> str:
-        return "  Type a bid ('3' or 'bid 3'), a card ('QS', '10h', 'q♠', 'play QS') or 'trump hearts'."
+        return ("  Type a bid ('3' or 'bid 3'), a card ('QS', '10h', 'q♠', 'play QS'), 'trump hearts' ('order' to "
+                "order up the turned suit, 'pass' to pass), a card to pass ('pass QS', or the card alone) or to "
+                "discard ('discard QS').")
 
     # --- simulate ---
     def seat_columns(self) -> str:
-        return f" {'exact bids':>11}"
+        return f" {'exact bids':>11}" if self.section.has_bidding else ""
 
     def seat_cells(self, entry: dict[str, Any]) -> str:
-        return f" {100 * entry['exact_bid_rate']:10.1f}%"
+        return f" {100 * entry['exact_bid_rate']:10.1f}%" if self.section.has_bidding else ""
 
     def summary_lines(self, stats: dict[str, Any]) -> list[str]:
         by_size = stats["points_per_round_by_hand_size"]
-        return [f"  bids constrained by a restriction: {100 * stats['constrained_bid_rate']:.1f}% of bids",
-                "  points a seat scores per round, by hand size: "
+        bids = [f"  bids constrained by a restriction: {100 * stats['constrained_bid_rate']:.1f}% of bids"] \
+            if self.section.has_bidding else []
+        return bids + ["  points a seat scores per round, by hand size: "
                 + ", ".join(f"{size}: {points:.2f}" for size, points in by_size.items())]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...interpreter.families.trick_taking.actions import Bid, ChooseTrump, Play
+from ...interpreter.families.trick_taking.actions import Bid, ChooseTrump, Decline, Discard, Pass, Play
 from ...interpreter.families.trick_taking.rules import BidOrder, TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
 from ...interpreter.families.trick_taking.trickplay import trick_standing
@@ -44,7 +44,9 @@ class TrickWebView:
         named_later = (self.section.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER
                        and obs.phase == Phase.BIDDING)
         if obs.phase != Phase.OVER:
-            trump = ("not named yet" if obs.phase == Phase.CHOOSE_TRUMP else
+            offered = ("offered: the turned card's suit" if obs.making_round == 1 else
+                       "to be named (not the turned card's suit)" if obs.making_round == 2 else "not named yet")
+            trump = (offered if obs.phase == Phase.CHOOSE_TRUMP else
                      "named by the highest bidder after the bidding" if named_later else
                      "hidden until the bidding is over" if obs.trump_hidden else _suit_words(obs.trump, self.pack))
             facts.append({"label": "Trump", "value": trump,
@@ -58,6 +60,19 @@ class TrickWebView:
                 facts.append({"label": "Bids", "value": f"{total} for {obs.hand_size} tricks: {off}"})
             for counter, values in obs.counters:
                 facts.append({"label": counter, "value": ", ".join(str(v) for v in values)})
+            if obs.sitting_out >= 0:
+                facts.append({"label": "Alone", "value": f"{names[obs.maker]} plays alone; "
+                                                         f"{names[obs.sitting_out]} sits out"})
+            if obs.pass_count and not spectator:  # the exchange: this seat's pass, and what it received
+                if obs.phase == Phase.EXCHANGE:
+                    facts.append({"label": "Passing", "value": f"{obs.pass_count} to {names[obs.pass_to]}",
+                                  "cards": [self.codes[c] for c in obs.passing],
+                                  "note": "put aside" if obs.passing else ""})
+                else:
+                    facts.append({"label": "Passed", "value": f"to {names[obs.pass_to]}",
+                                  "cards": [self.codes[c] for c in obs.passing]})
+                    facts.append({"label": "Received", "value": f"from {names[obs.pass_from]}",
+                                  "cards": [self.codes[c] for c in obs.received]})
         panels: list[dict[str, Any]] = [{"kind": "facts", "items": facts}] if facts else []
         if obs.phase == Phase.PLAYING:
             roles = self._roles_in_trick(obs)
@@ -104,12 +119,15 @@ class TrickWebView:
             return (suits[c], power[c]) if suits else (pack.suit_of[c], pack.rank_of[c])
 
         playable = {a.card for a in legal if isinstance(a, Play)}
+        passable = {a.card for a in legal if isinstance(a, Pass)}
+        discardable = {a.card for a in legal if isinstance(a, Discard)}
         playing = obs.phase == Phase.PLAYING
         my_turn = obs.turn == obs.seat
         roles = self.section.order.roles if self.section.order is not None else {}
         # a card played in a role is played by its buttons (one a role), not by a click on it
         hand = [{"card": codes[c],
-                 "move": f"play {codes[c]}" if c in playable and c not in roles else None,
+                 "move": f"pass {codes[c]}" if c in passable else f"discard {codes[c]}" if c in discardable else
+                 f"play {codes[c]}" if c in playable and c not in roles else None,
                  "try": f"play {codes[c]}" if my_turn and playing and c not in playable else None}
                 for c in sorted(obs.hand, key=order)]
         buttons: list[dict[str, Any]] = []
@@ -128,8 +146,15 @@ class TrickWebView:
                                 **({"move": f"bid {bid}"} if bid in allowed else {"try": f"bid {bid}"})})
         elif obs.phase == Phase.CHOOSE_TRUMP and obs.turn == obs.seat:
             prompt = "name the trump"
-            buttons = [{"label": _suit_words(a.suit, self.pack), "move": str(a), "group": "Trump"}
-                       for a in legal if isinstance(a, ChooseTrump)]
+            buttons = [{"label": _suit_words(a.suit, self.pack) + (" alone" if a.alone else ""), "move": str(a),
+                        "group": "Trump"} for a in legal if isinstance(a, ChooseTrump)]
+            buttons += [{"label": "Pass", "move": "pass", "group": "Trump"} for a in legal if isinstance(a, Decline)]
+            if obs.making_round == 1:
+                prompt = "order up the turned suit, or pass"
+        elif obs.phase == Phase.DISCARD and obs.turn == obs.seat:
+            prompt = "a card to discard face down"
+        elif obs.phase == Phase.EXCHANGE and obs.turn == obs.seat:
+            prompt = f"a card to pass ({len(obs.passing) + 1} of {obs.pass_count})"
         elif playing and obs.turn == obs.seat:
             prompt = "your card" if obs.trick else "your lead"
         return {"hand": hand, "select": False, "buttons": buttons, "composers": [], "prompt": prompt}

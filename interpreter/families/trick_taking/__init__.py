@@ -1,5 +1,6 @@
-"""The trick-taking family (bid your tricks, then take them): deal -> trump -> bidding ->
-trick play -> scoring, each rule from the ruleset.  :data:`FAMILY` is what the core
+"""The trick-taking family (bid your tricks, then take them, or take what the cards are
+worth): deal -> trump -> (exchange) -> bidding -> trick play -> scoring by default, the
+round's phases and each rule from the ruleset.  :data:`FAMILY` is what the core
 talks to (see :mod:`cardrules.interpreter.family`)."""
 
 from __future__ import annotations
@@ -24,10 +25,19 @@ from .state import state_class
 
 
 _PUBLIC_EVENTS: Mapping[str, Declaration] = {
-    "trump": {"suit": Seen.ALL, "seat": Seen.ALL, "upcard": Seen.ALL},
+    "trump": {"suit": Seen.ALL, "seat": Seen.ALL, "upcard": Seen.ALL, "alone": Seen.ALL},
     "bid": {"seat": Seen.ALL, "bid": Seen.ALL},
     "play": {"trick": Seen.ALL, "seat": Seen.ALL, "card": Seen.ALL, "as": Seen.ALL},
     "trick": {"trick": Seen.ALL, "winner": Seen.ALL},
+    # the exchange: who passes to whom is public, the card only its passer's; the cards
+    # received only the receiver's (the event names the receiving seat)
+    "pass": {"seat": Seen.ALL, "to": Seen.ALL, "card": Seen.ACTOR},
+    "receive": {"seat": Seen.ALL, "from": Seen.ALL, "cards": Seen.ACTOR},
+    # trump made at the table: a pass, the turned card taken (public), the card laid aside
+    # (its discarder's only)
+    "decline": {"seat": Seen.ALL},
+    "pickup": {"seat": Seen.ALL, "card": Seen.ALL},
+    "discard": {"seat": Seen.ALL, "card": Seen.ACTOR},
 }
 
 
@@ -39,8 +49,9 @@ class TrickTaking:
     # names a let may not take (those of bidding and scoring); the names of the other
     # places (play, trump, the leader, counters) hide a let of the same spelling there
     bound_names = frozenset(rules.BID_NAMES) | frozenset(rules.SCORE_NAMES)
-    record_events: tuple[str, ...] = ("trump", "bid", "play", "trick")
-    derived_events = frozenset({"trump", "trick"})
+    record_events: tuple[str, ...] = ("trump", "decline", "pickup", "discard", "pass", "receive", "bid", "play",
+                                      "trick")
+    derived_events = frozenset({"trump", "trick", "receive", "pickup"})
     optional_fields: frozenset[str] = frozenset()
     policies: Mapping[str, Callable[..., Any]] = {"bot": TrickBot}
     # the table views, imported only by what draws them (the interpreter never imports cli or web)
@@ -117,7 +128,8 @@ class TrickTaking:
     def parse_input(self, ruleset: Ruleset, observation: Any, text: str) -> TrickAction:
         section: rules.TrickRules = ruleset.section
         roles = section.order.roles if section.order is not None else None
-        return textio.parse_input(observation.phase, text, ruleset.deck.pack, roles)
+        return textio.parse_input(observation.phase, text, ruleset.deck.pack, roles,
+                                  observation.upcard if observation.making_round == 1 else None)
 
     def determinize(self, ruleset: Ruleset, observation: Any, memory: dict[str, Any], rng: random.Random) -> GameState:
         return determinize.determinize(ruleset, observation, memory, rng)

@@ -38,14 +38,50 @@ class Play:
 class ChooseTrump:
     suit: int | None  # None: no trump
     code: str = field(default="", compare=False)  # the suit's code in its pack (the standard pack's: "")
+    alone: bool = False  # trump.alone: the maker plays the hand without their partner
 
     def __str__(self) -> str:
-        return f"trump {'none' if self.suit is None else self.code or SUITS[self.suit]}"
+        return f"trump {'none' if self.suit is None else self.code or SUITS[self.suit]}" + \
+            (" alone" if self.alone else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """One card a seat puts aside to pass in the exchange (a seat passing three makes
+    three of these moves)."""
+
+    card: int
+    code: str = field(default="", compare=False)  # the card's code in its pack (the standard pack's: "")
+
+    def __str__(self) -> str:
+        return f"pass {self.code or NAMES[self.card]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """Passing on the trump offered or to be named (trump.kind: order-up)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """A card laid aside face down (the dealer's, after taking the turned card)."""
+
+    card: int
+    code: str = field(default="", compare=False)  # the card's code in its pack (the standard pack's: "")
+
+    def __str__(self) -> str:
+        return f"discard {self.code or NAMES[self.card]}"
+
+
+DECLINE = Decline()
 
 
 # A seat's move in a trick-taking game; and what the state's legal list holds and its
 # verify and apply take: a seat's move, or chance's (the core's Deal).
-TrickAction = Union[Bid, Play, ChooseTrump]
+TrickAction = Union[Bid, Play, ChooseTrump, Pass, Decline, Discard]
 Move = Union[TrickAction, Deal]
 
 BIDS: tuple[Bid, ...] = tuple(Bid(n) for n in range(0, 200))
@@ -59,6 +95,22 @@ def plays(pack: Pack) -> tuple[Play, ...]:
     if pack is STANDARD:
         return PLAYS
     return tuple(Play(c, None, code) for c, code in enumerate(pack.codes))
+
+
+@lru_cache(maxsize=64)
+def passes(pack: Pack) -> tuple[Pass, ...]:
+    """Every card of ``pack`` as a card passed, interned."""
+    if pack is STANDARD:
+        return tuple(Pass(c) for c in range(len(NAMES)))
+    return tuple(Pass(c, code) for c, code in enumerate(pack.codes))
+
+
+@lru_cache(maxsize=64)
+def discards(pack: Pack) -> tuple[Discard, ...]:
+    """Every card of ``pack`` as a card discarded, interned."""
+    if pack is STANDARD:
+        return tuple(Discard(c) for c in range(len(NAMES)))
+    return tuple(Discard(c, code) for c, code in enumerate(pack.codes))
 
 
 @lru_cache(maxsize=64)

@@ -10,16 +10,19 @@ from typing import Sequence
 from typing import Any
 
 from ...cards import JOKER
-from ...rules import Ruleset
+from ...rules import Ruleset, Winner
 from . import power as power_module
-from .actions import Bid, ChooseTrump, Play, TrickAction
+from .actions import Bid, ChooseTrump, Decline, Discard, Pass, Play, TrickAction
 from .observation import TrickObservation
 from .trickplay import led_suit
-from .trump import LEAD_PASSES, NO_SUIT
+from .trump import LEAD_PASSES, NO_SUIT, card_order
 
 
 class TrickBot:
-    """Bids its hand's worth in tricks, then plays to make exactly its bid."""
+    """Bids its hand's worth in tricks, then plays to make exactly its bid; in a round
+    without bidding it plays to take tricks when the highest total wins and to stay out
+    of them (shedding the cards worth points) when the lowest does, and passes the cards
+    it would least like to hold."""
 
     kind = "bot"
     needs_observation = True
@@ -33,6 +36,12 @@ class TrickBot:
         section = rules.section
         self.last_identical = section.play.last_identical
         self.cancel_identical = section.play.cancel_identical
+        # a round without bidding: take tricks (highest total wins) or avoid them (lowest)
+        self.avoids = rules.winner is Winner.LOWEST
+        self.has_bidding = section.has_bidding
+        self.trump_rules = section.trump
+        self.ace_high = rules.deck.ace != "low"
+        self.pack = pack
 
     def act(self, obs: TrickObservation, legal: Sequence[TrickAction]) -> TrickAction:
         if len(legal) == 1:
@@ -41,10 +50,16 @@ class TrickBot:
         # the legal moves are all of one kind, the first's
         if isinstance(first, Bid):
             return _choose_bid(obs, [a.bid for a in legal], legal, self)  # type: ignore[union-attr]
+        if isinstance(first, Pass):
+            return _choose_pass(obs, legal, self.avoids)
+        if isinstance(first, Discard):
+            return _choose_discard(obs, legal)
+        if obs.making_round:
+            return _choose_call(obs, legal, self)
         if isinstance(first, Play):
             if obs.round_power is not None:
                 return _choose_ordered_play(obs, legal, self)  # type: ignore[arg-type]
-            return _choose_play(obs, [a.card for a in legal], legal)  # type: ignore[union-attr]
+            return _choose_play(obs, [a.card for a in legal], legal, self)  # type: ignore[union-attr]
         return _choose_trump(obs, legal, self.joker, self.suit_count)
 
 
@@ -128,12 +143,46 @@ def _beats(card: int, best: int, led: int, suits: Sequence[int], power: Sequence
     return key(card) > key(best)
 
 
-def _choose_play(obs: TrickObservation, cards: list[int], actions: Sequence[TrickAction]) -> TrickAction:
+def tricks_wanted(obs: TrickObservation, avoids: bool = False) -> int:
+    """How many more tricks the seat wants: its bid less its tricks taken, or in a round
+    without bidding every trick (or none, when the lowest total wins)."""
+    if not obs.has_bidding:
+        return -1 if avoids else obs.hand_size
+    return (obs.bids[obs.seat] or 0) - obs.taken[obs.seat]
+
+
+def _choose_pass(obs: TrickObservation, actions: Sequence[TrickAction], avoids: bool) -> TrickAction:
+    """The card to pass: the most dangerous one to hold when tricks (and the points in
+    them) are to be avoided (cards worth points, high cards, the cards of a short suit,
+    which leave a void), else the weakest."""
+    values = obs.card_values
+    suits, power = obs.suits, obs.power
+    length: dict[int, int] = {}
+    for c in obs.hand:
+        length[suits[c]] = length.get(suits[c], 0) + 1
+
+    def danger(action: TrickAction) -> tuple[int, int]:
+        c = action.card  # type: ignore[union-attr]
+        worth = values[c] if values is not None else 0
+        return (3 * max(worth, 0) + power[c] + (4 if length.get(suits[c], 0) <= 2 else 0), c)
+
+    if avoids:
+        return max(actions, key=danger)
+    return min(actions, key=lambda a: (power[a.card], a.card))  # type: ignore[union-attr]
+
+
+def _choose_play(obs: TrickObservation, cards: list[int], actions: Sequence[TrickAction],
+                 bot: TrickBot | None = None) -> TrickAction:
     suits, power, trump = obs.suits, obs.power, obs.trump
-    seat = obs.seat
-    bid = obs.bids[seat] or 0
-    need = bid - obs.taken[seat]
-    by_power = sorted(range(len(cards)), key=lambda i: (suits[cards[i]] == trump, power[cards[i]]))
+    need = tricks_wanted(obs, bot.avoids if bot is not None else False)
+    values = obs.card_values if not obs.has_bidding else None
+    if values is not None and need < 0:  # staying out of the tricks: shed the cards worth most first
+        by_power = sorted(range(len(cards)), key=lambda i: (values[cards[i]] > 0, suits[cards[i]] == trump,
+                                                            power[cards[i]]))
+        if not obs.trick:  # lead the lowest card worth nothing
+            return actions[min(range(len(cards)), key=lambda i: (values[cards[i]] > 0, power[cards[i]]))]
+    else:
+        by_power = sorted(range(len(cards)), key=lambda i: (suits[cards[i]] == trump, power[cards[i]]))
     if not obs.trick:
         if need > 0:
             # lead the strongest card: a side ace first, else the highest trump
@@ -157,7 +206,58 @@ def _choose_play(obs: TrickObservation, cards: list[int], actions: Sequence[Tric
         return actions[by_power[0]]
     if losers:
         return actions[losers[-1]]
+    if values is not None and need < 0:  # the trick is ours whatever: take it with a card worth nothing
+        return actions[max(by_power, key=lambda i: (values[cards[i]] <= 0, power[cards[i]]))]
     return actions[by_power[-1]]
+
+
+def _choose_call(obs: TrickObservation, actions: Sequence[TrickAction], bot: TrickBot) -> TrickAction:
+    """Order up or name the trump when the hand (with the turned card, for the dealer
+    who would take it) looks worth its side's share of the tricks, else pass: the suit
+    whose trumps make the hand worth most."""
+    partner_deals = obs.players % 2 == 0 and (obs.dealer - obs.seat) % obs.players == obs.players // 2
+    hand = list(obs.hand)
+    if obs.making_round == 1 and obs.upcard is not None and obs.seat == obs.dealer:
+        hand.append(obs.upcard)  # (the dealer takes it, and discards the weakest card)
+    best: tuple[float, int] | None = None
+    for i, action in enumerate(actions):
+        if not isinstance(action, ChooseTrump) or action.alone:
+            continue
+        suits, power = card_order(bot.trump_rules, action.suit, bot.ace_high, bot.pack)
+        worth = estimate_tricks(hand, suits, power, action.suit, obs.players, bot.joker, bot.top)
+        if obs.making_round == 1 and partner_deals:
+            worth += 0.4  # the partner takes the turned card
+        if best is None or worth > best[0]:
+            best = (worth, i)
+    needed = obs.hand_size / 2 - 0.6 if obs.players % 2 == 0 else obs.hand_size / obs.players + 0.5
+    if best is not None and (best[0] >= needed or not any(isinstance(a, Decline) for a in actions)):
+        chosen = actions[best[1]]
+        if _lone_hand(hand, chosen.suit, bot):  # type: ignore[union-attr]
+            alone = next((a for a in actions if isinstance(a, ChooseTrump) and a.alone and
+                          a.suit == chosen.suit), None)  # type: ignore[union-attr]
+            if alone is not None:
+                return alone
+        return chosen
+    return next(a for a in actions if isinstance(a, Decline))
+
+
+def _lone_hand(hand: Sequence[int], trump: int | None, bot: TrickBot) -> bool:
+    """Whether a hand may take every trick without its partner: three or more of the four
+    highest trumps, and at most one card that is neither a trump nor a side ace."""
+    if trump is None:
+        return False
+    suits, power = card_order(bot.trump_rules, trump, bot.ace_high, bot.pack)
+    trumps = sorted((power[c] for c in hand if suits[c] == trump), reverse=True)
+    highest = sorted({power[c] for c in range(len(suits)) if suits[c] == trump}, reverse=True)[:4]
+    sure = sum(1 for p in trumps if p in highest)
+    losers = sum(1 for c in hand if suits[c] != trump and power[c] != bot.top)
+    return sure >= 3 and losers <= 1 and len(trumps) >= 3
+
+
+def _choose_discard(obs: TrickObservation, actions: Sequence[TrickAction]) -> TrickAction:
+    """The weakest card that is not a trump (a trump only when it holds nothing else)."""
+    suits, power = obs.suits, obs.power
+    return min(actions, key=lambda a: (suits[a.card] == obs.trump, power[a.card], a.card))  # type: ignore[union-attr]
 
 
 def _choose_trump(obs: TrickObservation, actions: Sequence[TrickAction], joker: int = JOKER,
@@ -181,7 +281,7 @@ def _choose_ordered_play(obs: TrickObservation, actions: Sequence[Play], bot: Tr
     order = rp.order
     suits, power, trump = obs.suits, obs.power, obs.trump
     seat = obs.seat
-    need = (obs.bids[seat] or 0) - obs.taken[seat]
+    need = tricks_wanted(obs, bot.avoids)
     trick = list(obs.trick)
     roles = list(obs.played_roles[len(obs.played_roles) - len(trick):]) if trick else []
     played_as = [order.index(r) if r is not None else -1 for r in roles]

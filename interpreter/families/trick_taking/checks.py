@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from ...cards import JOKER
 from ...game import GameState
-from .actions import TRUMP_CHOICES, Bid, Play, TrickAction
+from .actions import DECLINE, TRUMP_CHOICES, Bid, Discard, Pass, Play, TrickAction
 
 
 def candidate_actions(state: GameState) -> list[TrickAction]:
     """Every card of the pack as a play, every bid from -1 to the hand size + 2, and
-    every trump choice."""
+    every trump choice, every card passed."""
     return [Play(c) for c in range(JOKER + 1)] + [Bid(b) for b in range(-1, state.hand_size + 3)] + \
-        list(TRUMP_CHOICES)
+        list(TRUMP_CHOICES) + [Pass(c) for c in range(JOKER + 1)] + [DECLINE] + [Discard(c) for c in range(JOKER + 1)]

@@ -28,7 +28,7 @@ class DealPhase(RoundState):
     def _deal(self, deal: Deal) -> None:
         """Chance's move: the hands and the turned card, the deal logged under the
         round's information rules; then the bidding and the play are opened and the
-        trump made (which sets the phase and the turn)."""
+        next phase started (the trump made, by default, which sets the phase and the turn)."""
         self.hands = [list(h) for h in deal.hands]
         self.upcard = deal.upcard
         tricks = self.tricks
@@ -54,7 +54,8 @@ class DealPhase(RoundState):
             self.log_deal(deal)
         self._open_bidding()
         self._open_play()
-        self._make_trump()
+        self._open_exchange()
+        self._advance("deal")
 
     def sees(self, seat: int) -> tuple[bool, bool]:
         """(whether ``seat`` sees its own hand now, whether it sees every other hand)."""

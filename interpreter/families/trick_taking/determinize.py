@@ -19,10 +19,10 @@ from typing import Any, Sequence, cast
 from ...deal import Deal
 from ...game import observed_mode
 from ...rules import Ruleset
-from .actions import Bid, ChooseTrump
+from .actions import DECLINE, Bid, ChooseTrump, Pass, trump_choices
 from .bot import TrickBot
 from .observation import TrickObservation
-from .phases import _BIDDING, _CHOOSE_TRUMP, _PLAYING
+from .phases import _BIDDING, _CHOOSE_TRUMP, _DISCARD, _EXCHANGE, _PLAYING
 from .state import TrickTakingState, state_class
 from .trickplay import led_suit
 
@@ -49,6 +49,13 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
     if upcard is not None:
         pool.remove(upcard)
     rng.shuffle(pool)
+    if obs.phase == "exchange" and not obs.hand_hidden:
+        # choosing what to pass: the seat's hand as dealt is what it holds and has put aside
+        mine = list(obs.hand) + list(obs.passing)
+        rest = Counter(pool) - Counter(mine)
+        pool = list(rest.elements())
+        rng.shuffle(pool)
+        pool = pool[:size * seat] + mine + pool[size * seat:]
     hands = tuple(tuple(pool[s * size:(s + 1) * size]) for s in range(players))
     state.apply(Deal(hands, upcard, tuple(pool[players * size:])))
     helper: TrickBot | None = None
@@ -60,9 +67,28 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
         return helper
 
     # the trump (chosen before the bidding, or named after it) and the bids, as observed
-    while state.phase is _CHOOSE_TRUMP or state.phase is _BIDDING:
-        if state.turn == seat and obs.turn == seat and state.phase == obs.phase:
+    while state.phase is _CHOOSE_TRUMP or state.phase is _BIDDING or state.phase is _EXCHANGE or \
+            state.phase is _DISCARD:
+        if state.turn == seat and obs.turn == seat and state.phase == obs.phase and \
+                (state.phase is not _EXCHANGE or len(state.passing[seat]) == len(obs.passing)) and \
+                (not state._ordering or len(state.trump_calls) == len(obs.trump_calls)):
             break
+        if state.phase is _DISCARD:  # the dealer's discard: its own when this seat deals
+            state._skip_discard(obs.discarded)
+            continue
+        if state.phase is _CHOOSE_TRUMP and state._ordering:  # the calls, as observed
+            who, call = obs.trump_calls[len(state.trump_calls)]
+            state.apply(DECLINE if call == -2 else trump_choices(state.setup.pack)[call])
+            continue
+        if state.phase is _EXCHANGE:
+            if obs.phase != "exchange":  # the exchange is over: the hands are dealt as they stand after it
+                state._skip_exchange(seat, obs.passing, obs.received)
+            elif state.turn == seat:  # the cards this seat has put aside, again
+                state.apply(Pass(obs.passing[len(state.passing[seat])]))
+            else:  # a seat before it in the passing order: its pass is unknown
+                passes = cast("list[Pass]", state.legal_actions())
+                state.apply(bot().act(state.observation(state.turn), passes))
+            continue
         if state.phase is _CHOOSE_TRUMP:
             if obs.trump is not None or obs.phase == "play":
                 state.apply(ChooseTrump(obs.trump))
@@ -83,12 +109,16 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
         # (with roles a card led as one may leave the suit to the next: no void is inferred)
         infer = state._follow_suit and not state._by_rule and not state._roles
         any_time = state._round_power.any_time if state._round_power is not None else frozenset()
-        leader = first_leader = state.leader
+        leader = first_leader = obs.first_leader if obs.first_leader >= 0 else state.leader
         cards = obs.played
         roles = list(obs.played_roles) + [None] * (len(cards) - len(obs.played_roles))
         order = state.tricks.order
-        for start in range(0, len(cards), players):
-            trick = [((leader + k) % players, c) for k, c in enumerate(cards[start:start + players])]
+        out = obs.sitting_out  # a seat sitting the hand out plays no card
+        per = players - (1 if out >= 0 else 0)
+        seating = [s for s in range(players) if s != out]
+        for start in range(0, len(cards), per):
+            first = seating.index(leader)
+            trick = [(seating[(first + k) % per], c) for k, c in enumerate(cards[start:start + per])]
             for k, (who, c) in enumerate(trick):
                 played_by[who].append(c)
                 plays.append((who, c))
@@ -98,18 +128,56 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
                         voids[who].add(led)
                         if state._must_trump and trump is not None and suits[c] != trump:
                             voids[who].add(trump)
-            if len(trick) == players:
+            if len(trick) == per:
                 state.leader = leader
                 state._played_as = [order.index(r) if r is not None and order is not None else -1
-                                    for r in roles[start:start + players]]
+                                    for r in roles[start:start + per]]
                 leader = state._trick_winner(trick, suits, power, trump)
                 state._played_as = []
         state.leader = first_leader
         suits_now = suits
     else:
         suits_now = state.suits
-    full, stock = _deal_hidden(obs, deck, played_by, voids, suits_now, upcard, rng)
+    if obs.phase == "exchange":  # the hands as the exchange has left them so far
+        state._legal_at = -1
+        state._keys_at = -1
+        return state
+    # the cards this seat passed are in the receiver's hand, unless it has played them
+    fixed: list[list[int]] = [[] for _ in range(players)]
+    if obs.passing and obs.pass_to >= 0 and obs.pass_to != seat:
+        gone = Counter(played_by[obs.pass_to])
+        for c in obs.passing:
+            if gone[c] > 0:
+                gone[c] -= 1
+            else:
+                fixed[obs.pass_to].append(c)
+    lead_card = -1
+    if state.phase is _PLAYING and state.tricks.play.first_lead and not obs.played:
+        # the first trick not led yet: its leader holds the card it must lead (the first
+        # of play.first_lead that this seat does not hold and has not seen elsewhere)
+        elsewhere = {c for s, hand in enumerate(obs.others) if s != first_leader for c in hand}
+        elsewhere |= {c for s, cards in enumerate(fixed) if s != first_leader for c in cards}
+        if first_leader != seat:
+            elsewhere |= set(obs.hand)
+        in_deck = set(deck)
+        lead_card = next((c for c in state.tricks.play.first_lead if c in in_deck and c not in elsewhere), -1)
+        if lead_card >= 0 and first_leader != seat and lead_card not in fixed[first_leader]:
+            fixed[first_leader].append(lead_card)
+    out_of_play: list[int] = []
+    if state.picked_up and upcard is not None:  # the dealer took the turned card, and laid one aside
+        if obs.seat == obs.dealer:
+            out_of_play = [obs.discarded] if obs.discarded >= 0 else []
+        elif upcard not in played_by[obs.dealer]:
+            fixed[obs.dealer].append(upcard)  # (held until played, as far as the others know)
+        upcard = None
+    full, stock = _deal_hidden(obs, deck, played_by, voids, suits_now, upcard, rng, fixed, out_of_play)
     state.hands = full
+    if state.sitting_out >= 0:  # its cards, unknown to the others, laid aside again
+        state.laid_aside = full[state.sitting_out]
+        full[state.sitting_out] = []
+    if state.phase is _PLAYING:
+        state.first_leader = first_leader
+        state._lead_card = lead_card if state.tricks.play.lead_it else -1
     for i, (who, c) in enumerate(plays):  # the round's plays again, from the hands that made them
         state.turn = who
         state._play(c, obs.played_roles[i] if i < len(obs.played_roles) else None)
@@ -124,9 +192,12 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
 
 
 def _deal_hidden(obs: TrickObservation, deck: Counter[int], played_by: list[list[int]], voids: list[set[int]],
-                 suits: Sequence[int], upcard: int | None, rng: random.Random) -> tuple[list[list[int]], list[int]]:
-    """Every seat's hand at the start of the round (the cards it has played first) and
-    the stock: the known cards where they are, the others at random."""
+                 suits: Sequence[int], upcard: int | None, rng: random.Random,
+                 fixed: Sequence[Sequence[int]] = (), out_of_play: Sequence[int] = ()
+                 ) -> tuple[list[list[int]], list[int]]:
+    """Every seat's hand at the start of the play (the cards it has played first) and
+    the stock: the known cards where they are (``fixed``: cards known to be in a seat's
+    hand, such as those this seat passed it), the others at random."""
     players, seat, size = obs.players, obs.seat, obs.hand_size
     known: list[list[int] | None] = [None] * players
     if not obs.hand_hidden:
@@ -141,12 +212,17 @@ def _deal_hidden(obs: TrickObservation, deck: Counter[int], played_by: list[list
             pool.subtract(known[s])
     if upcard is not None:
         pool[upcard] -= 1
-    need = [0 if known[s] is not None else size - len(played_by[s]) for s in range(players)]
+    pool.subtract(out_of_play)  # the card this seat laid aside
+    for s, cards in enumerate(fixed):
+        if known[s] is None:
+            pool.subtract(cards)
+    extra = [list(fixed[s]) if s < len(fixed) and known[s] is None else [] for s in range(players)]
+    need = [0 if known[s] is not None else size - len(played_by[s]) - len(extra[s]) for s in range(players)]
     hidden = _assign(sorted(pool.elements()), need, voids, suits, rng)
     full = []
     for s in range(players):
         held = known[s]
-        full.append(played_by[s] + (held if held is not None else hidden[s]))
+        full.append(played_by[s] + (held if held is not None else extra[s] + hidden[s]))
     return full, hidden[players]
 
 

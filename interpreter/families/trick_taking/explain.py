@@ -10,7 +10,7 @@ from ...explain import SEAT_WORDS, message_words, schedule_table
 from ...rules import Ruleset
 from ...errors import EvaluationError
 from .auction import candidate_bids
-from .rules import BidOrder, JokerRank, TrickRules, TrumpKind
+from .rules import DEFAULT_PHASES, BidOrder, JokerRank, TrickRules, TrumpKind, exchange_env
 
 
 def explain(rules: Ruleset, notes: bool = False) -> list[str]:
@@ -41,6 +41,19 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     elif trump.kind is TrumpKind.ROTATION:
         names = ["no trump" if s is None else pack.suits[s].name for s in trump.rotation]
         out.append("Trump follows a fixed rotation, round by round: " + ", ".join(names) + ", then again.")
+    elif trump.kind is TrumpKind.ORDER_UP:
+        first = SEAT_WORDS[rules.deal.first_to_act]
+        out.append(f"After the deal the next card is turned up. Starting with {first}, each player in turn may "
+                   "order up its suit as trump or pass"
+                   + ("; when one does, the dealer takes the turned card and discards a card face down." if
+                      trump.pickup else ".")
+                   + f" When every player has passed, the turned card is turned down and, again from {first}, "
+                   f"each player may name another suit ({choices}) or pass"
+                   + (": the dealer may not pass then, and names the trump when everyone else has passed." if
+                      trump.stick_the_dealer else "; when every player passes again the hand is thrown in: it "
+                      "scores nothing and the next dealer deals.")
+                   + " The player who orders up or names the trump is the maker (`maker`, and their side "
+                   "`maker_team`, in the scoring).")
     elif trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER:
         out.append("After the bidding, the highest bidder (the first in bidding order on a tie) names the trump "
                    f"({choices}).")
@@ -72,6 +85,14 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     if tricks.trump_while_bidding is not None:
         out.append(f"\nThe trump (and the turned card) is shown before the bidding when `{tricks.trump_while_bidding.source}`; "
                    "otherwise players bid without knowing it, and it is revealed when the bidding is over.")
+    if tricks.phases != DEFAULT_PHASES:
+        words = {"deal": "the deal", "trump": "the trump", "exchange": "the pass", "bidding": "the bidding",
+                 "play": "the tricks", "score": "the scoring"}
+        shown = [words[p] for p in tricks.phases if p != "trump" or trump.kind is not TrumpKind.NONE]
+        out.append(f"\nA round goes: {', '.join(shown[:-1])} and {shown[-1]}"
+                   + (" (no bidding)." if not tricks.has_bidding else "."))
+    if tricks.exchange is not None:
+        out += ["", "## Passing", ""] + _exchange_lines(tricks, rules)
     bidding = tricks.bidding
     seeing = []
     if tricks.own_hand is not None:
@@ -79,12 +100,15 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                       "starts everyone sees their own).")
     if tricks.others_hands is not None:
         seeing.append(f"When `{tricks.others_hands.source}`, every player sees all the other players' hands.")
-    out += ["", "## Bidding", "", *seeing,
-            ("Every player bids at once, without seeing the others' bids." if bidding.order is BidOrder.SIMULTANEOUS
-             else f"Starting with {SEAT_WORDS[rules.deal.first_to_act]} and going clockwise, each player bids "
-                  "once how many tricks they will take."),
-            f"Bids allowed: `{bidding.range.source}` (with the round's `hand_size`).", ""]
-    for i, restriction in enumerate(bidding.restrictions):
+    if tricks.has_bidding:
+        out += ["", "## Bidding", "", *seeing,
+                ("Every player bids at once, without seeing the others' bids." if bidding.order is
+                 BidOrder.SIMULTANEOUS else f"Starting with {SEAT_WORDS[rules.deal.first_to_act]} and going "
+                 "clockwise, each player bids once how many tricks they will take."),
+                f"Bids allowed: `{bidding.range.source}` (with the round's `hand_size`).", ""]
+    elif seeing:
+        out += [""] + seeing
+    for i, restriction in enumerate(bidding.restrictions if tricks.has_bidding else ()):
         example = refused_example(rules, i)
         formula = f" (the rule: `{restriction.rule.source}`)" if notes or example is None else ""
         if example is None:
@@ -98,6 +122,12 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     leader = _seat_words(play.leader.source, rules) if play.leader is not None else \
         SEAT_WORDS[rules.deal.first_to_act]
     first = f"{leader[0].upper()}{leader[1:]} leads the first trick"
+    if play.first_lead:
+        cards = " or else ".join(pack.pretty(c) for c in play.first_lead)
+        after = " (after the pass)" if tricks.exchange is not None else ""
+        first = (f"The player holding {cards}{after} leads the first trick" + (" with that card" if play.lead_it
+                                                                              else "")
+                 + f" (when no one holds {'it' if len(play.first_lead) == 1 else 'any'}: {leader})")
     out += ["", "## Play", "",
             f"{first}; the winner of a trick leads the next.",
             "Players must follow the suit led if they can." if play.follow_suit else "Any card may be played.",
@@ -139,7 +169,11 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
         out.append(f"Each trick is worth `{scoring.trick_points.source}` to the player who takes it, worked out as "
                    "it is taken (`trick_points` below: the sum over their tricks; `winning_as` is what the winning "
                    "card was played as, `trick_as` the same for every card).")
-    if scoring.card_points is not None or scoring.trick_points is not None:
+    for name, compiled in scoring.counts:
+        out.append(f"`{name}` counts the cards a player takes for which `{compiled.source}` "
+                   f"(`{name}_by_seat` every player's, `{name}_dealt` the cards dealt, `{name}_taker` who took "
+                   "the most).")
+    if scoring.card_points is not None or scoring.trick_points is not None or scoring.counts:
         out.append("")
     for when, points in tricks.scoring.cases:
         if when is None and len(tricks.scoring.cases) == 1:
@@ -154,6 +188,8 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
             out.append(f"- `{counter.name}` starts at `{counter.initial.source}` and becomes "
                        f"`{counter.update.source}`.")
     setup = rules.setup(rules.min_players)
+    if not tricks.has_bidding:
+        return out + _taken_examples(rules, setup) + [""]
     size = max(setup.hand_sizes)  # the largest hand the game deals
     others = setup.players - 1
     alone = (" (partners bidding and taking nothing)" if rules.team is not None else "") + \
@@ -169,11 +205,111 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                                "is_dealer": False, "bids": [bid] + [0] * others, "taken": [took] + [0] * others,
                                "team": 0, "team_bid": bid, "team_tricks": took, "card_points": 0,
                                "trick_points": 0, "card_points_by_seat": [0] * (others + 1),
-                               "trick_points_by_seat": [0] * (others + 1)}
+                               "trick_points_by_seat": [0] * (others + 1), "cards_taken": took * (others + 1),
+                               "cards_taken_by_seat": [took * (others + 1)] + [0] * others, "all_card_points": 0,
+                               "maker": 0, "maker_team": 0, "alone": False}
+        for name, _ in tricks.scoring.counts:
+            env.update({name: 0, f"{name}_by_seat": [0] * (others + 1), f"{name}_dealt": 0, f"{name}_taker": -1})
         for counter in tricks.counters:  # as they start
             env[counter.name] = counter.initial({**setup.round_env(0), "seat": 0})
         out.append(f"| bid {bid}, took {took} | {tricks.scoring.points(env)} |")
     return out + [""]
+
+
+def _exchange_lines(tricks: TrickRules, rules: Ruleset) -> list[str]:
+    """The pass, in words: its rule, and what it is in the first rounds (at each player count)."""
+    exchange = tricks.exchange
+    assert exchange is not None
+    out = [f"Before the play every player passes `{exchange.cards.source}` cards, face down, to the player "
+           f"`{exchange.direction.source}` seats to their left (`left` 1, `right` one fewer than the players, "
+           "`across` half the players, `hold` 0: no pass). All pass at once: no one sees the cards passed to "
+           "them before passing their own.", ""]
+    for players in range(rules.min_players, rules.max_players + 1):
+        setup = rules.setup(players)
+        shown = []
+        for index in range(min(len(setup.hand_sizes), 6)):
+            env = exchange_env(setup, index, 0)
+            try:
+                count, offset = int(exchange.cards(env)), int(exchange.direction(env)) % players
+            except EvaluationError:
+                break
+            where = ("no pass" if count <= 0 or offset == 0 else
+                     f"{count} to the {'left' if offset == 1 else 'right' if offset == players - 1 else 'player across' if 2 * offset == players else f'{offset}th seat to the left'}")
+            shown.append(f"round {setup.round_numbers[index]}: {where}")
+        out.append(f"- With {players} players: " + "; ".join(shown) + (", and so on." if shown else "."))
+    return out
+
+
+def _taken_examples(rules: Ruleset, setup: Any) -> list[str]:
+    """Worked examples of a round without bidding: what a player scores for some cards taken."""
+    tricks: TrickRules = rules.section
+    scoring = tricks.scoring
+    pack = setup.pack
+    deck = pack.deck(setup.decks, setup.jokers, setup.ranks, setup.removed, setup.special_counts)
+    players = setup.players
+    size = setup.hand_sizes[0]
+    dealt = deck[:size * players] if len(deck) > size * players else deck
+
+    def value(rule: Any, card: int) -> int:
+        env = {**setup.round_env(0), "trump": -1, "card": card, "card_suit": pack.suit_of[card],
+               "card_rank": pack.value_of[card], "card_is_special": pack.special_of[card] >= 0,
+               "card_is_joker": pack.special_of[card] == 0}
+        return int(rule(env))
+
+    worth = {c: value(scoring.card_points, c) if scoring.card_points is not None else 0 for c in set(dealt)}
+    counts = [(name, {c: value(rule, c) for c in set(dealt)}) for name, rule in scoring.counts]
+
+    def scores(won: list[list[int]]) -> int:
+        env: dict[str, Any] = {**setup.round_env(0), "bid": 0, "seat": 0, "is_dealer": False,
+                               "bids": [0] * players, "team": 0, "team_bid": 0, "maker": 0, "maker_team": 0, "alone": False}
+        taken = [len(cards) // players for cards in won]
+        points = [sum(worth[c] for c in cards) for cards in won]
+        env.update(tricks=taken[0], taken=taken, team_tricks=taken[0], card_points=points[0],
+                   card_points_by_seat=points, trick_points=0, trick_points_by_seat=[0] * players,
+                   cards_taken=len(won[0]), cards_taken_by_seat=[len(cards) for cards in won],
+                   all_card_points=sum(points))
+        for name, of in counts:
+            by_seat = [sum(of[c] for c in cards) for cards in won]
+            most = max(by_seat)
+            env.update({name: by_seat[0], f"{name}_by_seat": by_seat, f"{name}_dealt": sum(by_seat),
+                        f"{name}_taker": by_seat.index(most) if most > 0 else -1})
+        for counter in tricks.counters:
+            env[counter.name] = counter.initial({**setup.round_env(0), "seat": 0})
+        return int(scoring.points(env))
+
+    ranked = sorted(dict.fromkeys(dealt), key=lambda c: (worth[c], pack.rank_of[c]))
+    plain = [c for c in ranked if worth[c] == 0]
+    cases: list[tuple[str, list[int]]] = [("took no trick", [])]
+    if plain and len(plain) >= players:
+        cases.append(("took one trick of cards worth nothing", plain[:players]))
+    best, least = ranked[-1], ranked[0]
+    if worth[best] > 0:
+        cases.append((f"took one trick holding {pack.pretty(best)} (the rest worth nothing)",
+                      [best] + plain[:players - 1]))
+    if worth[least] < 0:
+        cases.append((f"took one trick holding {pack.pretty(least)} (the rest worth nothing)",
+                      [least] + plain[:players - 1]))
+    cases.append(("took every trick", list(dealt)))
+    maker = " (the player the maker)" if scoring.names & {"maker", "maker_team"} else ""
+    out = ["", f"Worked example, in a round of {size} cards at {players} players{maker}, the other tricks shared in "
+           "turn among the other players:", "", "| a player who... | scores |", "|---|---|"]
+    for words, mine in cases:
+        rest = list(dealt)
+        for c in mine:
+            rest.remove(c)
+        won: list[list[int]] = [mine] + [[] for _ in range(players - 1)]
+        for k in range(0, len(rest), players):  # trick by trick, to the other seats in turn
+            won[1 + (k // players) % (players - 1)] += rest[k:k + players]
+        try:
+            out.append(f"| {words} | {scores(won)} |")
+        except (EvaluationError, ArithmeticError, IndexError):
+            continue
+    if len(cases) > 1:  # and the player left of them took every trick
+        try:
+            out.append(f"| took no trick, the next player every trick | {scores([[], list(dealt)] + [[] for _ in range(players - 2)])} |")
+        except (EvaluationError, ArithmeticError, IndexError):
+            pass
+    return out
 
 
 def _listing(bids: list[int]) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ...game import OVER
-from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _OVER
+from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _EXCHANGE, _OVER, _PLAYING
 from .round import RoundState
 
 
@@ -43,6 +43,29 @@ class TrickObservation(NamedTuple):
     trump_hidden: bool = False  # the trump and the turned card are shown after the bidding (both None until then)
     played_roles: tuple[str | None, ...] = ()  # with trick.order: each played card's role (None: as itself)
     round_power: Any = None  # with trick.order: the round's tiers over the pack (power.RoundPower), public
+    # the exchange: how many cards each seat passes this round (0: none), to whom and from
+    # whom this seat's pass goes and comes (-1: no pass), the cards this seat has put aside
+    # or passed, and (once every seat has passed) the cards it received
+    pass_count: int = 0
+    pass_to: int = -1
+    pass_from: int = -1
+    passing: tuple[int, ...] = ()
+    received: tuple[int, ...] = ()
+    # each card's scoring.card_points this round (public: the rules), once the play starts; else None
+    card_values: tuple[int, ...] | None = None
+    has_bidding: bool = True  # the round has a bidding phase (phases)
+    first_leader: int = -1  # the seat that led (or leads) the round's first trick, once the play starts
+    # trump made at the table (trump.kind: order-up): the round of the making (1: the turned
+    # suit offered, 2: another named; 0 once made), each call so far ((seat, suit), -2 a pass),
+    # the maker (-1: none yet), whether the dealer took the turned card, and the card this
+    # seat discarded (its own only; -1: none)
+    making_round: int = 0
+    trump_calls: tuple[tuple[int, int], ...] = ()
+    maker: int = -1
+    picked_up: bool = False
+    discarded: int = -1
+    alone: bool = False  # the maker plays this hand alone (trump.alone) ...
+    sitting_out: int = -1  # ... and this seat sits it out (-1: none)
 
 
 class Observations(RoundState):
@@ -56,7 +79,8 @@ class Observations(RoundState):
         if seat is None:
             public = self.observation(0)
             hidden = self._simultaneous and self.phase is _BIDDING
-            return public._replace(seat=-1, hand=(), others=(), hand_hidden=False,
+            return public._replace(seat=-1, hand=(), others=(), hand_hidden=False, passing=(), received=(),
+                                   pass_to=-1, pass_from=-1, discarded=-1,
                                    bids=tuple(None for _ in public.bids) if hidden else public.bids)
         phase = self.phase
         over = self.turn == OVER
@@ -78,11 +102,24 @@ class Observations(RoundState):
                 upcard = trump = None
                 suits, power = self._order(None)
                 trump_hidden = True
-        return TrickObservation(
+        obs = TrickObservation(
             seat, self.players, self.round_index + 1, len(self.setup.hand_sizes),
             0 if over else self.hand_size, self.dealer, _OVER if over else phase, self.turn,
             tuple(self.totals), hand, upcard, trump,
             tuple(bids) if not hidden_bids else tuple(b if s == seat else None for s, b in enumerate(bids)),
             tuple(self.taken), tuple(self.trick), self.trick_number, self.leader, tuple(self.played),
             suits, power, tuple((name, tuple(v)) for name, v in self.counters.items()), others, not own,
-            trump_hidden, tuple(self.played_roles), None if trump_hidden else self._round_power)
+            trump_hidden, tuple(self.played_roles), None if trump_hidden else self._round_power,
+            card_values=self._card_values if phase is _PLAYING or phase is _EXCHANGE else None,
+            has_bidding=self.tricks.has_bidding, first_leader=self.first_leader if phase is _PLAYING else -1)
+        if self.pass_count:  # this seat's part of the round's exchange
+            offset = self.pass_offset
+            obs = obs._replace(pass_count=self.pass_count, pass_to=(seat + offset) % self.players,
+                               pass_from=(seat - offset) % self.players, passing=tuple(self.passing[seat]),
+                               received=tuple(self.received[seat]))
+        if self._ordering:  # this seat's part of a trump made at the table
+            obs = obs._replace(making_round=self.making_round if phase is _CHOOSE_TRUMP else 0,
+                               trump_calls=tuple(self.trump_calls), maker=self.maker, picked_up=self.picked_up,
+                               discarded=self.discarded if seat == self.dealer else -1, alone=self.alone,
+                               sitting_out=self.sitting_out)
+        return obs

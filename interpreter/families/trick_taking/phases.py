@@ -1,5 +1,6 @@
 """The phases of a trick-taking round, in the order a round goes through them: the deal,
-a trump named by a seat (before the bidding or after it), the bidding, the trick play;
+a trump named by a seat (before the bidding or after it), the exchange of cards between
+seats, the bidding, the trick play;
 ``over`` once the game has ended.  Each phase's rules and its part of the state live in
 a module of its own (:mod:`.dealing`, :mod:`.trump`, :mod:`.auction`,
 :mod:`.trickplay`, :mod:`.scoring`, :mod:`.observation`)."""
@@ -12,6 +13,8 @@ from enum import StrEnum
 class Phase(StrEnum):
     DEAL = "deal"
     CHOOSE_TRUMP = "trump"
+    EXCHANGE = "exchange"
+    DISCARD = "discard"
     BIDDING = "bidding"
     PLAYING = "play"
     OVER = "over"
@@ -22,3 +25,4 @@ class Phase(StrEnum):
 # lookup through the enum machinery each time.
 _DEAL, _CHOOSE_TRUMP, _BIDDING, _PLAYING, _OVER = (Phase.DEAL, Phase.CHOOSE_TRUMP, Phase.BIDDING, Phase.PLAYING,
                                                    Phase.OVER)
+_EXCHANGE, _DISCARD = Phase.EXCHANGE, Phase.DISCARD

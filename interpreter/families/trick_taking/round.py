@@ -43,6 +43,12 @@ class RoundState(GameState):
     _others_shown: bool  # this round a seat sees every other hand
     _trump_hidden: bool  # this round the trump (and the turned card) is shown after the bidding
 
+    # --- the exchange (exchange.py) ----------------------------------------------------------
+    passing: list[list[int]]  # per seat: the cards it has put aside to pass this round (kept once passed)
+    received: list[list[int]]  # per seat: the cards passed to it this round (once every seat has passed)
+    pass_count: int  # cards each seat passes this round (0: no exchange)
+    pass_offset: int  # the receiving seat, in seats to the passer's left
+
     # --- the trump (trump.py) -----------------------------------------------------------------
     ace_high: bool
     trump: int | None  # the suit (0..3), None for no trump (or not named yet)
@@ -51,6 +57,17 @@ class RoundState(GameState):
     _orders: dict[int | None, tuple[tuple[int, ...], tuple[int, ...]]]  # trump -> card order (setup-wide)
     _named_trump: bool  # the highest bidder names the trump after the bidding
     _trump_due: dict[str, Any] | None  # the trump event of a round that hides it, logged when revealed
+    _ordering: bool  # trump.kind: order-up (making.py)
+
+    # --- trump made at the table (making.py) --------------------------------------------------
+    maker: int  # the seat that made the trump this round (ordered it up or named it); -1: none
+    making_round: int  # order-up: 1 while the turned suit is offered, 2 while another is named
+    trump_calls: list[tuple[int, int]]  # order-up: (seat, the suit ordered or named, or -2 for a pass)
+    discarded: int  # the card the dealer discarded after taking the turned card (-1: none)
+    picked_up: bool  # the dealer took the turned card this round
+    alone: bool  # the maker plays this hand alone (trump.alone)
+    sitting_out: int  # the seat sitting this hand out (the lone maker's partner); -1: none
+    laid_aside: list[int]  # the cards of the seat sitting out
 
     # --- the bidding (auction.py) -------------------------------------------------------------
     bids: list[int | None]
@@ -87,6 +104,9 @@ class RoundState(GameState):
     _round_power: Any  # the round's trick order over the pack (power.RoundPower), or None
     _played_as: list[int]  # the tier each play of the trick in progress is played as (-1: its own)
     played_roles: list[str | None]  # with trick.order: the role each card of ``played`` was played as
+    first_leader: int  # the seat that led the round's first trick (public once the play starts)
+    _lead_card: int  # play.first_lead: the card its holder must lead to the first trick (-1: none)
+    won: list[list[int]]  # per seat: the cards in the tricks it took this round (kept while counting)
     _general: bool  # plays by restrictions, free cards or trick.order (not the plain following of suit)
     _plain: bool  # the standard pack, no trick.order, nothing counted in the tricks: the plain play path
     _counting: bool  # the scoring counts points in the tricks taken (scoring.card_points, trick_points)
@@ -101,11 +121,25 @@ class RoundState(GameState):
     _score: Any  # the compiled scoring program
     _per_seat_names: bool  # the scoring reads a per-seat name besides the bid and the tricks taken
     _teams: tuple[int, ...]  # empty: every seat alone
+    _reads_taken: bool  # the scoring reads the names of the cards taken (cards_taken, scoring.counts...)
 
     # No slots of its own (nor have the phases' classes): every field's slot is the
     # composed state's own (FIELDS, below; state.py says why).  A name, not a literal
     # (), so that mypy does not check the phases' assignments against slots they lack.
     __slots__ = _NO_SLOTS
+
+    def _advance(self, done: str) -> None:
+        """The round's next phase after ``done`` (phases, in the ruleset's order)."""
+        steps = self.tricks.phases
+        step = steps[steps.index(done) + 1]
+        if step == "trump":
+            self._make_trump()
+        elif step == "bidding":
+            self._start_bidding()
+        elif step == "exchange":
+            self._start_exchange()
+        else:
+            self._start_play()
 
     def _evaluated(self, compiled: Any, env: dict[str, Any], path: tuple[Any, ...]) -> Any:
         """``compiled`` in ``env``; a failure names the rule and its expression."""
@@ -125,8 +159,14 @@ class RoundState(GameState):
         def _end_bidding(self) -> None: ...  # trump
         def _open_bidding(self) -> None: ...  # auction
         def _start_bidding(self) -> None: ...  # auction
+        def _start_exchange(self) -> None: ...  # exchange
+        def _start_making(self) -> None: ...  # making
+        def _set_trump(self, suit: int | None, seat: int | None, alone: bool = False) -> None: ...  # trump
+        def _sit_out(self) -> None: ...  # making
+        def _open_exchange(self) -> None: ...  # exchange
         def _keys(self, turn: int) -> list[int]: ...  # state
         def _open_play(self) -> None: ...  # trickplay
+        def _values_of_cards(self) -> tuple[int, ...] | None: ...  # trickplay
         def _start_play(self) -> None: ...  # trickplay
         def _end_round(self) -> None: ...  # scoring
 
@@ -135,11 +175,13 @@ class RoundState(GameState):
 # holds them itself (tests/test_trick_state_layout.py checks that the two agree).
 FIELDS = ("tricks", "phase", "_legal_keys", "_keys_at",
           "hands", "upcard", "_own_hidden", "_others_shown", "_trump_hidden",
-          "ace_high", "trump", "suits", "power", "_orders", "_named_trump", "_trump_due",
+          "passing", "received", "pass_count", "pass_offset",
+          "ace_high", "trump", "suits", "power", "_orders", "_named_trump", "_trump_due", "_ordering",
+          "maker", "making_round", "trump_calls", "discarded", "picked_up", "alone", "sitting_out", "laid_aside",
           "bids", "bid_order", "constrained_bids", "_candidates", "_candidate_actions", "_candidate_action",
           "_candidate_cache", "_bid_env", "_made", "_made_key", "_simultaneous", "_first_offset", "_restricted",
           "_bids_memo", "_round_bids",
           "unique_cards", "taken", "trick", "trick_number", "leader", "played", "_follow_suit", "_must_trump",
           "_by_rule", "_trick_winner", "_trump_broken", "_play_of", "_ordered", "_roles", "_round_power",
-          "_played_as", "played_roles", "_general", "_plain", "_counting", "_card_values", "card_points", "trick_points",
-          "exact_bids", "points_by_hand_size", "counters", "_score", "_per_seat_names", "_teams")
+          "_played_as", "played_roles", "first_leader", "_lead_card", "won", "_general", "_plain", "_counting", "_card_values", "card_points", "trick_points",
+          "exact_bids", "points_by_hand_size", "counters", "_score", "_per_seat_names", "_teams", "_reads_taken")

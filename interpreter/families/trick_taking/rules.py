@@ -20,7 +20,14 @@ SCORE_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "tricks": Type.I
                                 "team": Type.INT, "team_bid": Type.INT, "team_tricks": Type.INT,
                                 # scoring.card_points and scoring.trick_points, summed over the tricks taken
                                 "card_points": Type.INT, "card_points_by_seat": Type.LIST,
-                                "trick_points": Type.INT, "trick_points_by_seat": Type.LIST}
+                                "trick_points": Type.INT, "trick_points_by_seat": Type.LIST,
+                                # the cards in the seat's tricks, and every seat's count
+                                "cards_taken": Type.INT, "cards_taken_by_seat": Type.LIST,
+                                "all_card_points": Type.INT,
+                                # the seat that made the trump (ordered it up or named it), and its team
+                                "maker": Type.INT, "maker_team": Type.INT,
+                                # the maker plays alone (trump.alone), its partner sitting out
+                                "alone": Type.BOOL}
 # trump.suit: the round's names and the turned card
 TRUMP_NAMES: dict[str, Type] = {**ROUND_NAMES, "has_upcard": Type.BOOL, "upcard_suit": Type.INT,
                                 "upcard_rank": Type.INT, "upcard_is_joker": Type.BOOL, "upcard": Type.INT,
@@ -41,7 +48,10 @@ PLAY_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "is_dealer": Typ
                                "card_is_special": Type.BOOL, "can_follow": Type.BOOL,
                                "holds_trump": Type.BOOL, "cards_in_hand": Type.INT,
                                "trump_in_trick": Type.BOOL, "trump_broken": Type.BOOL, "beats": Type.BOOL,
-                               "can_beat": Type.BOOL}
+                               "can_beat": Type.BOOL,
+                               # the card tried's scoring.card_points, the suits played this round
+                               # (in play order) and the card_points of every card played this round
+                               "card_points": Type.INT, "played_suits": Type.LIST, "points_played": Type.INT}
 # counters.*.update: the round's scoring names and the points just scored
 COUNTER_NAMES: dict[str, Type] = {**SCORE_NAMES, "points": Type.INT}
 # scoring.card_points: one card of the pack, in a round whose trump is known
@@ -54,11 +64,22 @@ TRICK_POINT_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "trick": 
                                       "trick_card_points": Type.INT}
 
 
+# scoring.counts: one card of the pack, as scoring.card_points sees it
+COUNT_NAMES = CARD_POINT_NAMES
+# exchange.cards and exchange.direction: the round's, and the directions by name
+EXCHANGE_NAMES: dict[str, Type] = {**ROUND_NAMES, "dealer": Type.INT, "left": Type.INT, "right": Type.INT,
+                                   "across": Type.INT, "hold": Type.INT}
+# the steps of a round, in the order a ruleset may list them under `phases`
+PHASE_NAMES = ("deal", "trump", "exchange", "bidding", "play", "score")
+DEFAULT_PHASES = ("deal", "trump", "bidding", "play", "score")
+
+
 class TrumpKind(StrEnum):
     UPCARD = "upcard"
     ROTATION = "rotation"
     NONE = "none"
     NAMED_BY_HIGHEST_BIDDER = "named-by-highest-bidder"
+    ORDER_UP = "order-up"  # the turned card's suit offered round the table, then another suit named
 
 
 class JokerRank(StrEnum):
@@ -84,6 +105,9 @@ class TrumpRules:
     high_cards: tuple[int, ...] = ()  # trump.high_cards: trumps above the ace, highest first
     chooser: Compiled | None = None  # trump.chooser: the seat naming a `chosen` trump (CHOOSER_NAMES)
     choices: tuple[int | None, ...] = (0, 1, 2, 3, None)  # trump.choices: what a named trump may be (None: no trump)
+    stick_the_dealer: bool = False  # order-up: in the second round the dealer may not pass
+    pickup: bool = True  # order-up: the dealer takes the turned card ordered up, and discards one
+    alone: bool = False  # order-up: the maker may play alone, their partner sitting the hand out
 
     @property
     def jokers_top(self) -> bool:
@@ -110,6 +134,8 @@ class PlayRules:
     restrictions: tuple[Restriction, ...] = ()  # each keeps the cards its rule holds for (PLAY_NAMES)
     free: Compiled | None = None  # cards that may be played whatever was led
     leader: Compiled | None = None  # the seat that leads the first trick (LEADER_NAMES)
+    first_lead: tuple[int, ...] = ()  # play.first_lead.holder: the holder of the first of these dealt leads
+    lead_it: bool = True  # play.first_lead.lead_it: and leads that card to the first trick
     last_identical: bool = False  # play.identical_cards: last-wins (of two identical cards the later wins)
     cancel_identical: bool = False  # play.identical_cards: cancel (two identical cards cannot win)
 
@@ -134,6 +160,7 @@ class ScoringRules:
     lets: tuple[tuple[str, Compiled], ...] = ()  # scoring.let: named values of the scoring names, in order
     card_points: Compiled | None = None  # scoring.card_points: one card's points (CARD_POINT_NAMES)
     trick_points: Compiled | None = None  # scoring.trick_points: one trick's points for its taker (TRICK_POINT_NAMES)
+    counts: tuple[tuple[str, Compiled], ...] = ()  # scoring.counts: name -> a card's count (COUNT_NAMES)
 
     def points(self, env: Mapping[str, Any]) -> int:
         if self.lets:
@@ -170,6 +197,14 @@ class ScoringRules:
 
 
 @dataclass(frozen=True)
+class ExchangeRules:
+    """exchange: the cards each seat passes, and to whom, round by round."""
+
+    cards: Compiled  # how many cards each seat passes (EXCHANGE_NAMES)
+    direction: Compiled  # seats to the left of the passer that receive them; 0 (hold): no pass
+
+
+@dataclass(frozen=True)
 class TrickRules:
     """The trick-taking section of a ruleset (``Ruleset.section``)."""
 
@@ -182,11 +217,18 @@ class TrickRules:
     others_hands: Compiled | None = None  # information.others_hands: a seat sees every other hand
     trump_while_bidding: Compiled | None = None  # information.trump_while_bidding: trump known while bidding
     order: Any = None  # trick.order and trick.roles (power.TrickOrder), or None: following suit and trump alone
+    phases: tuple[str, ...] = DEFAULT_PHASES  # the round's steps, in order (deal first; play, score last)
+    exchange: ExchangeRules | None = None  # the exchange phase's rules (with "exchange" in phases)
+
+    @property
+    def has_bidding(self) -> bool:
+        return "bidding" in self.phases
 
 
 def default_upcard(builder: RulesBuilder) -> bool:
     """A card is turned when the trump is the turned card's, or a trump.suit reads it."""
-    return bool(builder.get(("trump", "kind")) == TrumpKind.UPCARD or _reads_upcard(builder.get(("trump", "suit"))))
+    return bool(builder.get(("trump", "kind")) in (TrumpKind.UPCARD, TrumpKind.ORDER_UP)
+                or _reads_upcard(builder.get(("trump", "suit"))))
 
 
 def _reads_upcard(rule: Any) -> bool:
@@ -236,9 +278,102 @@ def _restrictions(builder: RulesBuilder, key: str, names: Mapping[str, Type]) ->
             for i, _ in enumerate(builder.get((key, "restrictions"), []))]
 
 
+def _phases(builder: RulesBuilder) -> tuple[str, ...]:
+    """``phases``: the round's steps, each once, the deal first and the play and the
+    scoring last; a trump left out is made (none, without trump keys) right after the deal."""
+    written = builder.get(("phases",))
+    if written is None:
+        return DEFAULT_PHASES
+    steps = [str(step) for step in written]
+    # a list refused below still says which phases the round has (no other key is then
+    # reported for a phase the author left out)
+    fallback = tuple(step for step in PHASE_NAMES if step in steps or step in ("deal", "trump", "play", "score"))
+    for i, step in enumerate(steps):
+        if steps.index(step) != i:
+            builder.fail(("phases", i), f"'{step}' is listed twice: each phase comes once a round")
+            return fallback
+    if steps[:1] != ["deal"]:
+        builder.fail(("phases", 0), "a round starts with the deal: list 'deal' first")
+        return fallback
+    if steps[-2:] != ["play", "score"]:
+        builder.fail(("phases", len(steps) - 1), "a round ends with the tricks and their scoring: list 'play' "
+                     "and then 'score' last")
+        return fallback
+    if "trump" in steps and "bidding" in steps and steps.index("trump") > steps.index("bidding"):
+        builder.fail(("phases", steps.index("trump")), "the trump is made before the bidding (a trump named by "
+                     "the highest bidder, trump.kind: named-by-highest-bidder, is named after it anyway)")
+        return fallback
+    if "trump" not in steps:
+        steps.insert(1, "trump")  # no trump phase: a round without trump (checked by the caller)
+    return tuple(steps)
+
+
+def _exchange(builder: RulesBuilder, phases: tuple[str, ...]) -> ExchangeRules | None:
+    """``exchange``: with an exchange phase, how many cards are passed and to whom."""
+    written = builder.get(("exchange",))
+    if "exchange" not in phases:
+        if written is not None:
+            builder.warn(("exchange",), "the round has no exchange phase (list 'exchange' in phases), so no card "
+                         "is ever passed", at_key=True, span=len("exchange"))
+        return None
+    if written is None:
+        builder.fail(("phases", phases.index("exchange") - ("trump" not in (builder.get(("phases",)) or ()))),
+                     "an exchange phase needs an `exchange` key: how many cards are passed (exchange.cards) "
+                     "and to whom (exchange.direction)")
+        return None
+    return ExchangeRules(cards=builder.expr(("exchange", "cards"), EXCHANGE_NAMES, Type.INT),
+                         direction=builder.expr(("exchange", "direction"), EXCHANGE_NAMES, Type.INT, "left"))
+
+
+def _first_lead(builder: RulesBuilder) -> tuple[tuple[int, ...], bool]:
+    """``play.first_lead``: the cards whose holder leads the first trick, and whether
+    that card must be led."""
+    written = builder.get(("play", "first_lead"))
+    if written is None:
+        return (), True
+    if builder.get(("play", "leader")) is not None:
+        builder.fail(("play", "first_lead"), "play.leader already says who leads the first trick: give one of "
+                     "play.leader and play.first_lead", at_key=True, span=len("first_lead"))
+    out: list[int] = []
+    for i, text in enumerate(builder.get(("play", "first_lead", "holder"), []) or []):
+        try:
+            card = builder.pack.card(str(text))
+        except ValueError as exc:
+            builder.fail(("play", "first_lead", "holder", i), str(exc))
+            continue
+        if card in out:
+            builder.fail(("play", "first_lead", "holder", i), f"{builder.pack.code(card)} is listed twice")
+            continue
+        out.append(card)
+    return tuple(out), bool(builder.get(("play", "first_lead", "lead_it"), True))
+
+
+def _counts(builder: RulesBuilder, score_names: dict[str, Type]) -> list[tuple[str, Compiled]]:
+    """``scoring.counts``: each a name and what one card taken adds to it (a boolean
+    counts 1 for true); the scoring then reads NAME, NAME_by_seat, NAME_dealt, NAME_taker."""
+    out: list[tuple[str, Compiled]] = []
+    for name in builder.get(("scoring", "counts"), {}) or {}:
+        bound = [f"{name}{suffix}" for suffix in ("", "_by_seat", "_dealt", "_taker")]
+        clash = next((n for n in bound if n in score_names or n in COUNTER_NAMES or n in PLAY_NAMES or
+                      n in CONSTANTS or n in builder.let_names), None)
+        if clash is not None:
+            builder.fail(("scoring", "counts", name), f"'{clash}' is a name the language (or a let or counter) "
+                         "already binds", at_key=True, span=len(name))
+            continue
+        compiled = builder.expr(("scoring", "counts", name), COUNT_NAMES, (Type.INT, Type.BOOL))
+        out.append((name, compiled))
+        score_names[name] = Type.INT
+        score_names[f"{name}_by_seat"] = Type.LIST
+        score_names[f"{name}_dealt"] = Type.INT
+        score_names[f"{name}_taker"] = Type.INT
+    return out
+
+
 def build_section(builder: RulesBuilder) -> TrickRules:
     get = builder.get
     assert builder.deck is not None
+    phases = _phases(builder)
+    has_trump_phase = "trump" in (get(("phases",)) or DEFAULT_PHASES)
     if builder.deck.ace is Ace.EITHER:
         builder.fail(("deck", "ace"), "in a trick-taking game the ace ranks either 'high' or 'low'")
     if get(("deck", "jokers"), 0) not in (0, "0") and get(("trump", "jokers")) is None:
@@ -250,16 +385,37 @@ def build_section(builder: RulesBuilder) -> TrickRules:
     choices = tuple(dict.fromkeys(_suit_code(builder, ("trump", "choices", i), code, suit_codes)
                                   for i, code in enumerate(get(("trump", "choices"), (*suit_codes, "none")))))
     has_suit = get(("trump", "suit")) is not None
-    if get(("trump", "kind")) is None and not has_suit:
+    if not has_trump_phase and get(("trump",)) is not None:
+        builder.warn(("trump",), "the round has no trump phase (list 'trump' in phases), so it is played without "
+                     "trump and these keys are never read", at_key=True, span=len("trump"))
+    if not has_trump_phase:
+        has_suit = False
+    elif get(("trump",)) is None:
+        builder.fail(("trump",), "'trump' is a required property (a round without trump leaves 'trump' out of "
+                     "phases)")
+    elif get(("trump", "kind")) is None and not has_suit:
         builder.fail(("trump",), "say how trump is chosen: trump.kind (upcard, rotation, none, "
                      "named-by-highest-bidder) or trump.suit (an expression)")
-    kind = TrumpKind(get(("trump", "kind"), "none" if has_suit else "upcard"))
+    kind = TrumpKind(get(("trump", "kind"), "none" if has_suit else "upcard")) if has_trump_phase else \
+        TrumpKind.NONE
+    if kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER and "bidding" not in phases:
+        builder.fail(("trump", "kind"), "the highest bidder names the trump, but the round has no bidding phase "
+                     "(phases)")
     if has_suit and kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER:
         builder.fail(("trump", "suit"), "trump.suit chooses the trump; the highest bidder cannot also name it")
     if get(("trump", "chooser")) is not None and not (isinstance(get(("trump", "suit")), str)
                                                        and "chosen" in names_read(get(("trump", "suit")))):
         builder.warn(("trump", "chooser"), "trump.suit never gives `chosen`, so no one is asked to name the trump")
-    names_trump = kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER or (
+    if has_suit and kind is TrumpKind.ORDER_UP:
+        builder.fail(("trump", "suit"), "trump.suit chooses the trump; with trump.kind: order-up the players make it")
+    if get(("trump", "alone")) and get(("team",)) is None:
+        builder.fail(("trump", "alone"), "a maker plays alone without their partner: trump.alone needs "
+                     "partnerships (team)", at_key=True, span=len("alone"))
+    for key in ("stick_the_dealer", "pickup", "alone"):
+        if get(("trump", key)) is not None and kind is not TrumpKind.ORDER_UP:
+            builder.warn(("trump", key), f"trump.{key} applies to trump.kind: order-up only, so it never applies "
+                         "here", at_key=True, span=len(key))
+    names_trump = kind in (TrumpKind.NAMED_BY_HIGHEST_BIDDER, TrumpKind.ORDER_UP) or (
         isinstance(get(("trump", "suit")), str) and "chosen" in names_read(get(("trump", "suit"))))
     if get(("information", "trump_while_bidding")) is not None and isinstance(get(("trump", "suit")), str) and \
             "chosen" in names_read(get(("trump", "suit"))):
@@ -290,6 +446,12 @@ def build_section(builder: RulesBuilder) -> TrickRules:
                          at_key=True, span=len(name))
             continue
         counter_names[name] = Type.INT
+    if "bidding" in phases and get(("bidding",)) is None:
+        builder.fail(("bidding",), "'bidding' is a required property (a round without bidding leaves 'bidding' "
+                     "out of phases)")
+    if "bidding" not in phases and get(("bidding",)) is not None:
+        builder.warn(("bidding",), "the round has no bidding phase (list 'bidding' in phases), so no one bids and "
+                     "these keys are never read", at_key=True, span=len("bidding"))
     bid_names = {**BID_NAMES, **counter_names}
     restrictions = _restrictions(builder, "bidding", bid_names)
     if get(("bidding", "order")) == "simultaneous":
@@ -307,6 +469,7 @@ def build_section(builder: RulesBuilder) -> TrickRules:
         builder.warn(("trump", "suit"), "deal.upcard is false, so no card is turned: has_upcard is always false "
                      "and upcard_suit always no_trump")
     score_names = {**SCORE_NAMES, **counter_names}
+    counts = _counts(builder, score_names)  # seen by the lets, the points and the counters' updates
     score_lets: list[tuple[str, Compiled]] = []
     for name in get(("scoring", "let"), {}) or {}:
         if name in score_names or name in COUNTER_NAMES or name in PLAY_NAMES or name in CONSTANTS or \
@@ -318,6 +481,9 @@ def build_section(builder: RulesBuilder) -> TrickRules:
         score_lets.append((name, compiled))
         score_names[name] = compiled.type  # seen by the lets after it, the points and the counters' updates
     let_types = {name: compiled.type for name, compiled in score_lets}
+    let_types.update({name: score_names[name] for c, _ in counts
+                      for name in (c, f"{c}_by_seat", f"{c}_dealt", f"{c}_taker")})
+    first_lead, lead_it = _first_lead(builder)
     for name in counter_names:
         counters.append(Counter(
             name=name,
@@ -343,6 +509,9 @@ def build_section(builder: RulesBuilder) -> TrickRules:
                          chooser=builder.expr(("trump", "chooser"), CHOOSER_NAMES, Type.INT)
                          if get(("trump", "chooser")) is not None else None,
                          choices=choices,
+                         stick_the_dealer=bool(get(("trump", "stick_the_dealer"), False)),
+                         pickup=get(("trump", "pickup"), "dealer") == "dealer",
+                         alone=bool(get(("trump", "alone"), False)),
                          suit=builder.expr(("trump", "suit"), TRUMP_NAMES, Type.INT) if has_suit else None),
         bidding=BiddingRules(order=BidOrder(get(("bidding", "order"), "clockwise")),
                              range=builder.expr(("bidding", "range"), ROUND_NAMES, Type.LIST, "0..hand_size"),
@@ -354,13 +523,15 @@ def build_section(builder: RulesBuilder) -> TrickRules:
                        if get(("play", "free")) is not None else None,
                        leader=builder.expr(("play", "leader"), LEADER_NAMES, Type.INT)
                        if get(("play", "leader")) is not None else None,
+                       first_lead=first_lead, lead_it=lead_it,
                        last_identical=get(("play", "identical_cards"), "first-wins") == "last-wins",
                        cancel_identical=get(("play", "identical_cards"), "first-wins") == "cancel"),
         scoring=ScoringRules(tuple(cases), tuple(score_lets),
                              builder.expr(("scoring", "card_points"), CARD_POINT_NAMES, Type.INT)
                              if get(("scoring", "card_points")) is not None else None,
                              builder.expr(("scoring", "trick_points"), TRICK_POINT_NAMES, Type.INT)
-                             if get(("scoring", "trick_points")) is not None else None),
+                             if get(("scoring", "trick_points")) is not None else None,
+                             tuple(counts)),
         counters=tuple(counters),
         own_hand=builder.expr(("information", "own_hand"), ROUND_NAMES, Type.BOOL)
         if get(("information", "own_hand")) is not None else None,
@@ -369,6 +540,8 @@ def build_section(builder: RulesBuilder) -> TrickRules:
         trump_while_bidding=builder.expr(("information", "trump_while_bidding"), ROUND_NAMES, Type.BOOL)
         if get(("information", "trump_while_bidding")) is not None else None,
         order=build_order(builder),
+        phases=phases,
+        exchange=_exchange(builder, phases),
     )
 
 
@@ -383,7 +556,8 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
     """Every round's deal fits the deck (with the trump card) and leaves a bid in range."""
     tricks: TrickRules = rules.section
     trump = tricks.trump
-    needs_upcard = trump.kind is TrumpKind.UPCARD and not trump.no_trump_without_upcard and trump.suit is None
+    needs_upcard = (trump.kind is TrumpKind.UPCARD and not trump.no_trump_without_upcard and trump.suit is None) \
+        or trump.kind is TrumpKind.ORDER_UP
     for index, (number, size) in enumerate(zip(setup.round_numbers, setup.hand_sizes)):
         dealt = size * setup.players + (1 if needs_upcard else 0)
         if dealt > setup.deck_size:
@@ -402,3 +576,35 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
         if not bids:
             once(("bidding", "range"), f"with {setup.players} players, round {number}: no bid is in range")
             return
+        if tricks.exchange is not None and not _check_exchange(tricks.exchange, setup, index, once):
+            return
+    if tricks.play.first_lead and not set(tricks.play.first_lead) & set(setup.pack.deck(
+            setup.decks, setup.jokers, setup.ranks, setup.removed, setup.special_counts)):
+        once(("play", "first_lead", "holder"), f"with {setup.players} players none of these cards is in the deck "
+             "(deck.remove, deck.ranks), so no one could lead the first trick by them")
+
+
+def exchange_env(setup: Setup, index: int, dealer: int) -> dict[str, Any]:
+    """The names of exchange.cards and exchange.direction in the round at ``index``."""
+    env = setup.round_env(index)
+    players = setup.players
+    env.update(dealer=dealer, left=1, right=players - 1, across=players // 2, hold=0)
+    return env
+
+
+def _check_exchange(exchange: ExchangeRules, setup: Setup, index: int, once: Callable[..., None]) -> bool:
+    """The pass of the round at ``index`` fits every hand, whoever deals (False: reported)."""
+    number, size = setup.round_numbers[index], setup.hand_sizes[index]
+    for dealer in range(setup.players):
+        env = exchange_env(setup, index, dealer)
+        for key, compiled in (("cards", exchange.cards), ("direction", exchange.direction)):
+            try:
+                value = compiled(env)
+            except EvaluationError as exc:
+                once(("exchange", key), f"with {setup.players} players, round {number}: {exc}")
+                return False
+            if key == "cards" and not 0 <= value <= size:
+                once(("exchange", "cards"), f"with {setup.players} players, round {number} deals {size} "
+                     f"card{'s' if size != 1 else ''} each, so no seat can pass {value}")
+                return False
+    return True

@@ -6,7 +6,7 @@ figures `simulate` reads (:class:`ScoringPhase`, entered at
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from ...errors import EvaluationError
 from .phases import _DEAL
@@ -26,6 +26,14 @@ class ScoringPhase(RoundState):
         # whether the scoring reads any per-seat name besides the bid and the tricks taken
         self._per_seat_names = bool(self.tricks.scoring.names & {"team", "team_bid", "team_tricks", "seat",
                                                                  "is_dealer"})
+        # the names of the cards taken (cards_taken, all_card_points, scoring.counts) are
+        # worked out only for a ruleset that reads them (decided once for the setup)
+        reads = self.setup.cache.get("reads_taken")
+        if reads is None:
+            read = self.tricks.scoring.names.union(*(c.update.names for c in self.tricks.counters))
+            reads = self.setup.cache["reads_taken"] = bool(read & {"cards_taken", "cards_taken_by_seat",
+                                                                   "all_card_points"}) or bool(self.tricks.scoring.counts)
+        self._reads_taken = reads
         self.counters = {}
         for counter in self.tricks.counters:
             values = []
@@ -45,6 +53,10 @@ class ScoringPhase(RoundState):
         taken = self.taken
         env["bids"] = bids
         env["taken"] = taken[:]
+        maker = self.maker
+        env["maker"] = maker
+        env["maker_team"] = -1 if maker < 0 else self._teams[maker] if self._teams else maker
+        env["alone"] = self.alone
         points = []
         score = self._score
         dealer = self.dealer
@@ -65,6 +77,7 @@ class ScoringPhase(RoundState):
         else:  # nothing counts: the names are 0
             env["card_points"] = env["trick_points"] = 0
             env["card_points_by_seat"] = env["trick_points_by_seat"] = [0] * self.players
+        per_seat_lists: list[tuple[str, list[int]]] = self._taken_names(env) if self._reads_taken else []
         for seat in range(self.players):
             bid, took = bids[seat], taken[seat]
             # item assignment, and only of the names the scoring reads: no keyword dict
@@ -88,6 +101,8 @@ class ScoringPhase(RoundState):
             if counting:
                 env["card_points"] = env["card_points_by_seat"][seat]
                 env["trick_points"] = env["trick_points_by_seat"][seat]
+            for name, by_seat in per_seat_lists:
+                env[name] = by_seat[seat]
             try:
                 points.append(score(env))
             except EvaluationError as exc:
@@ -96,7 +111,7 @@ class ScoringPhase(RoundState):
             if bid == took:
                 exact[seat] += 1
         if counters:
-            self._update_counters(env, points)
+            self._update_counters(env, points, per_seat_lists)
         cell = self.points_by_hand_size.get(self.hand_size)
         if cell is None:
             cell = self.points_by_hand_size[self.hand_size] = [0, 0]
@@ -105,7 +120,57 @@ class ScoringPhase(RoundState):
         self.phase = _DEAL
         self.score_round(points)
 
-    def _update_counters(self, env: dict[str, Any], points: list[int]) -> None:
+    def _taken_names(self, env: dict[str, Any]) -> list[tuple[str, list[int]]]:
+        """The names of the cards taken this round, into ``env``: every seat's count of
+        cards taken, the card points of the cards dealt, and each scoring.counts count
+        (NAME_by_seat, NAME_dealt, NAME_taker); returns each per-seat name with its list
+        by seat (NAME and cards_taken), set for each seat as it is scored."""
+        players = self.players
+        per_trick = players - (1 if self.sitting_out >= 0 else 0)  # (a seat sitting out plays no card)
+        taken_cards = [t * per_trick for t in self.taken]
+        env["cards_taken_by_seat"] = taken_cards
+        values = self._card_values
+        env["all_card_points"] = sum(values[c] for c in self.played) if values is not None else 0
+        out = [("cards_taken", taken_cards)]
+        won = self.won if self.won else [[] for _ in range(players)]
+        for name, counts in self._count_values():
+            by_seat = [sum(counts[c] for c in cards) for cards in won]
+            env[f"{name}_by_seat"] = by_seat
+            env[f"{name}_dealt"] = sum(counts[c] for c in self.played)
+            most = max(by_seat)
+            env[f"{name}_taker"] = by_seat.index(most) if most > 0 else -1
+            out.append((name, by_seat))
+        return out
+
+    def _count_values(self) -> list[tuple[str, tuple[int, ...]]]:
+        """Each scoring.counts count's value for every card of the pack this round (kept
+        for every game of the setup, by the round and the trump)."""
+        counts = self.tricks.scoring.counts
+        if not counts:
+            return []
+        key = (self.round_index, self.trump)
+        cache = self.setup.cache.setdefault("card_counts", {})
+        found = cache.get(key)
+        if found is None:
+            pack = self.setup.pack
+            env = self.setup.round_env(self.round_index)
+            env["trump"] = -1 if self.trump is None else self.trump
+            found = []
+            for name, rule in counts:
+                values = []
+                for c in range(pack.size):
+                    env["card"] = c
+                    env["card_suit"] = pack.suit_of[c]
+                    env["card_rank"] = pack.value_of[c]
+                    env["card_is_special"] = pack.special_of[c] >= 0
+                    env["card_is_joker"] = pack.special_of[c] == 0
+                    values.append(int(self._evaluated(rule, env, ("scoring", "counts", name))))
+                found.append((name, tuple(values)))
+            cache[key] = found
+        return found
+
+    def _update_counters(self, env: dict[str, Any], points: list[int],
+                         per_seat_lists: Sequence[tuple[str, list[int]]] = ()) -> None:
         """Each counter's new value for each seat, from the round just scored and every
         counter's value before it (all counters change together)."""
         before = {name: values[:] for name, values in self.counters.items()}
@@ -120,6 +185,8 @@ class ScoringPhase(RoundState):
             env["team_bid"] = sum(env["bids"][s] for s in members)
             env["team_tricks"] = sum(env["taken"][s] for s in members)
             env["points"] = points[seat]
+            for name, by_seat in per_seat_lists:
+                env[name] = by_seat[seat]
             for name, values in before.items():
                 env[name] = values[seat]
             if self.tricks.scoring.lets:

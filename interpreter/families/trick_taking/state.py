@@ -18,11 +18,13 @@ from typing import Any
 from ...deal import Deal
 from ...errors import IllegalActionError
 from ...game import CHANCE, OVER, GameState
-from .actions import Bid, Move, Play
+from .actions import Bid, Decline, Discard, Move, Pass, Play
 from .auction import BiddingPhase
 from .dealing import DealPhase
+from .exchange import ExchangePhase
+from .making import MakingPhase
 from .observation import Observations, TrickObservation
-from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _PLAYING, Phase
+from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _DISCARD, _EXCHANGE, _PLAYING, Phase
 from .round import FIELDS
 from .scoring import ScoringPhase
 from .trickplay import PlayPhase
@@ -30,7 +32,8 @@ from .trump import TrumpPhase
 
 __all__ = ["Phase", "TrickObservation", "TrickTakingState"]
 
-class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPhase, Observations):
+class TrickTakingState(DealPhase, TrumpPhase, MakingPhase, ExchangePhase, BiddingPhase, PlayPhase, ScoringPhase,
+                       Observations):
     """A game of any trick-taking ruleset."""
 
     # Every field's slot (declared in round.py) is this class's own, not a base's: a slot
@@ -49,6 +52,8 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
         self._keys_at = -1
         self._init_deal()
         self._init_trump()
+        self._init_making()
+        self._init_exchange()
         self._init_bidding()
         self._init_play()
         self._init_scoring()
@@ -72,6 +77,12 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
             actions = [self.chance_action()]
         elif turn == OVER:
             actions = []
+        elif self.phase is _EXCHANGE:
+            actions = self._legal_passes(turn)
+        elif self.phase is _DISCARD:
+            actions = self._legal_discards(turn)
+        elif self._ordering:
+            actions = self._legal_calls(turn)
         else:
             actions = self._legal_trumps()
         self._legal_at = self.moves
@@ -129,7 +140,14 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
         elif phase is _BIDDING:
             self._verify_bid(action, turn)
         elif phase is _CHOOSE_TRUMP:
-            self._verify_trump(action, turn)
+            if self._ordering:
+                self._verify_call(action, turn)
+            else:
+                self._verify_trump(action, turn)
+        elif phase is _EXCHANGE:
+            self._verify_pass(action, turn)
+        elif phase is _DISCARD:
+            self._verify_discard(action, turn)
 
     # --- applying --------------------------------------------------------------------------
     def apply(self, action: Move) -> None:
@@ -156,6 +174,12 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
             self._deal(action)
         elif isinstance(action, Bid):
             self._bid(action.bid)
+        elif isinstance(action, Pass):
+            self._pass(action.card)
+        elif isinstance(action, Discard):
+            self._discard(action.card)
+        elif self._ordering or isinstance(action, Decline):
+            self._call(action)
         else:
             self._choose_trump(action.suit)
 
@@ -179,6 +203,14 @@ class TrickTakingState(DealPhase, TrumpPhase, BiddingPhase, PlayPhase, ScoringPh
         new._made = self._made[:]
         new.counters = {name: values[:] for name, values in self.counters.items()}
         new._bid_env = dict(self._bid_env)
+        if self.tricks.exchange is not None:
+            new.passing = [p[:] for p in self.passing]
+            new.received = [r[:] for r in self.received]
+        if self.won:
+            new.won = [w[:] for w in self.won]
+        if self._ordering:
+            new.trump_calls = self.trump_calls[:]
+            new.laid_aside = self.laid_aside[:]
 
 
 class TrickTakingWithRoles(TrickTakingState):
@@ -219,7 +251,27 @@ class TrickTakingWithRoles(TrickTakingState):
         GameState.apply(self, action)
 
 
+class TrickTakingWithSitOut(TrickTakingState):
+    """A game in which a seat may sit a hand out (trump.alone: the lone maker's partner):
+    a trick is then complete with one card fewer and the turn passes over that seat (kept
+    apart so that the other games' play path pays nothing for it)."""
+
+    __slots__ = ()
+
+    def _play(self, card: int, role: str | None = None) -> None:
+        out = self.sitting_out
+        super()._play(card, role)  # with a seat out, the trick is never complete here
+        if out < 0 or not self.trick:
+            return
+        if len(self.trick) == self.players - 1:
+            self._take_trick(self.trick, self.trick_number, self.round_index + 1)
+        elif self.turn == out:
+            self.turn = (out + 1) % self.players
+
+
 def state_class(rules: Any) -> type[TrickTakingState]:
-    """The state class for a ruleset: with roles, or the plain one."""
+    """The state class for a ruleset: with roles, with a seat sitting out, or the plain one."""
     order = rules.section.order
+    if rules.section.trump.alone:
+        return TrickTakingWithSitOut
     return TrickTakingWithRoles if order is not None and order.roles else TrickTakingState

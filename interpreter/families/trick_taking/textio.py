@@ -8,14 +8,15 @@ from ...deal import deal_from_event
 from ...errors import IllegalActionError
 from ...pack import STANDARD, Pack
 from ...textio import DIGITS
-from .actions import Bid, Move, Play, TrickAction, plays, trump_choices
+from .actions import DECLINE, Bid, ChooseTrump, Move, Play, TrickAction, discards, passes, plays, trump_choices
 from .phases import Phase
 from .state import TrickTakingState
 
 
-def parse_input(phase: str, text: str, pack: Pack = STANDARD, roles: Any = None) -> TrickAction:
+def parse_input(phase: str, text: str, pack: Pack = STANDARD, roles: Any = None,
+                offered: int | None = None) -> TrickAction:
     """An action from what a player typed: ``3``, ``bid 3``, ``QS``, ``10h``, ``play q♠``,
-    ``trump hearts`` / ``trump none``.  Raises IllegalActionError with a hint."""
+    ``trump hearts`` / ``trump none``, ``pass QS`` (or the card alone, in the exchange).  Raises IllegalActionError with a hint."""
     words = text.strip().lower().split()
     if not words:
         raise IllegalActionError("type a bid or a card (or 'help')")
@@ -29,6 +30,25 @@ def parse_input(phase: str, text: str, pack: Pack = STANDARD, roles: Any = None)
         return Bid(int(numbers[0]))  # a bid out of range is refused by the rules, with the range
     if phase == Phase.BIDDING and verb not in ("trump", "name", "play"):
         raise IllegalActionError(f"'{text.strip()}' is not a bid: type a number, e.g. '3' or 'bid 3'")
+    if phase == Phase.CHOOSE_TRUMP and " ".join(words) in ("pass", "no", "decline"):
+        return DECLINE
+    alone = phase == Phase.CHOOSE_TRUMP and len(words) > 1 and words[-1] == "alone"
+    if alone:  # "trump hearts alone", "order alone": the call, made to play alone
+        call = parse_input(phase, " ".join(words[:-1]), pack, roles, offered)
+        if not isinstance(call, ChooseTrump):
+            raise IllegalActionError("'alone' goes with a trump: 'trump hearts alone' or 'order alone'")
+        return ChooseTrump(call.suit, call.code, True)
+    if phase == Phase.CHOOSE_TRUMP and offered is not None and " ".join(words) in (
+            "order", "order up", "order it up", "up", "pick up", "pick it up", "accept", "yes"):
+        offered_suit = pack.suit_of[offered]
+        if offered_suit >= 0:
+            return trump_choices(pack)[offered_suit]
+    if phase == Phase.DISCARD:
+        target = rest if verb == "discard" else words
+        try:
+            return discards(pack)[pack.card(" ".join(target))]
+        except ValueError as exc:
+            raise IllegalActionError(f"discard a card, e.g. 'QS' or 'discard QS': {exc}") from None
     if verb in ("trump", "name") or phase == Phase.CHOOSE_TRUMP:
         if phase == Phase.CHOOSE_TRUMP and verb not in ("trump", "name"):
             rest = words  # at the trump prompt a suit alone names it: 'hearts', 'h', 'none'
@@ -44,6 +64,14 @@ def parse_input(phase: str, text: str, pack: Pack = STANDARD, roles: Any = None)
                 return choices[i]
         names = ", ".join(suit.name for suit in pack.suits)
         raise IllegalActionError(f"'{word}' is not a suit ({names} or none)")
+    if verb == "pass" or phase == Phase.EXCHANGE:
+        target = rest if verb == "pass" else words
+        if verb == "play" or not target:
+            raise IllegalActionError("pass a card: type it, e.g. 'QS' or 'pass QS'")
+        try:
+            return passes(pack)[pack.card(" ".join(target))]
+        except ValueError as exc:
+            raise IllegalActionError(str(exc)) from None
     target = rest if verb == "play" else words
     role = None
     if "as" in target[1:]:  # "TIG as PIR": the card, then the role it is played as
@@ -85,13 +113,19 @@ def action_from_event(state: TrickTakingState, event: dict[str, Any]) -> Move | 
     pack = state.setup.pack
     if kind == "deal":
         return deal_from_event(event, state.deck, pack)
-    if kind in ("bid", "play", "trump") and "seat" in event and event["seat"] != state.turn:
+    if kind in ("bid", "play", "trump", "pass", "decline", "discard") and "seat" in event and event["seat"] != state.turn:
         raise IllegalActionError(f"seat {event['seat']} acts out of turn (it is {state.whose_turn()})")
     if kind == "bid":
         value = event["bid"]
         if not isinstance(value, int) or isinstance(value, bool):
             raise ValueError(f"bid {value!r} is not a number")
         return Bid(value)
+    if kind == "pass":
+        return passes(pack)[pack.card(event["card"])]
+    if kind == "decline":
+        return DECLINE
+    if kind == "discard":
+        return discards(pack)[pack.card(event["card"])]
     if kind == "play":
         c = pack.card(event["card"])
         role = event.get("as")
@@ -105,6 +139,6 @@ def action_from_event(state: TrickTakingState, event: dict[str, Any]) -> Move | 
         codes = [s.code for s in pack.suits]
         if suit is not None and (not isinstance(suit, str) or suit not in codes):
             raise ValueError(f"{suit!r} is not a suit")
-        choices = trump_choices(pack)
-        return choices[-1 if suit is None else codes.index(suit)]
+        chosen = trump_choices(pack)[-1 if suit is None else codes.index(suit)]
+        return ChooseTrump(chosen.suit, chosen.code, True) if event.get("alone") is True else chosen
     return None

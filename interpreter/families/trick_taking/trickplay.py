@@ -168,11 +168,14 @@ class PlayPhase(RoundState):
             self._trick_winner = winner_function(bool(self.setup.jokers), self.tricks.play.last_identical)
         self._trump_broken = False
         scoring = self.tricks.scoring
-        self._counting = scoring.card_points is not None or scoring.trick_points is not None
+        self._counting = scoring.card_points is not None or scoring.trick_points is not None or bool(scoring.counts)
         # nothing beyond the standard pack's plays: no roles, no trick order, nothing counted
         self._plain = pack is STANDARD and not self._ordered and not self._counting
-        self._general = self._by_rule or self._ordered
+        self._general = self._by_rule or self._ordered or bool(self.tricks.play.first_lead)
         self._card_values = None
+        self._lead_card = -1
+        self.first_leader = -1
+        self.won = []
         self.card_points = []
         self.trick_points = []
 
@@ -188,6 +191,7 @@ class PlayPhase(RoundState):
         if self._counting:
             self.card_points = [0] * self.players
             self.trick_points = [0] * self.players
+            self.won = [[] for _ in range(self.players)]
 
     def _start_play(self) -> None:
         """After the bidding (and a trump named): the first trick's leader leads."""
@@ -202,9 +206,25 @@ class PlayPhase(RoundState):
                        highest_bidder=next(s for s in self.bid_order if bids[s] == high),
                        trump=-1 if self.trump is None else self.trump)
             self.leader = self._evaluated(rule, env, ("play", "leader")) % self.players
-        self.turn = self.leader
+        self._lead_card = -1
+        if self.tricks.play.first_lead:
+            self._lead_by_holder()
+        if self.alone:  # a maker playing alone: the partner sits out
+            self._sit_out()
+        self.turn = self.first_leader = self.leader
         if self._counting:
             self._card_values = self._values_of_cards()
+
+    def _lead_by_holder(self) -> None:
+        """play.first_lead: the holder of the first of its cards in a hand leads (and, with
+        lead_it, must lead that card); none of them held: the leader stands."""
+        for card in self.tricks.play.first_lead:
+            for seat, hand in enumerate(self.hands):
+                if card in hand:
+                    self.leader = seat
+                    if self.tricks.play.lead_it:
+                        self._lead_card = card
+                    return
 
     def _values_of_cards(self) -> tuple[int, ...] | None:
         """Each card's scoring.card_points this round (kept for every game of the setup,
@@ -236,6 +256,7 @@ class PlayPhase(RoundState):
         values = self._card_values
         worth = sum(values[c] for _, c in trick) if values is not None else 0
         self.card_points[winner] += worth
+        self.won[winner] += [c for _, c in trick]
         rule = self.tricks.scoring.trick_points
         if rule is None:
             return
@@ -271,7 +292,10 @@ class PlayPhase(RoundState):
 
     def _legal_cards(self, seat: int) -> list[int]:
         """The distinct cards ``seat`` may play now (what is listed and what verifies)."""
-        if self._general:  # restrictions or free cards, or trick.order: the general path
+        if self._general:  # restrictions or free cards, trick.order, a card to lead: the general path
+            if self._lead_card >= 0 and not self.trick and self.trick_number == 1 and \
+                    self._lead_card in self.hands[seat]:
+                return [self._lead_card]  # play.first_lead: its holder leads it
             return self._ruled_cards(seat)[0] if self._by_rule else self._followed_cards(seat)
         hand = self.hands[seat]
         trick = self.trick
@@ -350,7 +374,9 @@ class PlayPhase(RoundState):
                    holds_trump=trump is not None and any(suits[c] == trump for c in hand),
                    cards_in_hand=len(hand),
                    trump_in_trick=trump is not None and any(suits[c] == trump for _, c in trick),
-                   trump_broken=self._trump_broken)
+                   trump_broken=self._trump_broken, played_suits=[suits[c] for c in self.played])
+        worth = self._card_values
+        env["points_played"] = sum(worth[c] for c in self.played) if worth is not None else 0
         for name, values in self.counters.items():
             env[name] = values[seat]
         env["can_beat"] = any(self._beats(seat, c) for c in followed)
@@ -371,6 +397,7 @@ class PlayPhase(RoundState):
         env["card_is_joker"] = pack.special_of[card] == 0  # the joker is every pack's first special card
         env["card_is_special"] = pack.special_of[card] >= 0
         env["card"] = card
+        env["card_points"] = self._card_values[card] if self._card_values is not None else 0
         env["beats"] = self._beats(seat, card)
 
     def _card_test(self, compiled: Any, env: dict[str, Any], seat: int, card: int, path: tuple[Any, ...]) -> bool:
@@ -381,6 +408,10 @@ class PlayPhase(RoundState):
         if not isinstance(action, Play):
             raise IllegalActionError(f"it is time to play a card, not '{action}'")
         if action.card not in self._legal_cards(turn):
+            lead = self._lead_card
+            if lead >= 0 and not self.trick and self.trick_number == 1 and lead in self.hands[turn] and \
+                    action.card in self.hands[turn]:
+                raise IllegalActionError(f"you hold {self.setup.pack.codes[lead]}: lead it to the first trick")
             if self._by_rule and action.card in self.hands[turn]:
                 reason = self._ruled_cards(turn, action.card)[1]
                 if reason is not None:
@@ -424,6 +455,25 @@ class PlayPhase(RoundState):
         if len(trick) < players:
             self.turn = seat + 1 if seat + 1 < players else 0
             return
+        # the trick is complete (as _take_trick, written out here: this runs for every trick)
+        winner = self._trick_winner(trick, self.suits, self.power, self.trump)
+        self.taken[winner] += 1
+        log.append((_trick_event, round_number, number, winner))
+        if not self._plain:
+            if self._counting:
+                self._count_trick(trick, winner, number)
+            self._played_as = []
+        self.trick = []
+        self.trick_number = number + 1
+        self.leader = self.turn = winner
+        if not self.hands[winner]:
+            self._end_round()
+
+    def _take_trick(self, trick: list[tuple[int, int]], number: int, round_number: int) -> None:
+        """The trick is complete: its winner takes it and leads the next (or the round ends);
+        for a trick of fewer cards than seats (a seat sitting out), :meth:`_play` does the
+        same for a full one."""
+        log = self._log
         winner = self._trick_winner(trick, self.suits, self.power, self.trump)
         self.taken[winner] += 1
         log.append((_trick_event, round_number, number, winner))

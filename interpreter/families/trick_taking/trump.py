@@ -159,11 +159,17 @@ class TrumpPhase(RoundState):
         # trump -> the card order (shared by every game of the setup)
         self._orders = self.setup.cache.setdefault("card_orders", {})
         self._named_trump = self.tricks.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER
+        self._ordering = self.tricks.trump.kind is TrumpKind.ORDER_UP
         self._trump_due = None
 
     def _make_trump(self) -> None:
         """After the deal: this round's trump, or the seat that names it first; then the
-        bidding starts (a trump named by the highest bidder waits for it)."""
+        next phase starts (the bidding, by default; a trump named by the highest bidder
+        waits for it)."""
+        self.maker = -1
+        if self._ordering:  # made at the table: ordered up or named (making.py)
+            self._start_making()
+            return
         if self.tricks.trump.suit is not None:
             suit = self._rule_trump()
             if suit == CHOSEN:  # a seat names it, before the bidding
@@ -178,7 +184,7 @@ class TrumpPhase(RoundState):
         else:  # no trump until it is named: cards rank as in a no-trump round meanwhile
             self.trump = None
             self._use_order(None)
-        self._start_bidding()
+        self._advance("trump")
 
     def _chooser(self) -> int:
         """The seat that names a `chosen` trump: trump.chooser, or the dealer."""
@@ -229,7 +235,7 @@ class TrumpPhase(RoundState):
         """Play the round with ``suit`` as trump: its card order and trick order."""
         self.suits, self.power, self._round_power = self._full_order(suit)
 
-    def _set_trump(self, suit: int | None, seat: int | None) -> None:
+    def _set_trump(self, suit: int | None, seat: int | None, alone: bool = False) -> None:
         self.trump = suit
         self._use_order(suit)
         pack = self.setup.pack
@@ -237,6 +243,8 @@ class TrumpPhase(RoundState):
                                  "suit": None if suit is None else pack.suits[suit].code}
         if seat is not None:
             event["seat"] = seat
+        if alone:
+            event["alone"] = True
         if self._trump_hidden and seat is None:
             # shown after the bidding: logged then, with the card turned (hidden in the deal's views)
             event["upcard"] = None if self.upcard is None else pack.codes[self.upcard]
@@ -256,7 +264,7 @@ class TrumpPhase(RoundState):
             self.phase = _CHOOSE_TRUMP
             self.turn = next(s for s in self.bid_order if self.bids[s] == high)
             return
-        self._start_play()
+        self._advance("bidding")
 
     def _legal_trumps(self) -> list[Move]:
         choices = trump_choices(self.setup.pack)
@@ -270,8 +278,9 @@ class TrumpPhase(RoundState):
             raise IllegalActionError(f"{who} names the trump now ({allowed}), not '{action}'")
 
     def _choose_trump(self, suit: int | None) -> None:
+        self.maker = self.turn
         self._set_trump(suit, self.turn)
         if self._named_trump:  # the highest bidder, after the bidding
-            self._start_play()
-        else:  # trump.suit gave `chosen`: the bidding starts
-            self._start_bidding()
+            self._advance("bidding")
+        else:  # trump.suit gave `chosen`: the next phase (the bidding, by default) starts
+            self._advance("trump")

@@ -1,0 +1,109 @@
+"""The exchange phase of a round (``exchange``, with ``exchange`` in ``phases``): every
+seat passes ``exchange.cards`` cards to the seat ``exchange.direction`` seats to its
+left, all at once.  A seat puts its cards aside one at a time (a move each, in the
+bidding order); no seat sees what the others put aside, and the cards change hands
+only once every seat has passed, when each seat sees what it received
+(:class:`ExchangePhase`, entered at :meth:`ExchangePhase._start_exchange`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import IllegalActionError
+from .actions import Move, Pass, passes
+from .phases import _EXCHANGE
+from .round import RoundState
+from .rules import exchange_env
+
+
+def _pass_event(round_number: int, seat: int, card: str, to: int) -> dict[str, Any]:
+    return {"event": "pass", "round": round_number, "seat": seat, "card": card, "to": to}
+
+
+def _receive_event(round_number: int, seat: int, giver: int, cards: list[str]) -> dict[str, Any]:
+    return {"event": "receive", "round": round_number, "seat": seat, "from": giver, "cards": cards}
+
+
+class ExchangePhase(RoundState):
+    """The cards passed between seats before the play."""
+
+    __slots__ = ()
+
+    def _init_exchange(self) -> None:
+        self.passing = [[] for _ in range(self.players)]
+        self.received = [[] for _ in range(self.players)]
+        self.pass_count = 0
+        self.pass_offset = 0
+
+    def _open_exchange(self) -> None:
+        """After the deal: nothing passed yet this round."""
+        if self.tricks.exchange is not None:
+            self._init_exchange()
+
+    def _start_exchange(self) -> None:
+        """This round's pass (how many cards, to whom); a round that passes none goes on
+        to the next phase at once."""
+        exchange = self.tricks.exchange
+        assert exchange is not None
+        env = exchange_env(self.setup, self.round_index, self.dealer)
+        count = int(self._evaluated(exchange.cards, env, ("exchange", "cards")))
+        offset = int(self._evaluated(exchange.direction, env, ("exchange", "direction"))) % self.players
+        if count <= 0 or offset == 0:
+            self._advance("exchange")
+            return
+        self.pass_count = min(count, len(self.hands[0]))
+        self.pass_offset = offset
+        self.phase = _EXCHANGE
+        self.turn = self.bid_order[0]
+        if self._counting:  # what each card is worth, for a seat choosing what to pass
+            self._card_values = self._values_of_cards()
+
+    def pass_target(self, seat: int) -> int:
+        """The seat that receives ``seat``'s cards this round (``seat`` itself: no pass)."""
+        return (seat + self.pass_offset) % self.players
+
+    def _legal_passes(self, seat: int) -> list[Move]:
+        """The cards ``seat`` may put aside now: any card it holds (each once)."""
+        of = passes(self.setup.pack)
+        return [of[c] for c in dict.fromkeys(self.hands[seat])]
+
+    def _verify_pass(self, action: Move, turn: int) -> None:
+        left = self.pass_count - len(self.passing[turn])
+        if not isinstance(action, Pass):
+            raise IllegalActionError(f"it is time to pass cards ({left} more to seat {self.pass_target(turn)}), "
+                                     f"not '{action}'")
+        if action.card not in self.hands[turn]:
+            code = self.setup.pack.codes[action.card] if 0 <= action.card < self.setup.pack.size else action.card
+            raise IllegalActionError(f"you do not hold {code}")
+
+    def _pass(self, card: int) -> None:
+        seat = self.turn
+        self.hands[seat].remove(card)
+        put = self.passing[seat]
+        put.append(card)
+        number = self.round_index + 1
+        self._log.append((_pass_event, number, seat, self.setup.pack.codes[card], self.pass_target(seat)))
+        if len(put) < self.pass_count:
+            return
+        position = self.bid_order.index(seat) + 1
+        if position < self.players:
+            self.turn = self.bid_order[position]
+            return
+        # every seat has passed: the cards change hands, each seat sees what it received
+        codes = self.setup.pack.codes
+        for giver in range(self.players):
+            to = self.pass_target(giver)
+            self.hands[to] += self.passing[giver]
+            self.received[to] = self.passing[giver][:]
+        for seat in range(self.players):
+            giver = (seat - self.pass_offset) % self.players
+            self._log.append((_receive_event, number, seat, giver, [codes[c] for c in self.received[seat]]))
+        self._advance("exchange")
+
+    def _skip_exchange(self, seat: int, passed: tuple[int, ...], received: tuple[int, ...]) -> None:
+        """Leave the exchange as if it were over, the hands as they are (the search's
+        sampled state, whose hands are dealt as they stand after it): ``seat`` passed
+        ``passed`` and received ``received``."""
+        self.passing[seat] = list(passed)
+        self.received[seat] = list(received)
+        self._advance("exchange")
