@@ -87,7 +87,7 @@ class MakingPhase(RoundState):
         else:
             offer = [choices[-1 if s is None else s] for s in self.tricks.trump.choices if s != offered]
         if self.tricks.trump.alone:  # each call, with the partner or alone
-            offer += [alone_call(call) for call in offer]  # type: ignore[arg-type]
+            offer += [alone_call(call) for call in offer]
         if self.making_round == 1 or not (self.tricks.trump.stick_the_dealer and seat == self.dealer):
             offer.append(DECLINE)
         return offer

@@ -150,7 +150,7 @@ class ScoringPhase(RoundState):
             return []
         key = (self.round_index, self.trump)
         cache = self.setup.cache.setdefault("card_counts", {})
-        found = cache.get(key)
+        found: list[tuple[str, tuple[int, ...]]] | None = cache.get(key)
         if found is None:
             pack = self.setup.pack
             env = self.setup.round_env(self.round_index)
