@@ -14,7 +14,7 @@ from cardrules.interpreter import load_ruleset
 from cardrules.interpreter.driver import play_bots
 from cardrules.interpreter.expressions import Type
 from cardrules.interpreter.families.contract_rummy.rules import BONUS_NAMES, BUY_NAMES, MELD_NAMES
-from cardrules.interpreter.families.trick_taking.rules import (BID_NAMES, COUNT_NAMES, EXCHANGE_NAMES, PLAY_NAMES,
+from cardrules.interpreter.families.trick_taking.names import (BID_NAMES, COUNT_NAMES, EXCHANGE_NAMES, PLAY_NAMES,
                                                                SCORE_NAMES)
 from cardrules.interpreter.playcheck import check_by_playing
 from cardrules.interpreter.rules import GAME_NAMES, ROUND_NAMES, TEAM_NAMES

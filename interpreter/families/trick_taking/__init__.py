@@ -19,6 +19,7 @@ from ...game import GameState
 from ...privacy import Declaration, Seen
 from ...rules import RulesBuilder, Ruleset, Setup
 from . import auction, checks, determinize, explain, rules, stats, textio
+from . import names as bound
 from .actions import Move, TrickAction
 from .bot import TrickBot
 from .state import state_class
@@ -48,7 +49,7 @@ class TrickTaking:
     any_pack = True  # it reads every card through the ruleset's pack (deck.suits, ranks, specials)
     # names a let may not take (those of bidding and scoring); the names of the other
     # places (play, trump, the leader, counters) hide a let of the same spelling there
-    bound_names = frozenset(rules.BID_NAMES) | frozenset(rules.SCORE_NAMES)
+    bound_names = frozenset(bound.BID_NAMES) | frozenset(bound.SCORE_NAMES)
     record_events: tuple[str, ...] = ("trump", "decline", "pickup", "discard", "pass", "receive", "bid", "play",
                                       "trick")
     derived_events = frozenset({"trump", "trick", "receive", "pickup"})
@@ -82,8 +83,8 @@ class TrickTaking:
         rules.check_setup(ruleset, setup, report)
 
     def names(self) -> Mapping[str, Type]:
-        return {**rules.BID_NAMES, **rules.SCORE_NAMES, **rules.PLAY_NAMES, **rules.TRUMP_NAMES, **rules.LEADER_NAMES,
-                **rules.COUNTER_NAMES}
+        return {**bound.BID_NAMES, **bound.SCORE_NAMES, **bound.PLAY_NAMES, **bound.TRUMP_NAMES, **bound.LEADER_NAMES,
+                **bound.COUNTER_NAMES}
 
     def dead_ends(self, ruleset: Ruleset, setup: Setup, seconds: float, rng: Any) -> list[DeadEnd]:
         section: rules.TrickRules = ruleset.section

@@ -28,6 +28,9 @@ from .trickplay import led_suit
 
 
 def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], rng: random.Random) -> TrickTakingState:
+    # Long on purpose: one pass that rebuilds a whole state from one seat's view, phase by
+    # phase (the deal's known cards, the pass, the trump made, the bids, the tricks so
+    # far, the voids shown): split, each part would need the others' half-built state.
     players, seat = obs.players, obs.seat
     state = state_class(rules)(rules, players, rng.getrandbits(48), None, observed_mode(rules, obs), None)
     state.round_index = obs.round - 1

@@ -10,11 +10,15 @@ from ...explain import SEAT_WORDS, message_words, schedule_table
 from ...rules import Ruleset
 from ...errors import EvaluationError
 from .auction import candidate_bids
-from .rules import DEFAULT_PHASES, BidOrder, JokerRank, TrickRules, TrumpKind, exchange_env
+from .names import DEFAULT_PHASES
+from .rules import BidOrder, JokerRank, TrickRules, TrumpKind, exchange_env
 
 
 def explain(rules: Ruleset, notes: bool = False) -> list[str]:
-    """The trick-taking sections of the rules in words (Markdown lines)."""
+    """The trick-taking sections of the rules in words (Markdown lines).
+
+    (Long because it is the rules read out in the order a player meets them, a few
+    lines a key; each section is a block of its own.)"""
     tricks: TrickRules = rules.section
     out = ["## The deal", "", "Cards dealt to each player, round by round:", ""]
     out += schedule_table(rules) + [""]
@@ -241,7 +245,10 @@ def _exchange_lines(tricks: TrickRules, rules: Ruleset) -> list[str]:
 
 
 def _taken_examples(rules: Ruleset, setup: Any) -> list[str]:
-    """Worked examples of a round without bidding: what a player scores for some cards taken."""
+    """Worked examples of a round without bidding: what a player scores for some cards taken.
+
+    (Long because each example deals itself a hand of cards taken and scores it through
+    the rules, and says so in words.)"""
     tricks: TrickRules = rules.section
     scoring = tricks.scoring
     pack = setup.pack

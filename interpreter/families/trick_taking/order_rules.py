@@ -23,6 +23,8 @@ _LEADS = {"free": LEAD_FREE, "next": LEAD_NEXT, "sets": LEAD_SETS}
 
 
 def build_order(builder: RulesBuilder) -> TrickOrder | None:
+    # Long on purpose: one step per key of trick.order and trick.roles in the schema's
+    # order, each reporting its problems at its own key.
     given = builder.get(("trick", "order"))
     pack = builder.pack
     specials = {s.code: pack.special(s.code) for s in pack.specials}

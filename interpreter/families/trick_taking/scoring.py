@@ -47,7 +47,10 @@ class ScoringPhase(RoundState):
 
     def _end_round(self) -> None:
         """After the last trick: every seat's points, the counters and the figures; then
-        the core scores the round and deals the next (or ends the game)."""
+        the core scores the round and deals the next (or ends the game).
+
+        (Long because the round's names are built once, in the order the rules read them:
+        bids and tricks, cards taken and their counts, lets, points, counters, figures.)"""
         env = self._bid_env  # this round's names (the bidding's left-overs are never read)
         bids = [b if b is not None else 0 for b in self.bids]
         taken = self.taken

@@ -16,7 +16,10 @@ from .state import TrickTakingState
 def parse_input(phase: str, text: str, pack: Pack = STANDARD, roles: Any = None,
                 offered: int | None = None) -> TrickAction:
     """An action from what a player typed: ``3``, ``bid 3``, ``QS``, ``10h``, ``play q♠``,
-    ``trump hearts`` / ``trump none``, ``pass QS`` (or the card alone, in the exchange).  Raises IllegalActionError with a hint."""
+    ``trump hearts`` / ``trump none``, ``pass QS`` (or the card alone, in the exchange).  Raises IllegalActionError with a hint.
+
+    (Long because it reads every form a player may type, phase by phase, each with its
+    own hint when it is wrong.)"""
     words = text.strip().lower().split()
     if not words:
         raise IllegalActionError("type a bid or a card (or 'help')")

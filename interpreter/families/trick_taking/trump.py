@@ -19,7 +19,8 @@ from .actions import ChooseTrump, Move, trump_choices
 from .phases import _CHOOSE_TRUMP
 from .power import round_power as power_of_round
 from .round import RoundState
-from .rules import CHOSEN, JokerRank, TrumpKind, TrumpRules
+from .names import CHOSEN
+from .rules import JokerRank, TrumpKind, TrumpRules
 
 _UPCARD, _ROTATION = TrumpKind.UPCARD, TrumpKind.ROTATION
 

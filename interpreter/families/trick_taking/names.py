@@ -1,0 +1,68 @@
+"""The names each place of a trick-taking ruleset binds for its expressions (what
+docs/ruleset-language.md's "Names bound in each place" lists), and the round's phases."""
+
+from __future__ import annotations
+
+from ...expressions import Type
+from ...rules import ROUND_NAMES
+
+BID_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "bids": Type.LIST, "seat": Type.INT,
+                              "position": Type.INT, "is_dealer": Type.BOOL, "is_first": Type.BOOL,
+                              "is_last": Type.BOOL}
+SCORE_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "tricks": Type.INT, "seat": Type.INT,
+                                "is_dealer": Type.BOOL, "bids": Type.LIST, "taken": Type.LIST,
+                                "team": Type.INT, "team_bid": Type.INT, "team_tricks": Type.INT,
+                                # scoring.card_points and scoring.trick_points, summed over the tricks taken
+                                "card_points": Type.INT, "card_points_by_seat": Type.LIST,
+                                "trick_points": Type.INT, "trick_points_by_seat": Type.LIST,
+                                # the cards in the seat's tricks, and every seat's count
+                                "cards_taken": Type.INT, "cards_taken_by_seat": Type.LIST,
+                                "all_card_points": Type.INT,
+                                # the seat that made the trump (ordered it up or named it), and its team
+                                "maker": Type.INT, "maker_team": Type.INT,
+                                # the maker plays alone (trump.alone), its partner sitting out
+                                "alone": Type.BOOL}
+# trump.suit: the round's names and the turned card
+TRUMP_NAMES: dict[str, Type] = {**ROUND_NAMES, "has_upcard": Type.BOOL, "upcard_suit": Type.INT,
+                                "upcard_rank": Type.INT, "upcard_is_joker": Type.BOOL, "upcard": Type.INT,
+                                "upcard_is_special": Type.BOOL, "dealer": Type.INT, "chosen": Type.INT}
+CHOSEN = 100  # trump.suit's `chosen` (no suit's number): trump.chooser names the trump before the bidding
+UPCARD_NAMES = frozenset(TRUMP_NAMES) - frozenset(ROUND_NAMES) - {"dealer", "chosen"}  # the turned card's
+# trump.chooser: who names the trump when trump.suit gives `chosen`
+CHOOSER_NAMES: dict[str, Type] = {k: v for k, v in TRUMP_NAMES.items() if k != "chosen"}
+# play.leader: who leads the first trick, once the bids are in
+LEADER_NAMES: dict[str, Type] = {**ROUND_NAMES, "dealer": Type.INT, "first": Type.INT, "bids": Type.LIST,
+                                 "highest_bidder": Type.INT, "trump": Type.INT}
+# play.restrictions and play.free: one card a seat might play, and the trick as it stands
+PLAY_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "is_dealer": Type.BOOL, "bid": Type.INT,
+                               "bids": Type.LIST, "taken": Type.LIST, "tricks": Type.INT, "trick": Type.INT,
+                               "position": Type.INT, "is_lead": Type.BOOL, "led_suit": Type.INT,
+                               "trump": Type.INT, "card_suit": Type.INT, "card_rank": Type.INT,
+                               "card_is_trump": Type.BOOL, "card_is_joker": Type.BOOL, "card": Type.INT,
+                               "card_is_special": Type.BOOL, "can_follow": Type.BOOL,
+                               "holds_trump": Type.BOOL, "cards_in_hand": Type.INT,
+                               "trump_in_trick": Type.BOOL, "trump_broken": Type.BOOL, "beats": Type.BOOL,
+                               "can_beat": Type.BOOL,
+                               # the card tried's scoring.card_points, the suits played this round
+                               # (in play order) and the card_points of every card played this round
+                               "card_points": Type.INT, "played_suits": Type.LIST, "points_played": Type.INT}
+# counters.*.update: the round's scoring names and the points just scored
+COUNTER_NAMES: dict[str, Type] = {**SCORE_NAMES, "points": Type.INT}
+# scoring.card_points: one card of the pack, in a round whose trump is known
+CARD_POINT_NAMES: dict[str, Type] = {**ROUND_NAMES, "card": Type.INT, "card_suit": Type.INT, "card_rank": Type.INT,
+                                     "card_is_special": Type.BOOL, "card_is_joker": Type.BOOL, "trump": Type.INT}
+# scoring.trick_points: one trick, for the seat that took it
+TRICK_POINT_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "trick": Type.INT, "is_last_trick": Type.BOOL,
+                                      "trick_cards": Type.LIST, "trick_as": Type.LIST, "winning_card": Type.INT,
+                                      "winning_as": Type.INT, "led_suit": Type.INT, "trump": Type.INT,
+                                      "trick_card_points": Type.INT}
+
+
+# scoring.counts: one card of the pack, as scoring.card_points sees it
+COUNT_NAMES = CARD_POINT_NAMES
+# exchange.cards and exchange.direction: the round's, and the directions by name
+EXCHANGE_NAMES: dict[str, Type] = {**ROUND_NAMES, "dealer": Type.INT, "left": Type.INT, "right": Type.INT,
+                                   "across": Type.INT, "hold": Type.INT}
+# the steps of a round, in the order a ruleset may list them under `phases`
+PHASE_NAMES = ("deal", "trump", "exchange", "bidding", "play", "score")
+DEFAULT_PHASES = ("deal", "trump", "bidding", "play", "score")
