@@ -15,28 +15,12 @@ from typing import Any, Sequence
 
 from ...rules import Ruleset
 from .actions import ALLOW, DRAW, PASS, REFUSE, TAKE, Buy, Claim, Discard, GoDown, LayOff, RummyAction, Swap
-from .melds import card_points
+from .cardset import rummy_pack
 from .rules import EITHER, RUN, SET, RummyRules
 from .observation import RummyObservation
 from .phases import Phase
 
 _DRAWING, _WINDOW, _VETO = Phase.DRAWING, Phase.WINDOW, Phase.VETO  # module constants: compared on every decision
-
-
-def _run_neighbour(rank: int, r: int) -> float:
-    """What holding rank ``r`` of a suit adds to keeping rank ``rank`` of that suit."""
-    gap = abs(r - rank)
-    if 12 in (rank, r):  # the ace sits next to the king and the two
-        gap = min(gap, 13 - gap)
-    if gap == 1:
-        return 2.0  # open-ended neighbours are worth more than a gap
-    if gap == 2:
-        return 1.0
-    return 0.0
-
-
-# _RUN_NEIGHBOURS[rank][r]: looked up, not worked out, for each card of each hand scored
-_RUN_NEIGHBOURS: tuple[tuple[float, ...], ...] = tuple(tuple(_run_neighbour(a, b) for b in range(13)) for a in range(13))
 
 
 class RummyBot:
@@ -49,7 +33,14 @@ class RummyBot:
         self.rng = random.Random(seed)
         self.section: RummyRules = rules.section
         self._needs_cache: tuple[Any, tuple[bool, bool]] = (None, (False, False))
-        self._points_cache: tuple[Any, dict[int, int]] = (None, {})
+        cards = rummy_pack(rules.deck.pack)
+        # _neighbours[rank][r]: what holding rank r of a suit adds to keeping rank ``rank``
+        # of that suit (2 beside it, 1 a gap away; the ace beside the king and the two),
+        # looked up, not worked out, for each card of each hand scored
+        self._neighbours = cards.neighbours
+        self._stride = cards.stride
+        self._suits = cards.suits
+        self._suited = cards.suited  # special cards from here: a card that is not wild goes in no meld
 
     def act(self, obs: RummyObservation, legal: Sequence[RummyAction]) -> RummyAction:
         actions = legal
@@ -91,23 +82,27 @@ class RummyBot:
         """How much ``c`` helps toward the contract if it joins ``hand`` (higher: keep
         it): 100 for a joker; else 3 for each other card of its rank (at most 2) where
         the contract has sets, and its run neighbours in ``hand`` where it has runs (see
-        _RUN_NEIGHBOURS).  A discard decision scores every card of the hand the same
+        ``_neighbours``).  A discard decision scores every card of the hand the same
         way, from counts made once (see _play).  (``c`` itself counts once toward its
         rank, and nothing toward its run: it is no neighbour of its own.)"""
         wild = obs.wild
         if c in wild:
             return 100.0
+        suited = self._suited
+        if c >= suited:
+            return 0.0  # a special card that is not wild builds nothing
         need_sets, need_runs = self._needs(obs)
-        rank, suit = c % 13, c // 13
+        stride = self._stride
+        rank, suit = c % stride, c // stride
         same_rank = 1
         total = 0.0
-        near = _RUN_NEIGHBOURS[rank]
+        near = self._neighbours[rank]
         for x in hand:
-            if x not in wild:
-                if x % 13 == rank:
+            if x not in wild and x < suited:
+                if x % stride == rank:
                     same_rank += 1
-                if need_runs and x // 13 == suit:
-                    total += near[x % 13]
+                if need_runs and x // stride == suit:
+                    total += near[x % stride]
         if need_sets:
             total += 3.0 * min(same_rank - 1, 2)
         return total
@@ -119,15 +114,6 @@ class RummyBot:
         if c in rest:
             rest.remove(c)  # one copy: with two packs the other is a pair
         return self._keep_score(obs, rest, c)
-
-    def _points(self, table: Any) -> dict[int, int]:
-        """Each card's penalty points under ``table`` (filled in as cards come up), kept
-        for as long as the ruleset's table is the same."""
-        cached_for, points = self._points_cache
-        if cached_for is not table:
-            points = {}
-            self._points_cache = (table, points)
-        return points
 
     def _wants(self, obs: RummyObservation, c: int, *, buying: bool) -> bool:
         if obs.down[obs.seat]:
@@ -190,23 +176,23 @@ class RummyBot:
         if not discards:
             return actions[0]
         seat = obs.seat
-        table = self.section.card_points
-        points = self._points(table)
+        points = obs.points
         feeds = obs.down[(seat + 1) % obs.players]
         fits = obs.table.fits
         # A down hand keeps nothing for the contract: its cards are not scored at all.
         # Else each card's keep score (as _keep_score gives it), from the hand's rank
         # counts and each suit's ranks, counted once for all the discards.
         scoring = not obs.down[seat]
+        stride, suited, neighbours = self._stride, self._suited, self._neighbours
         if scoring:
             need_sets, need_runs = self._needs(obs)
-            ranks = [0] * 13
-            by_suit: list[list[int]] = [[], [], [], []]
+            ranks = [0] * stride
+            by_suit: list[list[int]] = [[] for _ in range(self._suits)]
             wild = obs.wild
             for x in obs.hand:
-                if x not in wild:
-                    ranks[x % 13] += 1
-                    by_suit[x // 13].append(x % 13)
+                if x not in wild and x < suited:
+                    ranks[x % stride] += 1
+                    by_suit[x // stride].append(x % stride)
         # the lowest (keep + 5 * feeding, -worth, call) wins, the first listed on a tie;
         # a plain loop, as min() with a key function called it for every discard
         best = discards[0]
@@ -217,20 +203,18 @@ class RummyBot:
             if scoring:
                 if c in wild:
                     keep = 100.0
-                else:
-                    rank = c % 13
+                elif c < suited:
+                    rank = c % stride
                     if need_sets:
                         others = ranks[rank] - 1
                         keep += 3.0 * (others if others < 2 else 2)
                     if need_runs:
-                        near = _RUN_NEIGHBOURS[rank]
-                        for r in by_suit[c // 13]:
+                        near = neighbours[rank]
+                        for r in by_suit[c // stride]:
                             keep += near[r]
             if feeds and fits(c):
                 keep += 5.0
-            worth = points.get(c)
-            if worth is None:
-                worth = points[c] = card_points([c], table)
+            worth = points[c]
             key = (keep, -worth, a.call)
             if best_key is None or key < best_key:
                 best, best_key = a, key

@@ -33,10 +33,15 @@ __all__ = ["Meld", "MeldEngine", "card_for", "card_points", "describe_contract",
 class MeldEngine(GoDownSearch, ContractReading, LayOffs, MeldChecks):
     """The meld rules of one ruleset for one game: it makes and checks melds, lays off,
     swaps jokers, and searches a hand for ways to meet a contract (joker limits
-    evaluated lazily, cached).  ``MeldEngine(rules, env, wild, going_down)``: the
+    evaluated lazily, cached).  ``MeldEngine(rules, env, wild, going_down, pack)``: the
     ruleset's ``melds`` and ``going_down`` rules, the game's names, the round's wild
-    cards."""
+    cards, the game's pack (the standard one by default)."""
 
 
-def card_points(cards: Sequence[int], table: Mapping[str, int]) -> int:
+def card_points(cards: Sequence[int], table: Mapping[str, int] | Sequence[int]) -> int:
+    """The penalty points of ``cards``: ``table`` is a round's points by card (see
+    :func:`.rules.round_card_points`), or a standard pack's ``card_points`` mapping of
+    rank codes (and ``JK``)."""
+    if not isinstance(table, Mapping):
+        return sum(table[c] for c in cards)
     return sum(table["JK" if c == JOKER else RANKS[c % 13]] for c in cards)

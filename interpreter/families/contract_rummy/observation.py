@@ -17,8 +17,8 @@ _new_tuple = tuple.__new__
 
 
 class RummyObservation(NamedTuple):
-    """What one seat of a contract-rummy game may know.  Cards are card numbers
-    (:mod:`cardrules.interpreter.cards`)."""
+    """What one seat of a contract-rummy game may know.  Cards are card numbers of the
+    game's pack (:mod:`cardrules.interpreter.pack`)."""
 
     seat: int
     players: int
@@ -47,6 +47,7 @@ class RummyObservation(NamedTuple):
     turn_number: int
     went_down_this_turn: bool  # this seat went down in the current turn
     wild: frozenset[int]  # the round's wild cards (melds.wild): the joker and any others
+    points: tuple[int, ...] = ()  # each card's penalty points this round, by card (card_points)
 
 
 class Observations(RoundState):
@@ -59,10 +60,10 @@ class Observations(RoundState):
         if seat is None:
             return self.observation(0)._replace(seat=-1, hand=(), buys_left=0, went_down_this_turn=False)
         if self.turn == OVER:  # no round is being played: no hand size, contract or buys
-            phase, contract, hand_size, buy_limit = _OVER, None, 0, None
+            phase, contract, hand_size, buy_limit, points = _OVER, None, 0, None, ()
         else:
             phase = self.phase
-            _, _, contract, hand_size, buy_limit = self._round_facts()
+            _, _, contract, hand_size, buy_limit, points = self._round_facts()
         pile = self.pile
         down = self.down
         # tuple.__new__ rather than RummyObservation(...): the named tuple's own __new__
@@ -76,4 +77,4 @@ class Observations(RoundState):
             0 if buy_limit is None or self.buys[seat] >= buy_limit else buy_limit - self.buys[seat],
             self.joker_debt, tuple(self.window) if phase is _WINDOW else (), self.buyer,
             tuple(self.known), self.turn_number,
-            down[seat] and self.down_turn[seat] == self.turn_number, self.meld_engine.wild))
+            down[seat] and self.down_turn[seat] == self.turn_number, self.meld_engine.wild, points))

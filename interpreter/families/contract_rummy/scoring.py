@@ -8,7 +8,6 @@ round and starts the next one (or ends the game)."""
 from __future__ import annotations
 
 from . import events
-from .melds import card_points
 from .phases import _DEAL
 from .round import RoundState
 
@@ -27,8 +26,8 @@ class ScoringPhase(RoundState):
 
     def _end_round(self, goer: int | None) -> None:
         """Score the round ``goer`` went out of (None: no one did) and start the next."""
-        table = self.section.card_points
-        points = [0 if s == goer else card_points(self.hands[s], table) for s in range(self.players)]
+        table = self._round_facts()[5]
+        points = [0 if s == goer else sum(table[c] for c in self.hands[s]) for s in range(self.players)]
         for s in range(self.players):
             self.penalties[s] += points[s]
         if goer is not None:
