@@ -58,7 +58,7 @@ class DealPhase(RoundState):
             wild = self._wild_cards()
             if wild != self.meld_engine.wild:
                 self.meld_engine = MeldEngine(self.section.melds, self.setup.env, wild, self.section.going_down,
-                                              self.setup.pack)
+                                              self.setup.pack, self.setup.ranks)
         self._table_version += 1
         self._table_changes = set()
         self._table_index = TableIndex(self.meld_engine, self.section.joker_swap.melds, self._table_version)

@@ -113,12 +113,12 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     melds = rummy.melds
     cards = rummy_pack(setup.pack)
     pack = setup.pack
-    if cards.has_ace:
+    if cards.has_ace and "A" in setup.ranks:
         ace = "; aces " + {Ace.HIGH: "high only", Ace.LOW: "low only", Ace.EITHER: "high or low"}[melds.run_ace]
         corner = "K-A-2" if pack.standard else f"{pack.ranks[-2].code}-A-{pack.ranks[0].code}"
-    else:  # a pack of its own without an ace: the rank order, lowest to highest
-        ace = f", in the pack's order {pack.ranks[0].code} to {pack.ranks[-1].code}"
-        corner = f"{pack.ranks[-1].code}-{pack.ranks[0].code}"
+    else:  # no ace: the rank order, lowest to highest
+        ace = f", in the order of the ranks, {setup.ranks[0]} to {setup.ranks[-1]}"
+        corner = f"{setup.ranks[-1]}-{setup.ranks[0]}"
     out += ["", "## Melds", "",
             f"- A set is {melds.set_min} or more cards of one rank"
             + (", no two natural cards of one suit." if melds.set_distinct_suits else "."),
@@ -223,8 +223,10 @@ def _points_rows(rummy: RummyRules, setup: Any) -> list[str]:
     which later rounds which cards score otherwise)."""
     by_points: dict[int, list[str]] = {}
     if rummy.card_points_rule is None:
+        pack = setup.pack
+        names = {s.code: s.name.lower() for s in pack.specials}
         for rank, points in rummy.card_points.items():
-            by_points.setdefault(points, []).append("joker" if rank == "JK" else rank)
+            by_points.setdefault(points, []).append(names.get(rank, rank))
         return [f"| {', '.join(ranks)} | {points} |" for points, ranks in sorted(by_points.items(), reverse=True)]
     priced = [_priced(round_card_points(rummy, setup, i), setup) for i in range(len(setup.round_numbers))]
     for label, points in priced[0].items():

@@ -72,7 +72,8 @@ class MeldChecks:
     a set or a run, and why not (joker limits evaluated lazily, cached)."""
 
     def __init__(self, rules: MeldRules, env: dict[str, Any], wild: frozenset[int] | None = None,
-                 going_down: GoingDownRules = GoingDownRules(), pack: Pack = STANDARD):
+                 going_down: GoingDownRules = GoingDownRules(), pack: Pack = STANDARD,
+                 ranks: Sequence[str] | None = None):
         self.rules = rules
         self.env = env
         self.going_down = going_down
@@ -90,13 +91,21 @@ class MeldChecks:
         self.wild_naturals = frozenset(c for c in self.wild if c != joker)
         # special cards that are not wild: they go in no meld
         self.dead = frozenset(c for c in range(cards.suited, cards.size) if c not in self.wild)
-        if cards.has_ace:
-            self.ace_low = rules.run_ace in (Ace.LOW, Ace.EITHER)
+        # Runs stand within the deck's ranks (``ranks``, its codes; all the pack's by
+        # default): a joker never stands for a rank the deck leaves out at either end.
+        # The ace rules apply where the deck holds the ace as its highest rank (below
+        # the lowest only where the deck starts at the pack's lowest rank).
+        places = sorted(cards.rank_index[r] for r in ranks) if ranks else [0, cards.stride - 1]
+        low, high = places[0], places[-1]
+        if cards.has_ace and high == cards.stride - 1:
+            self.ace_low = rules.run_ace in (Ace.LOW, Ace.EITHER) and low == 0
             self.ace_high = rules.run_ace in (Ace.HIGH, Ace.EITHER)
         else:  # no ace: the highest rank is only the highest
             self.ace_low, self.ace_high = False, True
-        self.lo = 1 if self.ace_low else 2
-        self.hi = cards.top if self.ace_high else cards.top - 1
+        self.lo = 1 if self.ace_low else low + 2
+        self.hi = high + 2 if self.ace_high else high + 1
+        # a run that turns the corner goes round the deck's ranks: from the highest to the lowest
+        self.wrap_base, self.wrap_span = low + 2, high - low + 1
         self._limits: dict[tuple[int, bool], tuple[int, int]] = {}
 
     def stands_for(self, meld: Meld, index: int) -> int | None:
@@ -212,7 +221,7 @@ class MeldChecks:
         if len(cards) > self.rules.run_max:
             return False
         if wrap:
-            if len(cards) > stride:
+            if len(cards) > self.wrap_span:
                 return False
         elif start < self.lo or start + len(cards) - 1 > self.hi:
             return False
@@ -222,7 +231,7 @@ class MeldChecks:
         for c in cards:
             if c not in wild:
                 if wrap:
-                    want = (want - 2) % stride + 2
+                    want = (want - self.wrap_base) % self.wrap_span + self.wrap_base
                 # (the rank a run value stands for, looked up: this runs for every card
                 # of every lay-off tried)
                 if c % stride != rank_of_value[want] or (want == 1 and not self.ace_low) or \

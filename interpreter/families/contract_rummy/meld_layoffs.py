@@ -7,7 +7,7 @@ of moves asks at every decision (:meth:`~LayOffs.accepts`, :meth:`~LayOffs.joker
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 from ...pack import STANDARD, Pack
 from .meld_checks import Meld, MeldChecks, _jokers_side_by_side, values_of
@@ -20,8 +20,9 @@ class LayOffs(MeldChecks):
     """Lay-offs and joker swaps on the melds of the table."""
 
     def __init__(self, rules: MeldRules, env: dict[str, Any], wild: frozenset[int] | None = None,
-                 going_down: GoingDownRules = GoingDownRules(), pack: Pack = STANDARD):
-        super().__init__(rules, env, wild, going_down, pack)
+                 going_down: GoingDownRules = GoingDownRules(), pack: Pack = STANDARD,
+                 ranks: Sequence[str] | None = None):
+        super().__init__(rules, env, wild, going_down, pack, ranks)
         self._accepts: dict[int, tuple[Meld, frozenset[int]]] = {}
         self._joker_ends: dict[int, tuple[Meld, tuple[bool | None, ...]]] = {}
         self._swappable: dict[int, tuple[Meld, frozenset[int]]] = {}
@@ -62,12 +63,13 @@ class LayOffs(MeldChecks):
             return None
         if card // stride != meld.suit or self._joker_problem(size, jokers, True):
             return None
+        base, span = self.wrap_base, self.wrap_span
         for value in values_of(card, self.ace_low, self.ace_high, stride):
-            if value == low or (self.rules.wrap and (value - 2) % stride == (low - 2) % stride):
+            if value == low or (self.rules.wrap and (value - base) % span == (low - base) % span):
                 cards = (card,) + meld.cards
                 if self._fits(cards, meld.start - 1):
                     return Meld(meld.kind, cards, meld.suit, meld.start - 1)
-            if value == high or (self.rules.wrap and (value - 2) % stride == (high - 2) % stride):
+            if value == high or (self.rules.wrap and (value - base) % span == (high - base) % span):
                 cards = meld.cards + (card,)
                 if self._fits(cards, meld.start):
                     return Meld(meld.kind, cards, meld.suit, meld.start)
@@ -175,7 +177,7 @@ class LayOffs(MeldChecks):
         top = self.cards.top
         for v in values:
             if self.rules.wrap:
-                v = (v - 2) % stride + 2
+                v = (v - self.wrap_base) % self.wrap_span + self.wrap_base
             if 1 <= v <= top and self.cards.rank_of_value[v] >= 0:
                 out.append(self.cards.card_for(meld.suit, v))
         return out

@@ -40,8 +40,9 @@ class GoDownSearch(ContractReading, LayOffs):
     """Searches a hand for the ways to meet a contract."""
 
     def __init__(self, rules: MeldRules, env: dict[str, Any], wild: frozenset[int] | None = None,
-                 going_down: GoingDownRules = GoingDownRules(), pack: Pack = STANDARD):
-        super().__init__(rules, env, wild, going_down, pack)
+                 going_down: GoingDownRules = GoingDownRules(), pack: Pack = STANDARD,
+                 ranks: Sequence[str] | None = None):
+        super().__init__(rules, env, wild, going_down, pack, ranks)
         self._specs: dict[int, tuple[Sequence[MeldSpec], tuple[tuple[MeldSpec, ...], int, int, int, int, int]]] = {}
         # The go-down search caches (see _windows, _best_window, _candidates) depend only
         # on the run bounds and the joker-adjacency rule besides their keys, so every

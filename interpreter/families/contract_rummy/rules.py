@@ -587,7 +587,9 @@ def _spec_problems(rummy: RummyRules, setup: Setup, number: int, meld: MeldSpec,
                     "holds: no such meld can be made", "too many"))
     cards = rummy_pack(setup.pack)
     if kind is MeldKind.RUN:
-        longest = len(setup.ranks) + (1 if rummy.melds.run_ace == "either" and cards.has_ace else 0)
+        pack_ranks = setup.pack.ranks  # the ace at both ends: where the deck holds it and the lowest rank
+        both_ends = cards.has_ace and pack_ranks[-1].code in setup.ranks and pack_ranks[0].code in setup.ranks
+        longest = len(setup.ranks) + (1 if rummy.melds.run_ace == "either" and both_ends else 0)
         if rummy.melds.wrap:
             longest = len(setup.ranks)
         longest = min(longest, rummy.melds.run_max)

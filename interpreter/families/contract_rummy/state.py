@@ -66,7 +66,7 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
         super().__init__(*args, **kwargs)
         self.section = self.rules.section
         self.meld_engine = MeldEngine(self.section.melds, self.setup.env, going_down=self.section.going_down,
-                                      pack=self.setup.pack)
+                                      pack=self.setup.pack, ranks=self.setup.ranks)
         self.phase = _DEAL
         self.hands = [[] for _ in range(self.players)]
         self.melds = {}
