@@ -21,6 +21,9 @@ GOING_OUT_WORDS = {GoingOut.NO_DISCARD: "go out with every card on the table",
                    GoingOut.DISCARD_REQUIRED: "go out with a last discard"}
 
 
+NO_CONTRACT = "no contract: go out by melding every card"
+
+
 class RummyView:
     def __init__(self, rules: Ruleset, renderer: Any):
         self.rules = rules
@@ -78,9 +81,14 @@ class RummyView:
             self.r.round.setdefault("bonuses", []).append(f"the {event['event']} by {self._name(event['seat'])}")
 
     def on_out(self, event: dict[str, Any]) -> None:
-        self.r.round["out"] = event["seat"]
+        self.r.round.setdefault("out", event["seat"])  # (the first out; others may go out in a last turn)
         self.r.say(f"{self._name(event['seat'])} goes out")
         self.r.end_turn()
+
+    def on_laydown(self, event: dict[str, Any]) -> None:
+        melds = "; ".join(self.r.cards(m["cards"]) for m in event["melds"]) or "nothing"
+        left = self.r.cards(event["left"]) if event["left"] else "nothing"
+        self.r.say(f"{self._name(event['seat'])} lays down {melds}; left: {left}")
 
     def on_exhausted(self, event: dict[str, Any]) -> None:
         self.r.round["exhausted"] = event["reason"]
@@ -111,7 +119,7 @@ class RummyView:
         if not deal:
             return ""
         contract = self.section.contracts[self.r.setup.round_numbers[deal["round"] - 1] - 1]
-        return f", contract {contract.name} ({', '.join(str(m) for m in contract.melds)})"
+        return f", contract {contract.name} ({', '.join(str(m) for m in contract.melds) or NO_CONTRACT})"
 
     sheet_legend = "the round's points (cards left, bonuses), and the buys made"
 
@@ -139,7 +147,7 @@ class RummyView:
     def show_table(self, obs: RummyObservation) -> None:
         contract = obs.contract
         if contract is not None:
-            spelled = ", ".join(str(m) for m in contract.melds)
+            spelled = ", ".join(str(m) for m in contract.melds) or NO_CONTRACT
             echo(f"Contract: {contract.name} ({spelled}); {GOING_OUT_WORDS[contract.going_out]}")
         top = obs.top_discard
         echo(f"Stock: {obs.stock} cards. Top discard: "

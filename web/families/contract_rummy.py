@@ -35,7 +35,7 @@ class RummyWebView:
         facts: list[dict[str, Any]] = []
         if obs.contract is not None:
             facts.append({"label": "Contract", "value": f"{obs.contract.name}: "
-                          + ", ".join(str(m) for m in obs.contract.melds)
+                          + (", ".join(str(m) for m in obs.contract.melds) or "no contract: go out by melding every card")
                           + f"; {GOING_OUT_WORDS[obs.contract.going_out]}"})
         if obs.phase != Phase.OVER:
             top = obs.top_discard

@@ -41,6 +41,7 @@ class RummyBot:
         self._stride = cards.stride
         self._suits = cards.suits
         self._suited = cards.suited  # special cards from here: a card that is not wild goes in no meld
+        self._melding: dict[tuple[Any, ...], int] = {}  # see _left_after
 
     def act(self, obs: RummyObservation, legal: Sequence[RummyAction]) -> RummyAction:
         actions = legal
@@ -52,6 +53,8 @@ class RummyBot:
             if TAKE in actions and top is not None and self._wants(obs, top, buying=False):
                 return TAKE
             return DRAW
+        if obs.contract is not None and not obs.contract.melds:  # no contract: go out by melding
+            return self._meld_out(obs, actions)
         if phase == _WINDOW:
             # one pass over the (few) actions: a window is a quarter of all decisions
             buy = None
@@ -120,6 +123,8 @@ class RummyBot:
             return not buying and obs.table.fits(c)
         if c in obs.wild:
             return True
+        if obs.contract is not None and not obs.contract.melds:  # no contract: by the hand's melding
+            return self._better_with(obs, c, 2 if buying else 1)
         score = self._keep_score(obs, obs.hand, c)
         return score >= (4.0 if buying else 3.0)
 
@@ -136,6 +141,63 @@ class RummyBot:
             return True
         known = obs.known[buyer]
         return bool(known) and self._keep_score(obs, known, c) >= 3.0
+
+    # --- a round with no contract: every card melded ------------------------------------------
+    def _left_after(self, obs: RummyObservation, hand: Sequence[int]) -> int:
+        """The points the best melding of ``hand`` leaves unmatched (kept for the hands
+        of one round: a decision asks about the hand less each of its cards)."""
+        key = (obs.round, obs.wild, tuple(sorted(hand)))
+        got = self._melding.get(key)
+        if got is None:
+            if len(self._melding) > 4096:
+                self._melding.clear()
+            got = self._melding[key] = obs.table.engine.best_melding(hand, obs.points)[0]
+        return got
+
+    def _best_discard(self, obs: RummyObservation, hand: Sequence[int],
+                      allowed: set[int] | None = None) -> tuple[int, int]:
+        """(points left, card) of the discard (of ``allowed`` cards, else any) that
+        leaves ``hand`` melding best (of equal ones, the costliest card goes)."""
+        best: tuple[int, int, int] | None = None
+        for c in dict.fromkeys(hand):
+            if allowed is not None and c not in allowed:
+                continue
+            rest = list(hand)
+            rest.remove(c)
+            option = (self._left_after(obs, rest), -obs.points[c], c)
+            if best is None or option < best:
+                best = option
+        assert best is not None
+        return best[0], best[2]
+
+    def _meld_out(self, obs: RummyObservation, actions: Sequence[RummyAction]) -> RummyAction:
+        """Go out when it can; else discard the card that leaves the hand melding best
+        (the fewest points unmatched), taking or buying a discard that makes it meld
+        better."""
+        if obs.phase == _WINDOW:
+            for a in actions:
+                if isinstance(a, Buy) and obs.top_discard is not None and self._better_with(obs, obs.top_discard, 2):
+                    return a
+            return PASS
+        if obs.phase == _VETO:
+            return ALLOW
+        for a in actions:
+            if isinstance(a, GoDown):
+                return a
+        discards = [a for a in actions if isinstance(a, Discard) and not a.call]
+        if not discards:
+            return actions[0]
+        allowed = {a.card for a in discards}
+        natural = allowed - obs.wild  # a wild card is kept: it fits any meld later
+        _, card = self._best_discard(obs, obs.hand, natural or allowed)
+        return next(a for a in discards if a.card == card)
+
+    def _better_with(self, obs: RummyObservation, c: int, by: int) -> bool:
+        """Whether holding ``c`` (and then discarding the best card) leaves at least
+        ``by`` points fewer unmatched than discarding the best card now."""
+        hand = [*obs.hand, c]
+        natural = set(hand) - obs.wild
+        return self._best_discard(obs, hand, natural or None)[0] <= self._left_after(obs, obs.hand) - by
 
     # --- a turn after drawing ---------------------------------------------------------------
     def _play(self, obs: RummyObservation, actions: Sequence[RummyAction]) -> RummyAction:

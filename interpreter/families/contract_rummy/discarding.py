@@ -93,6 +93,9 @@ class DiscardPhase(RoundState):
         if not self.hands[seat]:
             self._go_out(seat)
             return
+        if self.out_first is not None:  # a last turn after someone went out
+            self._next_last_turn()
+            return
         self._start_turn(self.seat_after(seat))
 
     # --- going out ----------------------------------------------------------------------------
@@ -102,8 +105,35 @@ class DiscardPhase(RoundState):
 
     def _go_out(self, seat: int) -> None:
         self.log(events.out(self.round, seat))
+        if self.out_first is not None:  # out in a last turn too: the next last turn
+            self._next_last_turn()
+            return
         self.counters["rounds_gone_out"] += 1
+        last = self.section.last_turns
+        turns = self._round_value(last, ("going_out", "last_turns")) if last is not None else 0
+        if turns > 0:  # each other player takes ``turns`` more turns, in turn order, then the round ends
+            self.out_first = seat
+            order = []
+            s = seat
+            for _ in range(self.players - 1):
+                s = self.seat_after(s)
+                order.append(s)
+            self.final_turns = order * turns
+            self._next_last_turn()
+            return
         self._end_round(seat)
+
+    def _next_last_turn(self) -> None:
+        """The next of the others' last turns after a player went out (those whose
+        hands are empty, out in a last turn of their own, are passed over); the round
+        ends after the last."""
+        queue = self.final_turns
+        while queue and not self.hands[queue[0]]:
+            queue.pop(0)
+        if not queue:
+            self._end_round(self.out_first)
+            return
+        self._start_turn(queue.pop(0))
 
     # --- the hand rule: a table play must leave a hand that can end the turn ---------------------
     def _leaves_legal_hand(self, seat: int, cards_out: Sequence[int], changed: dict[int, Meld]) -> bool:

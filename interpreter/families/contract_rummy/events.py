@@ -77,6 +77,13 @@ def swap(round_number: int, seat: int, meld_id: int, card: int, codes: Codes = N
     return {"event": "swap", "round": round_number, "seat": seat, "meld": meld_id, "card": codes[card]}
 
 
+def laydown(round_number: int, seat: int, melds: Sequence[Meld], left: Sequence[int], codes: Codes = NAMES) -> Event:
+    """At the round's end (``going_out.count: unmatched``), ``seat`` lays down the best
+    melding of its hand: ``melds`` and the cards ``left`` unmatched, which it scores."""
+    return {"event": "laydown", "round": round_number, "seat": seat,
+            "melds": [{"kind": m.kind.value, "cards": m.names(codes)} for m in melds], "left": [codes[c] for c in left]}
+
+
 def out(round_number: int, seat: int) -> Event:
     return {"event": "out", "round": round_number, "seat": seat}
 
@@ -108,7 +115,8 @@ def visibility(section: RummyRules) -> dict[str, Declaration]:
         kind: {field: Seen.ALL for field in fields} for kind, fields in (
             ("refuse", ("seat", "buyer", "card")), ("meld", ("seat", "melds")),
             ("layoff", ("seat", "meld", "cards", "cards_after")), ("swap", ("seat", "meld", "card")),
-            ("out", ("seat",)), ("exhausted", ("reason",)), ("bonus", ("name", "seat")))}
+            ("out", ("seat",)), ("exhausted", ("reason",)), ("bonus", ("name", "seat")),
+            ("laydown", ("seat", "melds", "left")))}
     public["draw"] = _draw_visibility
     public["buy"] = {"seat": Seen.ALL, "card": Seen.ALL, "penalty": Seen.ACTOR}
     called = section.fitting_discard_call.name

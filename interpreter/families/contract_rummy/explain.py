@@ -74,6 +74,10 @@ def _going_down_words(rummy: RummyRules, notes: bool) -> str:
         words += " A contract's 'meld' may be a set or a run."
     if going_down.may is not None:
         words += " " + _seat_rule_words("go down", going_down.may, notes)
+    if any(not c.melds for c in rummy.contracts):
+        words = ("In a round with no contract, a player goes down only by melding the whole hand into sets and "
+                 "runs of at least their least sizes (all of it but the final discard where one is required): "
+                 "going down is going out." + ("" if all(not c.melds for c in rummy.contracts) else " " + words))
     return words
 
 
@@ -104,7 +108,7 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     numbers = setup.round_numbers
     for i, number in enumerate(numbers, 1):
         contract = rummy.contracts[number - 1]
-        spelled = ", ".join(str(m) for m in contract.melds)
+        spelled = ", ".join(str(m) for m in contract.melds) or "no contract: meld every card"
         name = contract.name if contract.name != spelled else spelled
         label = f"{i}" + (f" (round {number} of the full game)" if number != i else "")
         dealt = [str(schedule[i - 1]) for schedule in schedules] if columns else []
@@ -195,8 +199,12 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                                            f"(at most {_times(stock.reshuffles)}); after that "
                                            if stock.when_empty is WhenEmpty.RESHUFFLE_DISCARDS else "")
             + f"the round ends with every hand counted. A round also ends after {stock.turn_limit} turns.",
-            "", "## Scoring", "", "The player who goes out scores 0; everyone else scores the cards left in hand:", "",
-            "| cards | points |", "|---|---|"]
+            *_last_turn_words(rummy, setup),
+            "", "## Scoring", "",
+            "The player who goes out scores 0; everyone else "
+            + ("lays down the best melding of their hand into sets and runs (the engine finds it) and scores "
+               "only the cards it leaves unmatched:" if rummy.count_unmatched else "scores the cards left in hand:"),
+            "", "| cards | points |", "|---|---|"]
     out += _points_rows(rummy, setup)
     for bonus in rummy.bonuses:
         out.append("")
@@ -215,6 +223,18 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                     f"{sum(table[c] for c in hand)}"
                     + (" in the first round." if rummy.card_points_rule is not None else "."), ""]
     return out
+
+
+def _last_turn_words(rummy: RummyRules, setup: Any) -> list[str]:
+    """going_out.last_turns in words."""
+    if rummy.last_turns is None:
+        return []
+    turns = _by_round(rummy.last_turns, setup, "more turn")
+    if turns == "0 more turns":
+        return []
+    turns = "one last turn" if turns == "1 more turn" else turns
+    return [f"When a player goes out, each other player takes {turns}, in turn order (a player who "
+            "melds every card then goes out too and scores 0); then the round ends."]
 
 
 def _points_rows(rummy: RummyRules, setup: Any) -> list[str]:

@@ -90,6 +90,8 @@ class RoundState(GameState):
     # --- the round's end (scoring.py) ---------------------------------------------------------
     went_out: list[int]  # rounds each seat went out in
     penalties: list[int]  # penalty points from cards left in hand
+    out_first: int | None  # who went out first this round, while the others take their last turns
+    final_turns: list[int]  # the seats still to take a last turn (going_out.last_turns), in order
 
     # Slots for every field above (tests/test_rummy_state_layout.py checks they agree), and
     # only here: the phases' classes have none, or composing them would clash.  The hot
@@ -103,7 +105,7 @@ class RoundState(GameState):
                  "down", "down_turn", "jokers_melded", "_go_downs",
                  "joker_debt",
                  "discarder", "protected",
-                 "went_out", "penalties")
+                 "went_out", "penalties", "out_first", "final_turns")
 
     # --- the round's facts ----------------------------------------------------------------------
     @property

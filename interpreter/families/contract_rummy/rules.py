@@ -15,7 +15,8 @@ from .cardset import rummy_pack
 
 # The event kinds a contract-rummy record writes besides the core's: a ruleset's own
 # events (chance events, the fitting-discard call) must not reuse them.
-RECORD_EVENTS = ("draw", "buy", "refuse", "meld", "layoff", "swap", "discard", "out", "reshuffle", "exhausted", "bonus")
+RECORD_EVENTS = ("draw", "buy", "refuse", "meld", "layoff", "swap", "discard", "out", "reshuffle", "exhausted", "bonus",
+                 "laydown")
 
 MELD_NAMES: dict[str, Type] = {**GAME_NAMES, "size": Type.INT, "is_run": Type.BOOL, "is_set": Type.BOOL}
 # buying and chance-event expressions: the round's names (round, rounds, hand_size, is_last_round)
@@ -228,7 +229,11 @@ class RummyRules:
     discard: SeatRule | None = None  # discard.may: which cards may be discarded (a rule of DISCARD_NAMES)
     going_down: GoingDownRules = GoingDownRules()
     card_points_rule: Compiled | None = None  # card_points as an expression of POINT_NAMES
+    last_turns: Compiled | None = None  # going_out.last_turns: the others' turns after one goes out (BUY_NAMES)
+    count_unmatched: bool = False  # going_out.count: unmatched: a hand scores only what its best melding leaves
 
+
+MELD_OUT_NAME = "go out by melding every card"  # the name of a round with no contract
 
 def schedule(section: RummyRules, sizes: int | list[int]) -> list[int]:
     """One hand size per contract: a single number for every round, or a list."""
@@ -265,7 +270,7 @@ def build_section(builder: RulesBuilder) -> RummyRules:
             melds.append(spec)
         going_out = GoingOut(entry.get("going_out", default_out)) if isinstance(entry, dict) else default_out
         name = entry.get("name", "") if isinstance(entry, dict) else ""
-        contracts.append(Contract(tuple(melds), going_out, name or ", ".join(map(str, melds))))
+        contracts.append(Contract(tuple(melds), going_out, name or ", ".join(map(str, melds)) or MELD_OUT_NAME))
     run_ace = Ace(get(("melds", "run", "ace"), deck.ace))
     card_points, card_points_rule = _card_points(builder)
     bonuses = []
@@ -341,6 +346,9 @@ def build_section(builder: RulesBuilder) -> RummyRules:
             name=get(("fitting_discard_call", "name"), "call")),
         take_discard=_seat_rule(builder, "take_discard"),
         discard=_seat_rule(builder, "discard", DISCARD_NAMES),
+        last_turns=builder.expr(("going_out", "last_turns"), BUY_NAMES, Type.INT)
+        if get(("going_out", "last_turns")) is not None else None,
+        count_unmatched=get(("going_out", "count"), "all") == "unmatched",
     )
 
 

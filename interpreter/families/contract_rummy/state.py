@@ -92,6 +92,8 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
         self._per_round = {}
         self.went_out = [0] * self.players
         self.penalties = [0] * self.players
+        self.out_first = None
+        self.final_turns = []
         self.add_rng("aux")  # the cards a claimer gives away, blind
         self._chance_pending = None
         self._go_downs = {}
@@ -262,4 +264,5 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
         new.went_out = self.went_out[:]
         new._table_changes = set(self._table_changes)
         new.penalties = self.penalties[:]
+        new.final_turns = self.final_turns[:]
         new._go_downs = {}
