@@ -539,6 +539,18 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
                 once(("card_points",), f"with {setup.players} players, round {setup.round_numbers[i]}: {exc}")
                 return
     for i, number in enumerate(setup.round_numbers):
+        if rummy.last_turns is None:
+            break
+        try:
+            turns = rummy.last_turns(setup.round_env(i))
+        except EvaluationError as exc:
+            once(("going_out", "last_turns"), f"with {setup.players} players, round {number}: {exc}")
+            break
+        if not 0 <= turns <= 10:
+            once(("going_out", "last_turns"), f"with {setup.players} players, round {number} gives each other player "
+                 f"{turns} last turns: give 0 to 10")
+            break
+    for i, number in enumerate(setup.round_numbers):
         if number > len(rummy.contracts):
             continue
         contract = rummy.contracts[number - 1]
