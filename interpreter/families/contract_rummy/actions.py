@@ -16,7 +16,8 @@ from ...pack import STANDARD, Pack
 # A move that names cards keeps the game's pack (``pack``, not compared): it prints
 # them by the pack's codes, as a player types them and a save keeps them.
 def _pack_field() -> Pack:
-    return field(default=STANDARD, compare=False, repr=False)  # type: ignore[no-any-return]
+    pack: Pack = field(default=STANDARD, compare=False, repr=False)
+    return pack
 
 
 @dataclass(frozen=True, slots=True)

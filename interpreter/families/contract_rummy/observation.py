@@ -60,7 +60,8 @@ class Observations(RoundState):
         if seat is None:
             return self.observation(0)._replace(seat=-1, hand=(), buys_left=0, went_down_this_turn=False)
         if self.turn == OVER:  # no round is being played: no hand size, contract or buys
-            phase, contract, hand_size, buy_limit, points = _OVER, None, 0, None, ()
+            phase, contract, hand_size, buy_limit = _OVER, None, 0, None
+            points: tuple[int, ...] = ()
         else:
             phase = self.phase
             _, _, contract, hand_size, buy_limit, points = self._round_facts()

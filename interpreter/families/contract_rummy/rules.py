@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from ...errors import EvaluationError
 from ...expressions import Compiled, Type
@@ -441,7 +441,7 @@ def wild_cards(melds: MeldRules, setup: Setup, round_index: int) -> frozenset[in
     return got
 
 
-def _deck_cards(setup: Setup) -> list[tuple[int, dict[str, object]]]:
+def _deck_cards(setup: Setup) -> list[tuple[int, dict[str, Any]]]:
     """Each kind of card the deck holds but the joker, with its names in ``melds.wild``
     and ``card_points`` (``card``, ``card_rank``: its rank's value, 0 for a special card;
     ``card_suit``: -1 for a special card; ``card_is_special``): the natural cards by rank
