@@ -1,4 +1,4 @@
-"""Contract rummy with a pack of its own (tests/data/five-suits-rummy.yaml: five suits,
+"""Contract rummy with a pack of its own (tests/data/packs/five-suits-rummy.yaml: five suits,
 the fifth stars ``R``, ranks 3 to K, two packs, four jokers, a wild special card, the
 Wild Bear ``WB``, and one that is never wild, the Blocker ``BLK``): melds as a player
 would check them, validate's findings at their line, whole games with bot, random and
@@ -24,7 +24,7 @@ from cardrules.interpreter.record import replay, save_record
 from cardrules.interpreter.ruleset import build_ruleset
 from helpers import DATA, rummy_draw
 
-FIVE = DATA / "five-suits-rummy.yaml"
+FIVE = DATA / "packs" / "five-suits-rummy.yaml"
 
 
 @pytest.fixture(scope="module")
