@@ -117,6 +117,12 @@ def test_going_out_then_one_last_turn_each(crowns):
     assert [str(a) for a in state.legal_actions()] == ["discard 7D"]
     state.apply(Discard(pack.card("7D"), False, pack))
     assert state.turn == 2 and not state.is_over  # seat 2's last turn
+    # the search bot samples the hidden cards of this position: the last turns are known to every seat
+    import random
+    obs = state.observation(2)
+    assert (obs.out_first, obs.final_turns) == (1, (0,))
+    sampled = crowns.family.determinize(crowns, obs, {}, random.Random(0))
+    assert (sampled.out_first, sampled.final_turns, sampled.turn) == (1, [0], 2)
     rummy_draw(state)  # QR: seat 2 melds Q Q Q and goes out too
     down = [a for a in state.legal_actions() if isinstance(a, GoDown)]
     assert str(down[0]) == "meld QS QH QR"

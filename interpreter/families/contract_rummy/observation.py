@@ -48,6 +48,8 @@ class RummyObservation(NamedTuple):
     went_down_this_turn: bool  # this seat went down in the current turn
     wild: frozenset[int]  # the round's wild cards (melds.wild): the joker and any others
     points: tuple[int, ...] = ()  # each card's penalty points this round, by card (card_points)
+    out_first: int | None = None  # who went out, while the others take their last turns (going_out.last_turns)
+    final_turns: tuple[int, ...] = ()  # the last turns still to come, by seat, in order
 
 
 class Observations(RoundState):
@@ -78,4 +80,5 @@ class Observations(RoundState):
             0 if buy_limit is None or self.buys[seat] >= buy_limit else buy_limit - self.buys[seat],
             self.joker_debt, tuple(self.window) if phase is _WINDOW else (), self.buyer,
             tuple(self.known), self.turn_number,
-            down[seat] and self.down_turn[seat] == self.turn_number, self.meld_engine.wild, points))
+            down[seat] and self.down_turn[seat] == self.turn_number, self.meld_engine.wild, points,
+            self.out_first, tuple(self.final_turns)))
