@@ -68,7 +68,7 @@ class GoDownSearch(ContractReading, LayOffs):
         candidates, and so of the options, is that of the plain search described in
         :meth:`_candidates`."""
         specs, need, sets, least_set, least_run, runs = self._sorted_specs(contract)
-        if len(hand) < need:
+        if len(hand) < need or not specs:  # (no contract: see MeldingOut.melds_out)
             return []
         naturals = self.wild_naturals
         joker = self.joker
