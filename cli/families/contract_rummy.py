@@ -185,6 +185,15 @@ class RummyView:
         top = obs.top_discard
         card = self.r.card(self.codes[top]) if top is not None else "the discard"
         down = obs.down[obs.seat]
+        if obs.contract is not None and not obs.contract.melds:  # no contract: the bot goes by the hand's melding
+            if isinstance(action, GoDown):
+                return "your whole hand melds: go out"
+            if isinstance(action, Discard):
+                return "of the cards you may discard, it leaves the rest melding best (the fewest points unmatched)"
+            if isinstance(action, TakeDiscard):
+                return f"with {card} your hand melds better"
+            if isinstance(action, DrawStock):
+                return f"{card} does not make your hand meld better"
         if isinstance(action, TakeDiscard):
             return f"{card} can be laid off on the table" if down else f"{card} goes with cards you hold"
         if isinstance(action, DrawStock):
