@@ -122,7 +122,7 @@ def test_going_out_then_one_last_turn_each(crowns):
     obs = state.observation(2)
     assert (obs.out_first, obs.final_turns) == (1, (0,))
     sampled = crowns.family.determinize(crowns, obs, {}, random.Random(0))
-    assert (sampled.out_first, sampled.final_turns, sampled.turn) == (1, [0], 2)
+    assert (sampled.out_first, sampled.final_turns, sampled.turn) == (1, (0,), 2)
     rummy_draw(state)  # QR: seat 2 melds Q Q Q and goes out too
     down = [a for a in state.legal_actions() if isinstance(a, GoDown)]
     assert str(down[0]) == "meld QS QH QR"

@@ -72,7 +72,7 @@ class DealPhase(RoundState):
         self.forced = []
         self.discarder = None
         self.out_first = None
-        self.final_turns = []
+        self.final_turns = ()
         self.log_deal(deal)
         self.counters["rounds"] += 1
         self._start_turn(self.seat_from_dealer(self.rules.deal.first_to_act))

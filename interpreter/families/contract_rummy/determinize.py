@@ -104,7 +104,7 @@ def determinize(rules: Ruleset, obs: RummyObservation, memory: dict[str, Any], r
     state.joker_debt = obs.joker_debt
     state.buyer = obs.buyer
     state.out_first = obs.out_first  # the others' last turns after a player went out
-    state.final_turns = list(obs.final_turns)
+    state.final_turns = obs.final_turns
     state.discarder = None if top is None or obs.turn_number <= 1 else (obs.player - 1) % players
     state.phase = Phase(obs.phase)
     state.turn = obs.turn

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 from ...errors import EvaluationError, IllegalActionError
 from . import events
-from .actions import Discard, card_moves
+from .actions import Discard
 from .melds import Meld
 from .round import Move, RoundState
 from .rules import DISCARD_REQUIRED, NO_DISCARD
@@ -30,10 +30,11 @@ class DiscardPhase(RoundState):
     def _discard_actions(self, seat: int, hand: list[int], distinct: list[int], actions: list[Move]) -> None:
         """Add to ``actions`` the discards of ``distinct`` (the hand's cards, once each)
         that ``seat`` may make now (called only when no freed joker is owed to the table)."""
-        out_rule = self.contract.going_out
+        facts = self._round_facts()
+        out_rule = facts[2].going_out
         if len(hand) > 1 or out_rule is not NO_DISCARD:
             discardable = distinct if self.section.discard is None else self._discardable(seat, distinct)
-            discards, called, _ = card_moves(self.setup.pack)
+            discards, called, _ = facts[6]
             actions += [discards[c] for c in discardable]
             if self.section.fitting_discard_call.allowed:
                 table = self.table
@@ -118,7 +119,7 @@ class DiscardPhase(RoundState):
             for _ in range(self.players - 1):
                 s = self.seat_after(s)
                 order.append(s)
-            self.final_turns = order * turns
+            self.final_turns = tuple(order * turns)
             self._next_last_turn()
             return
         self._end_round(seat)
@@ -129,11 +130,13 @@ class DiscardPhase(RoundState):
         ends after the last."""
         queue = self.final_turns
         while queue and not self.hands[queue[0]]:
-            queue.pop(0)
+            queue = queue[1:]
         if not queue:
+            self.final_turns = ()
             self._end_round(self.out_first)
             return
-        self._start_turn(queue.pop(0))
+        self.final_turns = queue[1:]
+        self._start_turn(queue[0])
 
     # --- the hand rule: a table play must leave a hand that can end the turn ---------------------
     def _leaves_legal_hand(self, seat: int, cards_out: Sequence[int], changed: dict[int, Meld]) -> bool:

@@ -66,7 +66,7 @@ class Observations(RoundState):
             points: tuple[int, ...] = ()
         else:
             phase = self.phase
-            _, _, contract, hand_size, buy_limit, points = self._round_facts()
+            _, _, contract, hand_size, buy_limit, points, _ = self._round_facts()
         pile = self.pile
         down = self.down
         # tuple.__new__ rather than RummyObservation(...): the named tuple's own __new__
@@ -81,4 +81,4 @@ class Observations(RoundState):
             self.joker_debt, tuple(self.window) if phase is _WINDOW else (), self.buyer,
             tuple(self.known), self.turn_number,
             down[seat] and self.down_turn[seat] == self.turn_number, self.meld_engine.wild, points,
-            self.out_first, tuple(self.final_turns)))
+            self.out_first, self.final_turns))

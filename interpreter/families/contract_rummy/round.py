@@ -20,7 +20,7 @@ from ...errors import EvaluationError, IllegalActionError
 from ...expressions import Compiled
 from ...game import GameState
 from ...rules import Setup
-from .actions import Allow, Refuse, RummyAction, RummyChance
+from .actions import Allow, Refuse, RummyAction, RummyChance, card_moves
 from .melds import Meld, MeldEngine
 from .phases import Phase
 from .rules import Contract, RummyRules, SeatRule, round_card_points, wild_cards
@@ -91,7 +91,7 @@ class RoundState(GameState):
     went_out: list[int]  # rounds each seat went out in
     penalties: list[int]  # penalty points from cards left in hand
     out_first: int | None  # who went out first this round, while the others take their last turns
-    final_turns: list[int]  # the seats still to take a last turn (going_out.last_turns), in order
+    final_turns: tuple[int, ...]  # the seats still to take a last turn (going_out.last_turns), in order
 
     # Slots for every field above (tests/test_rummy_state_layout.py checks they agree), and
     # only here: the phases' classes have none, or composing them would clash.  The hot
@@ -112,9 +112,10 @@ class RoundState(GameState):
     def contract(self) -> Contract:
         return self._round_facts()[2]
 
-    def _round_facts(self) -> tuple[int, Setup, Contract, int, int | None, tuple[int, ...]]:
+    def _round_facts(self) -> tuple[int, Setup, Contract, int, int | None, tuple[int, ...], Any]:
         """(round index, setup, contract, hand size, buy limit or None, each card's
-        penalty points) of the round being played.  Every decision's observation and most listings read them, and
+        penalty points, the pack's discards, called discards and stock draws) of the
+        round being played.  Every decision's observation and most listings read them, and
         they change only with the round (or with the setup, which a stacked deal may
         replace), so they are worked out once for each and kept until then."""
         facts = self._facts
@@ -122,7 +123,8 @@ class RoundState(GameState):
             buying = self.section.buying
             facts = self._facts = (self.round_index, self.setup, self.section.contracts[self.rules_round - 1],
                                    self.hand_size, self._round_value(buying.limit, ("buying", "limit")) if buying.allowed else None,
-                                   round_card_points(self.section, self.setup, self.round_index))
+                                   round_card_points(self.section, self.setup, self.round_index),
+                                   card_moves(self.setup.pack))
         return facts
 
     def _round_value(self, compiled: Compiled, path: tuple[str | int, ...]) -> int:

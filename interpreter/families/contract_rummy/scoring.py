@@ -50,7 +50,7 @@ class ScoringPhase(RoundState):
         self.joker_debt = 0
         self.protected = False
         self.out_first = None
-        self.final_turns = []
+        self.final_turns = ()
         self.phase = _DEAL
         self.score_round(points)
 

@@ -37,7 +37,7 @@ from typing import Any
 
 from ...errors import EvaluationError, IllegalActionError
 from ...game import CHANCE, OVER
-from .actions import (DRAW, TAKE, card_moves, Allow, Buy, Claim, CutOutcome, Discard, DrawStock, GoDown, LayOff, Pass, Refuse,
+from .actions import (DRAW, TAKE, Allow, Buy, Claim, CutOutcome, Discard, DrawStock, GoDown, LayOff, Pass, Refuse,
                       StockCard, Swap, TakeDiscard)
 from .buying import BuyingPhase
 from .dealing import DealPhase
@@ -93,14 +93,14 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
         self.went_out = [0] * self.players
         self.penalties = [0] * self.players
         self.out_first = None
-        self.final_turns = []
+        self.final_turns = ()
         self.add_rng("aux")  # the cards a claimer gives away, blind
         self._chance_pending = None
         self._go_downs = {}
         self._table_version = 0
         self._table_changes = set()
         self._table_index = TableIndex(self.meld_engine, self.section.joker_swap.melds)
-        self._facts = (-1, None, None, 0, None, ())
+        self._facts = (-1, None, None, 0, None, (), None)
         # (worked out once: the window's close tests only this)
         self._vetoes = self.section.buying.allowed and self.section.buying.veto is not BuyVeto.NONE
 
@@ -110,7 +110,7 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
             raise IllegalActionError("it is not chance's turn")
         if self._chance_pending is not None:
             return self._chance_pending
-        action = self._round_start_outcome() if self.phase is _DEAL else card_moves(self.setup.pack)[2][self.stock[-1]]
+        action = self._round_start_outcome() if self.phase is _DEAL else self._round_facts()[6][2][self.stock[-1]]
         self._chance_pending = action
         return action
 
@@ -264,5 +264,4 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
         new.went_out = self.went_out[:]
         new._table_changes = set(self._table_changes)
         new.penalties = self.penalties[:]
-        new.final_turns = self.final_turns[:]
         new._go_downs = {}
