@@ -91,8 +91,10 @@ def _pack_lines(rules: Ruleset) -> list[str]:
     if not pack.standard:
         out.append("- Suits: " + ", ".join(f"{s.name} ({s.symbol or s.code}, written {s.code}"
                                            + (f", {s.colour}" if s.colour else "") + ")" for s in pack.suits) + ".")
-        out.append("- Ranks, low to high: " + " ".join(r.code for r in pack.ranks)
-                   + f"; a card is written rank then suit ({pack.codes[0]}).")
+        # the ranks the deck holds (the standard codes may keep only some of the standard ranks)
+        ranks = rules.deck.ranks if rules.deck.ranks_rule is None else tuple(r.code for r in pack.ranks)
+        first = pack.codes[[r.code for r in pack.ranks].index(ranks[0])] if ranks else pack.codes[0]
+        out.append("- Ranks, low to high: " + " ".join(ranks) + f"; a card is written rank then suit ({first}).")
     for special in pack.specials[1:]:
         out.append(f"- {special.name} ({special.symbol}): written {special.code}.")
     return out
@@ -117,7 +119,8 @@ def explain(rules: Ruleset, notes: bool = False) -> str:
             f"- The deck: {_deck(rules)}.",
             *_pack_lines(rules),
             *([f"- Aces rank {'high' if rules.deck.ace == 'high' else 'low' if rules.deck.ace == 'low' else 'high or low'}."]
-              if any(r.code == "A" for r in rules.deck.pack.ranks) else []),
+              if any(r.code == "A" for r in rules.deck.pack.ranks)
+              and (rules.deck.ranks_rule is not None or "A" in rules.deck.ranks) else []),
             f"- {_first_dealer(rules.deal.first_dealer)} deals first; the deal "
             f"passes {'to the left' if rules.deal.rotation == 'left' else 'to the right' if rules.deal.rotation == 'right' else 'never (one dealer)'}; "
             f"{SEAT_WORDS[rules.deal.first_to_act]} acts first.",

@@ -311,3 +311,40 @@ def test_a_pack_of_its_own_plays_in_the_browser_with_a_bot_and_a_search_seat(ser
         ann.screenshot(path=str(ARTIFACTS / f"{ruleset}-ann-phone.png"), full_page=True)
         browser.close()
     assert errors == []
+
+
+def test_five_crowns_plays_in_the_browser_with_its_own_pack_and_a_search_seat(served):
+    """The first three hands of Five Crowns (a rummy pack of its own, going out by melding,
+    the last turns): the stars show by their symbol, and the score sheet fills in."""
+    chromium, sync_playwright = _need_browser()
+    with sync_playwright() as p:  # type: ignore[operator]
+        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+        ann, bob, errors = _open_room(browser, served, "five-crowns", None, last_seat="search")
+        assert "no contract: go out by melding every card" in ann.text_content("#panels")
+        stars_seen = False
+        deadline = time.time() + 240
+        while ann.locator("#sheet tr").count() < 3 + 2 and time.time() < deadline:
+            for page in (ann, bob):
+                stars_seen = stars_seen or "★" in (page.text_content("#hand") or "")
+                if not _my_turn(page):
+                    continue
+                for choice in ("#buttons button[data-move^='meld']", "#buttons button[data-move='draw']"):
+                    button = page.locator(choice)
+                    if button.count():
+                        _click(button.first)
+                        break
+                else:
+                    cards = page.locator("#hand .card.discardable")
+                    if cards.count():
+                        _click(cards.last)  # pick a card, then discard it
+                        _click(page.locator("button[data-composer='Discard']"))
+                    elif page.locator("#buttons button[data-move]").count():
+                        _click(page.locator("#buttons button[data-move]").first)
+                page.wait_for_timeout(30)
+        rows = ann.locator("#sheet tr").count()
+        assert rows >= 3 + 2, f"only {rows - 2} hands were played in time"
+        assert stars_seen or "★" in (ann.text_content("#panels") or "")
+        ARTIFACTS.mkdir(exist_ok=True)
+        ann.screenshot(path=str(ARTIFACTS / "five-crowns-ann-phone.png"), full_page=True)
+        browser.close()
+    assert errors == []

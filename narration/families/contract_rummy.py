@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 
-from ...interpreter.cards import NAMES
 from ...interpreter.families.contract_rummy.actions import (Allow, Buy, Claim, Discard, DrawStock, GoDown, LayOff,
                                                             Pass, Refuse, Swap, TakeDiscard)
 from ...interpreter.families.contract_rummy.bot import RummyBot
@@ -22,12 +21,16 @@ GOING_OUT_WORDS = {GoingOut.NO_DISCARD: "go out with every card on the table",
                    GoingOut.DISCARD_REQUIRED: "go out with a last discard"}
 
 
+NO_CONTRACT = "no contract: go out by melding every card"
+
+
 class RummyView:
     def __init__(self, rules: Ruleset, renderer: Any):
         self.rules = rules
         self.section: RummyRules = rules.section
         self.r = renderer
         self.call = self.section.fitting_discard_call.name
+        self.codes = rules.deck.pack.codes  # the game's pack's card codes, by card
         self.chance_events = {e.name for e in self.section.chance_events}
 
     def _name(self, seat: int) -> str:
@@ -78,9 +81,14 @@ class RummyView:
             self.r.round.setdefault("bonuses", []).append(f"the {event['event']} by {self._name(event['seat'])}")
 
     def on_out(self, event: dict[str, Any]) -> None:
-        self.r.round["out"] = event["seat"]
+        self.r.round.setdefault("out", event["seat"])  # (the first out; others may go out in a last turn)
         self.r.say(f"{self._name(event['seat'])} goes out")
         self.r.end_turn()
+
+    def on_laydown(self, event: dict[str, Any]) -> None:
+        melds = "; ".join(self.r.cards(m["cards"]) for m in event["melds"]) or "nothing"
+        left = self.r.cards(event["left"]) if event["left"] else "nothing"
+        self.r.say(f"{self._name(event['seat'])} lays down {melds}; left: {left}")
 
     def on_exhausted(self, event: dict[str, Any]) -> None:
         self.r.round["exhausted"] = event["reason"]
@@ -111,7 +119,7 @@ class RummyView:
         if not deal:
             return ""
         contract = self.section.contracts[self.r.setup.round_numbers[deal["round"] - 1] - 1]
-        return f", contract {contract.name} ({', '.join(str(m) for m in contract.melds)})"
+        return f", contract {contract.name} ({', '.join(str(m) for m in contract.melds) or NO_CONTRACT})"
 
     sheet_legend = "the round's points (cards left, bonuses), and the buys made"
 
@@ -139,17 +147,17 @@ class RummyView:
     def show_table(self, obs: RummyObservation) -> None:
         contract = obs.contract
         if contract is not None:
-            spelled = ", ".join(str(m) for m in contract.melds)
+            spelled = ", ".join(str(m) for m in contract.melds) or NO_CONTRACT
             echo(f"Contract: {contract.name} ({spelled}); {GOING_OUT_WORDS[contract.going_out]}")
         top = obs.top_discard
         echo(f"Stock: {obs.stock} cards. Top discard: "
-                   f"{self.r.card(NAMES[top]) if top is not None else '-'}"
+                   f"{self.r.card(self.codes[top]) if top is not None else '-'}"
                    + (" (protected)" if obs.discard_protected else "")
                    + f". Buys left: {obs.buys_left}.")
         if obs.table.melds:
             echo("Table:")
             for m in obs.table.melds:
-                echo(f"  [{m.id}] {possessive(self._name(m.owner))} {m.meld.kind.value}: {self.r.cards(m.meld.names())}")
+                echo(f"  [{m.id}] {possessive(self._name(m.owner))} {m.meld.kind.value}: {self.r.cards(m.meld.names(self.codes))}")
         down = [self._name(s) for s, d in enumerate(obs.down) if d]
         echo(f"Down: {', '.join(down) if down else 'no one yet'}. Cards held: "
                    + ", ".join(f"{self._name(s)} {n}" for s, n in enumerate(obs.hand_counts)))
@@ -157,17 +165,17 @@ class RummyView:
             echo("You freed a joker: lay it off before you discard.")
 
     def hand_text(self, obs: RummyObservation) -> str:
-        return self.r.hand_text([NAMES[c] for c in sorted(obs.hand)])
+        return self.r.hand_text([self.codes[c] for c in sorted(obs.hand)])
 
     def prompt(self, obs: RummyObservation, legal: Sequence[Any]) -> str:
         if obs.phase == Phase.DRAWING:
             return "take the discard or draw (take / draw)"
         if obs.phase == Phase.VETO and obs.top_discard is not None and obs.buyer is not None:
             options = " or ".join(str(a) for a in legal)
-            return f"{self._name(obs.buyer)} wants to buy {self.r.card(NAMES[obs.top_discard])}: {options}?"
+            return f"{self._name(obs.buyer)} wants to buy {self.r.card(self.codes[obs.top_discard])}: {options}?"
         if obs.phase == Phase.WINDOW and obs.top_discard is not None:
             options = " / ".join(str(a) for a in legal)
-            return f"{self.r.card(NAMES[obs.top_discard])} is on offer ({options})"
+            return f"{self.r.card(self.codes[obs.top_discard])} is on offer ({options})"
         return "meld / layoff / swap / discard"
 
     def hint_reason(self, obs: RummyObservation, action: Any) -> str | None:
@@ -175,8 +183,17 @@ class RummyView:
         its module: it keeps cards that build the contract's sets and runs, and throws
         the costliest card that builds nothing)."""
         top = obs.top_discard
-        card = self.r.card(NAMES[top]) if top is not None else "the discard"
+        card = self.r.card(self.codes[top]) if top is not None else "the discard"
         down = obs.down[obs.seat]
+        if obs.contract is not None and not obs.contract.melds:  # no contract: the bot goes by the hand's melding
+            if isinstance(action, GoDown):
+                return "your whole hand melds: go out"
+            if isinstance(action, Discard):
+                return "of the cards you may discard, it leaves the rest melding best (the fewest points unmatched)"
+            if isinstance(action, TakeDiscard):
+                return f"with {card} your hand melds better"
+            if isinstance(action, DrawStock):
+                return f"{card} does not make your hand meld better"
         if isinstance(action, TakeDiscard):
             return f"{card} can be laid off on the table" if down else f"{card} goes with cards you hold"
         if isinstance(action, DrawStock):

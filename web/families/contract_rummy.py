@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...interpreter.cards import NAMES, pretty
 from ...interpreter.families.contract_rummy.actions import (Allow, Buy, Claim, Discard, DrawStock, GoDown, LayOff,
                                                              Pass, Refuse, Swap, TakeDiscard)
 from ...interpreter.families.contract_rummy.rules import GoingOut, RummyRules
@@ -19,8 +18,6 @@ GOING_OUT_WORDS = {GoingOut.NO_DISCARD: "go out with every card on the table",
 MAX_SUGGESTIONS = 8
 
 
-def _cards(cards: Sequence[int]) -> str:
-    return " ".join(pretty(c) for c in cards)
 
 
 class RummyWebView:
@@ -28,17 +25,22 @@ class RummyWebView:
         self.rules = rules
         self.section: RummyRules = rules.section
         self.call = self.section.fitting_discard_call.name
+        self.pack = rules.deck.pack
+        self.codes = self.pack.codes  # the game's pack's card codes, by card
+
+    def _cards(self, cards: Sequence[int]) -> str:
+        return " ".join(self.pack.pretty(c) for c in cards)
 
     def panels(self, obs: RummyObservation, names: Sequence[str], spectator: bool) -> list[dict[str, Any]]:
         facts: list[dict[str, Any]] = []
         if obs.contract is not None:
             facts.append({"label": "Contract", "value": f"{obs.contract.name}: "
-                          + ", ".join(str(m) for m in obs.contract.melds)
+                          + (", ".join(str(m) for m in obs.contract.melds) or "no contract: go out by melding every card")
                           + f"; {GOING_OUT_WORDS[obs.contract.going_out]}"})
         if obs.phase != Phase.OVER:
             top = obs.top_discard
             facts.append({"label": "Discard", "value": "" if top is not None else "empty",
-                          "cards": [NAMES[top]] if top is not None else [],
+                          "cards": [self.codes[top]] if top is not None else [],
                           "note": "protected" if obs.discard_protected else ""})
             facts.append({"label": "Stock", "value": f"{obs.stock} cards"})
             if not spectator:
@@ -46,19 +48,19 @@ class RummyWebView:
             if obs.phase == Phase.WINDOW and top is not None:
                 who = ", ".join(names[s] for s in obs.window) or "no one"
                 asked = f"; {names[obs.buyer]} asked to buy it" if obs.buyer is not None else ""
-                facts.append({"label": "Buy window", "value": f"{pretty(top)} is on offer to {who} (in order){asked}"})
+                facts.append({"label": "Buy window", "value": f"{self.pack.pretty(top)} is on offer to {who} (in order){asked}"})
             if obs.phase == Phase.VETO and obs.buyer is not None and top is not None:
-                facts.append({"label": "Buy", "value": f"{names[obs.buyer]} wants to buy {pretty(top)}; "
+                facts.append({"label": "Buy", "value": f"{names[obs.buyer]} wants to buy {self.pack.pretty(top)}; "
                               f"{names[obs.player]} allows or refuses"})
             if obs.joker_debt:
                 facts.append({"label": "Joker", "value": f"{names[obs.player]} freed a joker and must lay it off "
                               "before discarding"})
         panels: list[dict[str, Any]] = [{"kind": "facts", "items": facts}]
-        melds = [{"id": m.id, "owner": m.owner, "kind": m.meld.kind.value, "cards": m.meld.names()}
+        melds = [{"id": m.id, "owner": m.owner, "kind": m.meld.kind.value, "cards": m.meld.names(self.codes)}
                  for m in obs.table.melds]
         panels.append({"kind": "melds", "title": "Melds on the table", "melds": melds,
                        "empty": "no one has gone down yet"})
-        known = [{"seat": s, "cards": [NAMES[c] for c in cards]} for s, cards in enumerate(obs.known)
+        known = [{"seat": s, "cards": [self.codes[c] for c in cards]} for s, cards in enumerate(obs.known)
                  if cards and (spectator or s != obs.seat)]
         if known:
             panels.append({"kind": "hands", "title": "Cards taken from the pile, still held", "hands": known})
@@ -77,7 +79,7 @@ class RummyWebView:
 
     def controls(self, obs: RummyObservation, legal: Sequence[Any]) -> dict[str, Any]:
         mine = obs.turn == obs.seat
-        top = pretty(obs.top_discard) if obs.top_discard is not None else "the discard"
+        top = self.pack.pretty(obs.top_discard) if obs.top_discard is not None else "the discard"
         buttons: list[dict[str, Any]] = []
         composers: list[dict[str, Any]] = []
         prompt = "wait for your turn"
@@ -101,11 +103,11 @@ class RummyWebView:
         suggestions = [a for a in legal if isinstance(a, (GoDown, LayOff, Swap))]
         for action in suggestions[:MAX_SUGGESTIONS]:
             if isinstance(action, GoDown):
-                label = "Go down: " + " | ".join(_cards(m) for m in action.melds)
+                label = "Go down: " + " | ".join(self._cards(m) for m in action.melds)
             elif isinstance(action, LayOff):
-                label = f"Lay off {_cards(action.cards)} on [{action.meld}]"
+                label = f"Lay off {self._cards(action.cards)} on [{action.meld}]"
             else:
-                label = f"Swap {pretty(action.card)} for the joker in [{action.meld}]"
+                label = f"Swap {self.pack.pretty(action.card)} for the joker in [{action.meld}]"
             buttons.append({"label": label, "move": str(action), "group": "Suggested"})
         if mine and obs.phase == Phase.DRAWING:
             prompt = "take the discard or draw"
@@ -125,5 +127,5 @@ class RummyWebView:
                 composers.insert(1, {"label": f"Discard and {self.call}", "template": "discard {cards} call",
                                      "count": [1, 1]})
         playing = mine and obs.phase == Phase.PLAYING
-        hand = [{"card": NAMES[c], "move": None, "playable": c in discardable} for c in sorted(obs.hand)]
+        hand = [{"card": self.codes[c], "move": None, "playable": c in discardable} for c in sorted(obs.hand)]
         return {"hand": hand, "select": playing, "buttons": buttons, "composers": composers, "prompt": prompt}

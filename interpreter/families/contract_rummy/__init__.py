@@ -25,9 +25,10 @@ class ContractRummy:
     """The family object registered under ``contract-rummy``."""
 
     name = "contract-rummy"
+    any_pack = True  # it reads every card through the ruleset's pack (deck.suits, ranks, specials)
     bound_names = frozenset(rules.MELD_NAMES) | frozenset(rules.BONUS_NAMES)
     record_events: tuple[str, ...] = rules.RECORD_EVENTS
-    derived_events = frozenset({"out", "reshuffle", "exhausted", "bonus"})
+    derived_events = frozenset({"out", "reshuffle", "exhausted", "bonus", "laydown"})
     optional_fields = frozenset({"cards_after"})
     policies: Mapping[str, Callable[..., Any]] = {"bot": RummyBot}
     # the table views, imported only by what draws them (the interpreter never imports cli or web)
@@ -67,7 +68,7 @@ class ContractRummy:
 
     def parse_input(self, ruleset: Ruleset, observation: Any, text: str) -> RummyAction:
         return textio.parse_input(ruleset.section.fitting_discard_call.name, text,
-                                  getattr(observation, "phase", None) == "veto")
+                                  getattr(observation, "phase", None) == "veto", ruleset.deck.pack)
 
     def remember(self, ruleset: Ruleset, observation: Any, memory: dict[str, Any]) -> None:
         determinize.remember(ruleset, observation, memory)

@@ -8,10 +8,16 @@ one of the family's chance outcomes (the deal itself is the core's ``Deal``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Union
 
-from ...cards import NAMES
+from ...pack import STANDARD, Pack
+
+# A move that names cards keeps the game's pack (``pack``, not compared): it prints
+# them by the pack's codes, as a player types them and a save keeps them.
+def _pack_field() -> Pack:
+    pack: Pack = field(default=STANDARD, compare=False, repr=False)
+    return pack
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,9 +97,11 @@ class GoDown:
 
     melds: tuple[tuple[int, ...], ...]
     kinds: tuple[str, ...] | None = None
+    pack: Pack = _pack_field()
 
     def __str__(self) -> str:
-        return "meld " + " | ".join(" ".join(NAMES[c] for c in m) for m in self.melds)
+        codes = self.pack.codes
+        return "meld " + " | ".join(" ".join(codes[c] for c in m) for m in self.melds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,9 +109,10 @@ class StockCard:
     """Chance: the card the player in turn draws from the stock."""
 
     card: int
+    pack: Pack = _pack_field()
 
     def __str__(self) -> str:
-        return f"draws {NAMES[self.card]}"
+        return f"draws {self.pack.codes[self.card]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,10 +124,12 @@ class LayOff:
     cards: tuple[int, ...]
     at_low: bool | None = None
     cards_after: tuple[int, ...] | None = None
+    pack: Pack = _pack_field()
 
     def __str__(self) -> str:
         end = "" if self.at_low is None else (" low" if self.at_low else " high")
-        return f"layoff {self.meld} {' '.join(NAMES[c] for c in self.cards)}{end}"
+        codes = self.pack.codes
+        return f"layoff {self.meld} {' '.join(codes[c] for c in self.cards)}{end}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,18 +138,20 @@ class Swap:
 
     meld: int
     card: int
+    pack: Pack = _pack_field()
 
     def __str__(self) -> str:
-        return f"swap {self.meld} {NAMES[self.card]}"
+        return f"swap {self.meld} {self.pack.codes[self.card]}"
 
 
 @dataclass(frozen=True, slots=True)
 class Discard:
     card: int
     call: bool = False  # protect a fitting discard with a call
+    pack: Pack = _pack_field()
 
     def __str__(self) -> str:
-        return f"discard {NAMES[self.card]}" + (" call" if self.call else "")
+        return f"discard {self.pack.codes[self.card]}" + (" call" if self.call else "")
 
 
 # A seat's move in a contract-rummy game, by phase: the draw, the buying window, the
@@ -149,20 +162,48 @@ RummyChance = Union[CutOutcome, StockCard]
 
 TAKE, DRAW, BUY, PASS = TakeDiscard(), DrawStock(), Buy(), Pass()
 ALLOW, REFUSE = Allow(), Refuse()
-DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in range(len(NAMES)))
-CALLED_DISCARDS: tuple[Discard, ...] = tuple(Discard(c, True) for c in range(len(NAMES)))
-STOCK_CARDS: tuple[StockCard, ...] = tuple(StockCard(c) for c in range(len(NAMES)))
+DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in range(STANDARD.size))
+CALLED_DISCARDS: tuple[Discard, ...] = tuple(Discard(c, True) for c in range(STANDARD.size))
+STOCK_CARDS: tuple[StockCard, ...] = tuple(StockCard(c) for c in range(STANDARD.size))
+
+_INTERNED: dict[int, tuple[Pack, tuple[tuple[Discard, ...], tuple[Discard, ...], tuple[StockCard, ...]]]] = {}
+
+
+def card_moves(pack: Pack) -> tuple[tuple[Discard, ...], tuple[Discard, ...], tuple[StockCard, ...]]:
+    """The discards, called discards and stock draws of every card of ``pack``, by card,
+    made once per pack (the standard pack's are :data:`DISCARDS`, :data:`CALLED_DISCARDS`
+    and :data:`STOCK_CARDS`)."""
+    if pack is STANDARD:
+        return DISCARDS, CALLED_DISCARDS, STOCK_CARDS
+    got = _INTERNED.get(id(pack))
+    if got is None or got[0] is not pack:
+        if len(_INTERNED) > 64:
+            _INTERNED.clear()
+        got = _INTERNED[id(pack)] = (pack, (tuple(Discard(c, False, pack) for c in range(pack.size)),
+                                            tuple(Discard(c, True, pack) for c in range(pack.size)),
+                                            tuple(StockCard(c, pack) for c in range(pack.size))))
+    return got[1]
+
 
 # Lay-offs of one card, as the listing makes them, made once each: a frozen dataclass
 # is slow to make (each field is set through object.__setattr__), and a table of a few
 # dozen melds asks for the same few hundred again and again.
 _LAY_OFFS: dict[tuple[int, int, bool | None], LayOff] = {}
+_PACK_LAY_OFFS: dict[tuple[int, int, bool | None, int], tuple[Pack, LayOff]] = {}
 
 
-def lay_off_of_one(meld: int, card: int, at_low: bool | None) -> LayOff:
-    """``LayOff(meld, (card,), at_low)``, interned."""
-    key = (meld, card, at_low)
-    action = _LAY_OFFS.get(key)
-    if action is None:
-        action = _LAY_OFFS[key] = LayOff(meld, (card,), at_low)
-    return action
+def lay_off_of_one(meld: int, card: int, at_low: bool | None, pack: Pack = STANDARD) -> LayOff:
+    """``LayOff(meld, (card,), at_low)``, interned (with a pack of the ruleset's own, by pack)."""
+    if pack is STANDARD:
+        key = (meld, card, at_low)
+        action = _LAY_OFFS.get(key)
+        if action is None:
+            action = _LAY_OFFS[key] = LayOff(meld, (card,), at_low)
+        return action
+    pack_key = (meld, card, at_low, id(pack))
+    got = _PACK_LAY_OFFS.get(pack_key)
+    if got is None or got[0] is not pack:
+        if len(_PACK_LAY_OFFS) > 65536:
+            _PACK_LAY_OFFS.clear()
+        got = _PACK_LAY_OFFS[pack_key] = (pack, LayOff(meld, (card,), at_low, None, pack))
+    return got[1]

@@ -15,28 +15,12 @@ from typing import Any, Sequence
 
 from ...rules import Ruleset
 from .actions import ALLOW, DRAW, PASS, REFUSE, TAKE, Buy, Claim, Discard, GoDown, LayOff, RummyAction, Swap
-from .melds import card_points
+from .cardset import rummy_pack
 from .rules import EITHER, RUN, SET, RummyRules
 from .observation import RummyObservation
 from .phases import Phase
 
 _DRAWING, _WINDOW, _VETO = Phase.DRAWING, Phase.WINDOW, Phase.VETO  # module constants: compared on every decision
-
-
-def _run_neighbour(rank: int, r: int) -> float:
-    """What holding rank ``r`` of a suit adds to keeping rank ``rank`` of that suit."""
-    gap = abs(r - rank)
-    if 12 in (rank, r):  # the ace sits next to the king and the two
-        gap = min(gap, 13 - gap)
-    if gap == 1:
-        return 2.0  # open-ended neighbours are worth more than a gap
-    if gap == 2:
-        return 1.0
-    return 0.0
-
-
-# _RUN_NEIGHBOURS[rank][r]: looked up, not worked out, for each card of each hand scored
-_RUN_NEIGHBOURS: tuple[tuple[float, ...], ...] = tuple(tuple(_run_neighbour(a, b) for b in range(13)) for a in range(13))
 
 
 class RummyBot:
@@ -49,7 +33,15 @@ class RummyBot:
         self.rng = random.Random(seed)
         self.section: RummyRules = rules.section
         self._needs_cache: tuple[Any, tuple[bool, bool]] = (None, (False, False))
-        self._points_cache: tuple[Any, dict[int, int]] = (None, {})
+        cards = rummy_pack(rules.deck.pack)
+        # _neighbours[rank][r]: what holding rank r of a suit adds to keeping rank ``rank``
+        # of that suit (2 beside it, 1 a gap away; the ace beside the king and the two),
+        # looked up, not worked out, for each card of each hand scored
+        self._neighbours = cards.neighbours
+        self._stride = cards.stride
+        self._suits = cards.suits
+        self._suited = cards.suited  # special cards from here: a card that is not wild goes in no meld
+        self._melding: dict[tuple[Any, ...], int] = {}  # see _left_after
 
     def act(self, obs: RummyObservation, legal: Sequence[RummyAction]) -> RummyAction:
         actions = legal
@@ -61,6 +53,8 @@ class RummyBot:
             if TAKE in actions and top is not None and self._wants(obs, top, buying=False):
                 return TAKE
             return DRAW
+        if obs.contract is not None and not obs.contract.melds:  # no contract: go out by melding
+            return self._meld_out(obs, actions)
         if phase == _WINDOW:
             # one pass over the (few) actions: a window is a quarter of all decisions
             buy = None
@@ -91,23 +85,27 @@ class RummyBot:
         """How much ``c`` helps toward the contract if it joins ``hand`` (higher: keep
         it): 100 for a joker; else 3 for each other card of its rank (at most 2) where
         the contract has sets, and its run neighbours in ``hand`` where it has runs (see
-        _RUN_NEIGHBOURS).  A discard decision scores every card of the hand the same
+        ``_neighbours``).  A discard decision scores every card of the hand the same
         way, from counts made once (see _play).  (``c`` itself counts once toward its
         rank, and nothing toward its run: it is no neighbour of its own.)"""
         wild = obs.wild
         if c in wild:
             return 100.0
+        suited = self._suited
+        if c >= suited:
+            return 0.0  # a special card that is not wild builds nothing
         need_sets, need_runs = self._needs(obs)
-        rank, suit = c % 13, c // 13
+        stride = self._stride
+        rank, suit = c % stride, c // stride
         same_rank = 1
         total = 0.0
-        near = _RUN_NEIGHBOURS[rank]
+        near = self._neighbours[rank]
         for x in hand:
-            if x not in wild:
-                if x % 13 == rank:
+            if x not in wild and x < suited:
+                if x % stride == rank:
                     same_rank += 1
-                if need_runs and x // 13 == suit:
-                    total += near[x % 13]
+                if need_runs and x // stride == suit:
+                    total += near[x % stride]
         if need_sets:
             total += 3.0 * min(same_rank - 1, 2)
         return total
@@ -120,20 +118,13 @@ class RummyBot:
             rest.remove(c)  # one copy: with two packs the other is a pair
         return self._keep_score(obs, rest, c)
 
-    def _points(self, table: Any) -> dict[int, int]:
-        """Each card's penalty points under ``table`` (filled in as cards come up), kept
-        for as long as the ruleset's table is the same."""
-        cached_for, points = self._points_cache
-        if cached_for is not table:
-            points = {}
-            self._points_cache = (table, points)
-        return points
-
     def _wants(self, obs: RummyObservation, c: int, *, buying: bool) -> bool:
         if obs.down[obs.seat]:
             return not buying and obs.table.fits(c)
         if c in obs.wild:
             return True
+        if obs.contract is not None and not obs.contract.melds:  # no contract: by the hand's melding
+            return self._better_with(obs, c, 2 if buying else 1)
         score = self._keep_score(obs, obs.hand, c)
         return score >= (4.0 if buying else 3.0)
 
@@ -150,6 +141,63 @@ class RummyBot:
             return True
         known = obs.known[buyer]
         return bool(known) and self._keep_score(obs, known, c) >= 3.0
+
+    # --- a round with no contract: every card melded ------------------------------------------
+    def _left_after(self, obs: RummyObservation, hand: Sequence[int]) -> int:
+        """The points the best melding of ``hand`` leaves unmatched (kept for the hands
+        of one round: a decision asks about the hand less each of its cards)."""
+        key = (obs.round, obs.wild, tuple(sorted(hand)))
+        got = self._melding.get(key)
+        if got is None:
+            if len(self._melding) > 4096:
+                self._melding.clear()
+            got = self._melding[key] = obs.table.engine.best_melding(hand, obs.points)[0]
+        return got
+
+    def _best_discard(self, obs: RummyObservation, hand: Sequence[int],
+                      allowed: set[int] | None = None) -> tuple[int, int]:
+        """(points left, card) of the discard (of ``allowed`` cards, else any) that
+        leaves ``hand`` melding best (of equal ones, the costliest card goes)."""
+        best: tuple[int, int, int] | None = None
+        for c in dict.fromkeys(hand):
+            if allowed is not None and c not in allowed:
+                continue
+            rest = list(hand)
+            rest.remove(c)
+            option = (self._left_after(obs, rest), -obs.points[c], c)
+            if best is None or option < best:
+                best = option
+        assert best is not None
+        return best[0], best[2]
+
+    def _meld_out(self, obs: RummyObservation, actions: Sequence[RummyAction]) -> RummyAction:
+        """Go out when it can; else discard the card that leaves the hand melding best
+        (the fewest points unmatched), taking or buying a discard that makes it meld
+        better."""
+        if obs.phase == _WINDOW:
+            for a in actions:
+                if isinstance(a, Buy) and obs.top_discard is not None and self._better_with(obs, obs.top_discard, 2):
+                    return a
+            return PASS
+        if obs.phase == _VETO:
+            return ALLOW
+        for a in actions:
+            if isinstance(a, GoDown):
+                return a
+        discards = [a for a in actions if isinstance(a, Discard) and not a.call]
+        if not discards:
+            return actions[0]
+        allowed = {a.card for a in discards}
+        natural = allowed - obs.wild  # a wild card is kept: it fits any meld later
+        _, card = self._best_discard(obs, obs.hand, natural or allowed)
+        return next(a for a in discards if a.card == card)
+
+    def _better_with(self, obs: RummyObservation, c: int, by: int) -> bool:
+        """Whether holding ``c`` (and then discarding the best card) leaves at least
+        ``by`` points fewer unmatched than discarding the best card now."""
+        hand = [*obs.hand, c]
+        natural = set(hand) - obs.wild
+        return self._best_discard(obs, hand, natural or None)[0] <= self._left_after(obs, obs.hand) - by
 
     # --- a turn after drawing ---------------------------------------------------------------
     def _play(self, obs: RummyObservation, actions: Sequence[RummyAction]) -> RummyAction:
@@ -190,23 +238,23 @@ class RummyBot:
         if not discards:
             return actions[0]
         seat = obs.seat
-        table = self.section.card_points
-        points = self._points(table)
+        points = obs.points
         feeds = obs.down[(seat + 1) % obs.players]
         fits = obs.table.fits
         # A down hand keeps nothing for the contract: its cards are not scored at all.
         # Else each card's keep score (as _keep_score gives it), from the hand's rank
         # counts and each suit's ranks, counted once for all the discards.
         scoring = not obs.down[seat]
+        stride, suited, neighbours = self._stride, self._suited, self._neighbours
         if scoring:
             need_sets, need_runs = self._needs(obs)
-            ranks = [0] * 13
-            by_suit: list[list[int]] = [[], [], [], []]
+            ranks = [0] * stride
+            by_suit: list[list[int]] = [[] for _ in range(self._suits)]
             wild = obs.wild
             for x in obs.hand:
-                if x not in wild:
-                    ranks[x % 13] += 1
-                    by_suit[x // 13].append(x % 13)
+                if x not in wild and x < suited:
+                    ranks[x % stride] += 1
+                    by_suit[x // stride].append(x % stride)
         # the lowest (keep + 5 * feeding, -worth, call) wins, the first listed on a tie;
         # a plain loop, as min() with a key function called it for every discard
         best = discards[0]
@@ -217,20 +265,18 @@ class RummyBot:
             if scoring:
                 if c in wild:
                     keep = 100.0
-                else:
-                    rank = c % 13
+                elif c < suited:
+                    rank = c % stride
                     if need_sets:
                         others = ranks[rank] - 1
                         keep += 3.0 * (others if others < 2 else 2)
                     if need_runs:
-                        near = _RUN_NEIGHBOURS[rank]
-                        for r in by_suit[c // 13]:
+                        near = neighbours[rank]
+                        for r in by_suit[c // stride]:
                             keep += near[r]
             if feeds and fits(c):
                 keep += 5.0
-            worth = points.get(c)
-            if worth is None:
-                worth = points[c] = card_points([c], table)
+            worth = points[c]
             key = (keep, -worth, a.call)
             if best_key is None or key < best_key:
                 best, best_key = a, key

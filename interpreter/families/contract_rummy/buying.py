@@ -11,7 +11,6 @@ veto: :meth:`~BuyingPhase._veto_actions`, :meth:`~BuyingPhase._verify_veto`."""
 
 from __future__ import annotations
 
-from ...cards import NAMES
 from ...errors import EvaluationError, IllegalActionError
 from . import events
 from .actions import ALLOW, BUY, PASS, REFUSE, Allow, Buy, Claim, Pass, Refuse
@@ -165,7 +164,7 @@ class BuyingPhase(RoundState):
         self.hands[seat].extend(penalty)
         self.buys[seat] += 1
         self.counters["buys"] += 1
-        self.log_at(at, events.buy(self.round, seat, c, penalty))
+        self.log_at(at, events.buy(self.round, seat, c, penalty, self.setup.pack.codes))
 
     def _claim(self, meld_id: int) -> None:
         claimer = self.turn
@@ -179,7 +178,7 @@ class BuyingPhase(RoundState):
                 break
             pick = self.forced.pop(0) if self.forced else hand[self.rng("aux").randrange(len(hand))]
             if pick not in hand:
-                raise IllegalActionError(f"the claimer holds no {NAMES[pick]} to give")
+                raise IllegalActionError(f"the claimer holds no {self.setup.pack.codes[pick]} to give")
             hand.remove(pick)
             self._forget(claimer, pick)
             self.hands[discarder].append(pick)
@@ -187,7 +186,7 @@ class BuyingPhase(RoundState):
         self.counters["calls"] += 1
         # the cards given are seen by the two players they pass between
         self.log(events.call(self.section.fitting_discard_call.name, self.round, claimer, meld_id, c, given,
-                             self.melds[meld_id]), seen={"given": frozenset({claimer, discarder})})
+                             self.melds[meld_id], self.setup.pack.codes), seen={"given": frozenset({claimer, discarder})})
         self.buyer = None
         self.window = []
         self._draw_for_player()
@@ -204,7 +203,7 @@ class BuyingPhase(RoundState):
     def _verify_veto(self, action: Move) -> None:
         """The player in turn's answer to a buy: allow, or refuse where they may."""
         assert self.buyer is not None
-        asked = f"seat {self.buyer} wants to buy {NAMES[self.pile[-1]]}"
+        asked = f"seat {self.buyer} wants to buy {self.setup.pack.codes[self.pile[-1]]}"
         if isinstance(action, Allow):
             return None
         if isinstance(action, Refuse):
@@ -231,7 +230,7 @@ class BuyingPhase(RoundState):
         they take it, free, as their draw (``take``)."""
         buyer = self.buyer
         assert buyer is not None
-        self.log(events.refuse(self.round, self.player, buyer, self.pile[-1]))
+        self.log(events.refuse(self.round, self.player, buyer, self.pile[-1], self.setup.pack.codes))
         self.counters["buys_refused"] += 1
         self.buyer = None
         self.forced = []

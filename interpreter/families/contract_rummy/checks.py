@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...cards import JOKER
 from .actions import ALLOW, BUY, DRAW, PASS, REFUSE, TAKE, Claim, Discard, GoDown, LayOff, Swap
 
 if TYPE_CHECKING:
@@ -22,18 +21,19 @@ def candidate_actions(state: RummyState) -> list[Move]:
     search against a brute-force enumeration)."""
     seat = state.turn
     held = list(dict.fromkeys(state.hands[seat]))
-    not_held = next(c for c in range(JOKER) if c not in held)
+    pack = state.setup.pack
+    not_held = next(c for c in range(pack.size) if c not in held)
     ids = list(state.melds) + [len(state.melds) + 1]
     out: list[Move] = [TAKE, DRAW, BUY, PASS, ALLOW, REFUSE]
     out += [Claim(m) for m in ids]
-    out += [Discard(c, call) for c in held + [not_held] for call in (False, True)]
+    out += [Discard(c, call, pack) for c in held + [not_held] for call in (False, True)]
     for m in ids:
         meld = state.melds.get(m)
         for c in held:
             if c in state.meld_engine.wild:  # its canonical forms: an end of a run, or no end on a set
                 ends = (None,) if meld is not None and meld.kind == "set" else (False, True)
-                out += [LayOff(m, (c,), end) for end in ends]
+                out += [LayOff(m, (c,), end, None, pack) for end in ends]
             else:
-                out.append(LayOff(m, (c,), None))
-                out.append(Swap(m, c))
+                out.append(LayOff(m, (c,), None, None, pack))
+                out.append(Swap(m, c, pack))
     return out + [a for a in state.legal_actions() if isinstance(a, GoDown)]

@@ -57,7 +57,8 @@ class DealPhase(RoundState):
         if self.section.melds.wild is not None:
             wild = self._wild_cards()
             if wild != self.meld_engine.wild:
-                self.meld_engine = MeldEngine(self.section.melds, self.setup.env, wild, self.section.going_down)
+                self.meld_engine = MeldEngine(self.section.melds, self.setup.env, wild, self.section.going_down,
+                                              self.setup.pack, self.setup.ranks)
         self._table_version += 1
         self._table_changes = set()
         self._table_index = TableIndex(self.meld_engine, self.section.joker_swap.melds, self._table_version)
@@ -70,6 +71,8 @@ class DealPhase(RoundState):
         self.reshuffles = 0
         self.forced = []
         self.discarder = None
+        self.out_first = None
+        self.final_turns = ()
         self.log_deal(deal)
         self.counters["rounds"] += 1
         self._start_turn(self.seat_from_dealer(self.rules.deal.first_to_act))

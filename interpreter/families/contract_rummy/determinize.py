@@ -103,6 +103,8 @@ def determinize(rules: Ruleset, obs: RummyObservation, memory: dict[str, Any], r
     state.protected = obs.discard_protected
     state.joker_debt = obs.joker_debt
     state.buyer = obs.buyer
+    state.out_first = obs.out_first  # the others' last turns after a player went out
+    state.final_turns = obs.final_turns
     state.discarder = None if top is None or obs.turn_number <= 1 else (obs.player - 1) % players
     state.phase = Phase(obs.phase)
     state.turn = obs.turn

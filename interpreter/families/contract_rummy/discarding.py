@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Sequence
 
-from ...cards import JOKER, NAMES
 from ...errors import EvaluationError, IllegalActionError
 from . import events
-from .actions import CALLED_DISCARDS, DISCARDS, Discard
+from .actions import Discard
 from .melds import Meld
 from .round import Move, RoundState
 from .rules import DISCARD_REQUIRED, NO_DISCARD
@@ -31,13 +30,15 @@ class DiscardPhase(RoundState):
     def _discard_actions(self, seat: int, hand: list[int], distinct: list[int], actions: list[Move]) -> None:
         """Add to ``actions`` the discards of ``distinct`` (the hand's cards, once each)
         that ``seat`` may make now (called only when no freed joker is owed to the table)."""
-        out_rule = self.contract.going_out
+        facts = self._round_facts()
+        out_rule = facts[2].going_out
         if len(hand) > 1 or out_rule is not NO_DISCARD:
             discardable = distinct if self.section.discard is None else self._discardable(seat, distinct)
-            actions += [DISCARDS[c] for c in discardable]
+            discards, called, _ = facts[6]
+            actions += [discards[c] for c in discardable]
             if self.section.fitting_discard_call.allowed:
                 table = self.table
-                actions += [CALLED_DISCARDS[c] for c in discardable if table.fits(c)]
+                actions += [called[c] for c in discardable if table.fits(c)]
 
     def _discardable(self, seat: int, distinct: Sequence[int]) -> Sequence[int]:
         """The cards of ``distinct`` (the hand's, once each) that ``discard.may`` lets
@@ -54,7 +55,8 @@ class DiscardPhase(RoundState):
     def _discard_env(self, seat: int, c: int) -> dict[str, Any]:
         """discard.may's names: the seat's, and the card's."""
         env = self._seat_env(seat)
-        env.update(card_rank=0 if c == JOKER else c % 13 + 2, card_suit=-1 if c == JOKER else c // 13,
+        pack = self.setup.pack
+        env.update(card_rank=pack.value_of[c], card_suit=pack.suit_of[c],
                    card_is_wild=c in self.meld_engine.wild, card_fits_table=self.table.fits(c),
                    is_last_card=len(self.hands[seat]) == 1)
         return env
@@ -64,7 +66,7 @@ class DiscardPhase(RoundState):
         if self.joker_debt:
             raise IllegalActionError("first lay off the joker you freed: it must be played this turn")
         if action.card not in hand:
-            raise IllegalActionError(f"you do not hold {NAMES[action.card]}")
+            raise IllegalActionError(f"you do not hold {self.setup.pack.codes[action.card]}")
         if len(hand) == 1 and self.contract.going_out is NO_DISCARD:
             raise IllegalActionError("you may not go out by discarding: every card must go onto the table")
         rule = self.section.discard
@@ -78,7 +80,7 @@ class DiscardPhase(RoundState):
         if action.call and not self.section.fitting_discard_call.allowed:
             raise IllegalActionError("this ruleset has no call of a fitting discard")
         if action.call and not self.table.fits(action.card):
-            raise IllegalActionError(f"{NAMES[action.card]} fits no meld on the table, so there is nothing to call")
+            raise IllegalActionError(f"{self.setup.pack.codes[action.card]} fits no meld on the table, so there is nothing to call")
 
     def _discard(self, action: Discard) -> None:
         seat = self.player
@@ -88,9 +90,12 @@ class DiscardPhase(RoundState):
         self.discarder = seat
         self.protected = action.call
         self._log.append((events.discard, self.round_index + 1, seat, action.card,
-                          self.section.fitting_discard_call.name if action.call else None))
+                          self.section.fitting_discard_call.name if action.call else None, self.setup.pack.codes))
         if not self.hands[seat]:
             self._go_out(seat)
+            return
+        if self.out_first is not None:  # a last turn after someone went out
+            self._next_last_turn()
             return
         self._start_turn(self.seat_after(seat))
 
@@ -101,8 +106,37 @@ class DiscardPhase(RoundState):
 
     def _go_out(self, seat: int) -> None:
         self.log(events.out(self.round, seat))
+        if self.out_first is not None:  # out in a last turn too: the next last turn
+            self._next_last_turn()
+            return
         self.counters["rounds_gone_out"] += 1
+        last = self.section.last_turns
+        turns = self._round_value(last, ("going_out", "last_turns")) if last is not None else 0
+        if turns > 0:  # each other player takes ``turns`` more turns, in turn order, then the round ends
+            self.out_first = seat
+            order = []
+            s = seat
+            for _ in range(self.players - 1):
+                s = self.seat_after(s)
+                order.append(s)
+            self.final_turns = tuple(order * turns)
+            self._next_last_turn()
+            return
         self._end_round(seat)
+
+    def _next_last_turn(self) -> None:
+        """The next of the others' last turns after a player went out (those whose
+        hands are empty, out in a last turn of their own, are passed over); the round
+        ends after the last."""
+        queue = self.final_turns
+        while queue and not self.hands[queue[0]]:
+            queue = queue[1:]
+        if not queue:
+            self.final_turns = ()
+            self._end_round(self.out_first)
+            return
+        self.final_turns = queue[1:]
+        self._start_turn(queue[0])
 
     # --- the hand rule: a table play must leave a hand that can end the turn ---------------------
     def _leaves_legal_hand(self, seat: int, cards_out: Sequence[int], changed: dict[int, Meld]) -> bool:
@@ -157,7 +191,7 @@ class DiscardPhase(RoundState):
     def _wilds_in(self, cards: Sequence[int]) -> int:
         """How many of ``cards`` are wild this round (each pays a freed joker's debt)."""
         if not self.meld_engine.wild_naturals:
-            return cards.count(JOKER)
+            return cards.count(self.meld_engine.joker)
         wild = self.meld_engine.wild
         return sum(1 for c in cards if c in wild)
 

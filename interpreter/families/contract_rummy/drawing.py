@@ -10,7 +10,6 @@ listing: ``take`` where it holds, and ``draw``), :meth:`~DrawPhase._verify_draw`
 
 from __future__ import annotations
 
-from ...cards import NAMES
 from ...deal import take_from_stock
 from ...errors import IllegalActionError
 from ...game import CHANCE
@@ -65,7 +64,7 @@ class DrawPhase(RoundState):
         c = self.pile.pop()
         self.hands[self.player].append(c)
         self.known[self.player] += (c,)
-        self._log.append((events.draw, self.round_index + 1, self.player, "discard", c))
+        self._log.append((events.draw, self.round_index + 1, self.player, "discard", c, self.setup.pack.codes))
         self.phase = _PLAYING
 
     def _draw_for_player(self) -> None:
@@ -81,13 +80,13 @@ class DrawPhase(RoundState):
         if not isinstance(action, StockCard):
             raise IllegalActionError(f"a card comes off the stock now, not '{action}'")
         if action.card not in self.stock:
-            raise IllegalActionError(f"the stock holds no {NAMES[action.card]}")
+            raise IllegalActionError(f"the stock holds no {self.setup.pack.codes[action.card]}")
 
     def _stock_draw(self, c: int) -> None:
         drawn = self._take_stock_card(c)
         assert drawn is not None
         self.hands[self.player].append(drawn)
-        self._log.append((events.draw, self.round_index + 1, self.player, "stock", drawn))
+        self._log.append((events.draw, self.round_index + 1, self.player, "stock", drawn, self.setup.pack.codes))
         self.phase = _PLAYING
         self.turn = self.player
 

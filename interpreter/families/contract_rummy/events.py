@@ -14,6 +14,8 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ...cards import NAMES
+
+Codes = Sequence[str]  # the game's pack's codes, by card (the standard pack's: NAMES)
 from ...privacy import Declaration, Seen
 from .melds import Meld
 from .rules import RummyRules
@@ -22,19 +24,20 @@ Event = dict[str, Any]
 
 
 # --- logged lazily: (builder, *arguments) ------------------------------------------------------
-def draw(round_number: int, seat: int, source: str, card: int) -> Event:
+def draw(round_number: int, seat: int, source: str, card: int, codes: Codes = NAMES) -> Event:
     """A card taken from the discard pile (``source`` "discard") or drawn from the stock."""
-    return {"event": "draw", "round": round_number, "seat": seat, "from": source, "card": NAMES[card]}
+    return {"event": "draw", "round": round_number, "seat": seat, "from": source, "card": codes[card]}
 
 
-def layoff(round_number: int, seat: int, meld_id: int, cards: tuple[int, ...], cards_after: tuple[int, ...]) -> Event:
+def layoff(round_number: int, seat: int, meld_id: int, cards: tuple[int, ...], cards_after: tuple[int, ...],
+           codes: Codes = NAMES) -> Event:
     return {"event": "layoff", "round": round_number, "seat": seat, "meld": meld_id,
-            "cards": [NAMES[c] for c in cards], "cards_after": [NAMES[c] for c in cards_after]}
+            "cards": [codes[c] for c in cards], "cards_after": [codes[c] for c in cards_after]}
 
 
-def discard(round_number: int, seat: int, card: int, call: str | None) -> Event:
+def discard(round_number: int, seat: int, card: int, call: str | None, codes: Codes = NAMES) -> Event:
     """``call``: the name of the ruleset's fitting-discard call, when the discard is called."""
-    event: Event = {"event": "discard", "round": round_number, "seat": seat, "card": NAMES[card]}
+    event: Event = {"event": "discard", "round": round_number, "seat": seat, "card": codes[card]}
     if call is not None:
         event[call] = True
     return event
@@ -46,32 +49,39 @@ def chance_event(name: str, round_number: int, seat: int, success: bool) -> Even
     return {"event": name, "round": round_number, "seat": seat, "success": success}
 
 
-def buy(round_number: int, seat: int, card: int, penalty: Sequence[int]) -> Event:
-    return {"event": "buy", "round": round_number, "seat": seat, "card": NAMES[card],
-            "penalty": [NAMES[p] for p in penalty]}
+def buy(round_number: int, seat: int, card: int, penalty: Sequence[int], codes: Codes = NAMES) -> Event:
+    return {"event": "buy", "round": round_number, "seat": seat, "card": codes[card],
+            "penalty": [codes[p] for p in penalty]}
 
 
-def refuse(round_number: int, seat: int, buyer: int, card: int) -> Event:
+def refuse(round_number: int, seat: int, buyer: int, card: int, codes: Codes = NAMES) -> Event:
     """The player in turn (``seat``) refused ``buyer``'s buy of ``card``."""
-    return {"event": "refuse", "round": round_number, "seat": seat, "buyer": buyer, "card": NAMES[card]}
+    return {"event": "refuse", "round": round_number, "seat": seat, "buyer": buyer, "card": codes[card]}
 
 
 def call(name: str, round_number: int, seat: int, meld_id: int, card: int, given: Sequence[int],
-         after: Meld) -> Event:
+         after: Meld, codes: Codes = NAMES) -> Event:
     """A fitting discard claimed by ``seat`` onto meld ``meld_id`` (the event is named as
     the ruleset names its call), the cards it gave the discarder, and the meld after."""
-    return {"event": name, "round": round_number, "seat": seat, "meld": meld_id, "card": NAMES[card],
-            "given": [NAMES[g] for g in given], "cards_after": after.names()}
+    return {"event": name, "round": round_number, "seat": seat, "meld": meld_id, "card": codes[card],
+            "given": [codes[g] for g in given], "cards_after": after.names(codes)}
 
 
-def meld(round_number: int, seat: int, melds: Sequence[tuple[int, Meld]]) -> Event:
+def meld(round_number: int, seat: int, melds: Sequence[tuple[int, Meld]], codes: Codes = NAMES) -> Event:
     """``seat`` went down with ``melds`` (meld number, meld)."""
     return {"event": "meld", "round": round_number, "seat": seat,
-            "melds": [{"id": meld_id, "kind": m.kind.value, "cards": m.names()} for meld_id, m in melds]}
+            "melds": [{"id": meld_id, "kind": m.kind.value, "cards": m.names(codes)} for meld_id, m in melds]}
 
 
-def swap(round_number: int, seat: int, meld_id: int, card: int) -> Event:
-    return {"event": "swap", "round": round_number, "seat": seat, "meld": meld_id, "card": NAMES[card]}
+def swap(round_number: int, seat: int, meld_id: int, card: int, codes: Codes = NAMES) -> Event:
+    return {"event": "swap", "round": round_number, "seat": seat, "meld": meld_id, "card": codes[card]}
+
+
+def laydown(round_number: int, seat: int, melds: Sequence[Meld], left: Sequence[int], codes: Codes = NAMES) -> Event:
+    """At the round's end (``going_out.count: unmatched``), ``seat`` lays down the best
+    melding of its hand: ``melds`` and the cards ``left`` unmatched, which it scores."""
+    return {"event": "laydown", "round": round_number, "seat": seat,
+            "melds": [{"kind": m.kind.value, "cards": m.names(codes)} for m in melds], "left": [codes[c] for c in left]}
 
 
 def out(round_number: int, seat: int) -> Event:
@@ -105,7 +115,8 @@ def visibility(section: RummyRules) -> dict[str, Declaration]:
         kind: {field: Seen.ALL for field in fields} for kind, fields in (
             ("refuse", ("seat", "buyer", "card")), ("meld", ("seat", "melds")),
             ("layoff", ("seat", "meld", "cards", "cards_after")), ("swap", ("seat", "meld", "card")),
-            ("out", ("seat",)), ("exhausted", ("reason",)), ("bonus", ("name", "seat")))}
+            ("out", ("seat",)), ("exhausted", ("reason",)), ("bonus", ("name", "seat")),
+            ("laydown", ("seat", "melds", "left")))}
     public["draw"] = _draw_visibility
     public["buy"] = {"seat": Seen.ALL, "card": Seen.ALL, "penalty": Seen.ACTOR}
     called = section.fitting_discard_call.name

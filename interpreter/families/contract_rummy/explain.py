@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...cards import JOKER, NAMES, RANKS, SUIT_SYMBOLS, make_deck
 from ...explain import SEAT_WORDS, message_words
+from ...pack import Pack
 from ...rules import Ace, Ruleset
-from .melds import card_points
+from .cardset import rummy_pack
 from .rules import (EITHER, BuyPriority, BuyVeto, FreedJoker, GoingOut, LayOffOn, RummyRules, SwapFrom, WhenEmpty,
-                    wild_cards)
+                    round_card_points, wild_cards)
 
 OUT_WORDS = {GoingOut.DISCARD_REQUIRED: "by putting down or laying off all but one card and discarding the last",
              GoingOut.DISCARD_OPTIONAL: "by getting rid of every card, with or without a last discard",
@@ -30,9 +30,10 @@ def _wild_words(rules: Ruleset, setup: Any) -> str:
     when rounds share them."""
     rummy: RummyRules = rules.section
     by_cards: dict[tuple[str, ...], list[int]] = {}
+    joker = rummy_pack(setup.pack).joker
     for i, number in enumerate(setup.round_numbers):
         wild = wild_cards(rummy.melds, setup, i)
-        shown = _cards_in_words(wild - {JOKER})
+        shown = _cards_in_words(wild - {joker}, setup.pack)
         by_cards.setdefault(shown, []).append(number)
     rule = f"(`melds.wild`: `{rummy.melds.wild.source if rummy.melds.wild else ''}`)"
     if len(by_cards) == 1:
@@ -47,15 +48,18 @@ def _wild_words(rules: Ruleset, setup: Any) -> str:
                    "joker limits; it scores its own rank's points.")
 
 
-def _cards_in_words(cards: set[int] | frozenset[int]) -> tuple[str, ...]:
-    """Cards by rank: "every 2" for a whole rank, else each card (``A♥ A♦``)."""
+def _cards_in_words(cards: set[int] | frozenset[int], pack: Pack) -> tuple[str, ...]:
+    """Cards by rank: "every 2" for a whole rank, else each card (``A♥ A♦``); then the
+    special cards by name."""
     out: list[str] = []
-    for rank in range(13):
-        held = [c for c in range(rank, 52, 13) if c in cards]
-        if len(held) == 4:
-            out.append(f"every {RANKS[rank]}")
+    stride, suits = pack.stride, len(pack.suits)
+    for rank in range(stride):
+        held = [c for c in range(rank, suits * stride, stride) if c in cards]
+        if len(held) == suits:
+            out.append(f"every {pack.ranks[rank].code}")
         else:
-            out += [NAMES[c][:-1] + SUIT_SYMBOLS[NAMES[c][-1]] for c in held]
+            out += [pack.pretty(c) for c in held]
+    out += [pack.specials[pack.special_of[c]].name for c in sorted(cards) if c >= suits * stride]
     return tuple(out)
 
 
@@ -70,6 +74,10 @@ def _going_down_words(rummy: RummyRules, notes: bool) -> str:
         words += " A contract's 'meld' may be a set or a run."
     if going_down.may is not None:
         words += " " + _seat_rule_words("go down", going_down.may, notes)
+    if any(not c.melds for c in rummy.contracts):
+        words = ("In a round with no contract, a player goes down only by melding the whole hand into sets and "
+                 "runs of at least their least sizes (all of it but the final discard where one is required): "
+                 "going down is going out." + ("" if all(not c.melds for c in rummy.contracts) else " " + words))
     return words
 
 
@@ -100,20 +108,32 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     numbers = setup.round_numbers
     for i, number in enumerate(numbers, 1):
         contract = rummy.contracts[number - 1]
-        spelled = ", ".join(str(m) for m in contract.melds)
+        spelled = ", ".join(str(m) for m in contract.melds) or "no contract: meld every card"
         name = contract.name if contract.name != spelled else spelled
         label = f"{i}" + (f" (round {number} of the full game)" if number != i else "")
         dealt = [str(schedule[i - 1]) for schedule in schedules] if columns else []
         out.append("| " + " | ".join([label, f"{name}{'' if name == spelled else f' ({spelled})'}", *dealt,
                                       contract.going_out.value]) + " |")
     melds = rummy.melds
-    ace = {Ace.HIGH: "high only", Ace.LOW: "low only", Ace.EITHER: "high or low"}[melds.run_ace]
+    cards = rummy_pack(setup.pack)
+    pack = setup.pack
+    if cards.has_ace and "A" in setup.ranks:
+        ace = "; aces " + {Ace.HIGH: "high only", Ace.LOW: "low only", Ace.EITHER: "high or low"}[melds.run_ace]
+        corner = "K-A-2" if pack.standard else f"{pack.ranks[-2].code}-A-{pack.ranks[0].code}"
+    else:  # no ace: the rank order, lowest to highest
+        ace = f", in the order of the ranks, {setup.ranks[0]} to {setup.ranks[-1]}"
+        corner = f"{setup.ranks[-1]}-{setup.ranks[0]}"
     out += ["", "## Melds", "",
             f"- A set is {melds.set_min} or more cards of one rank"
             + (", no two natural cards of one suit." if melds.set_distinct_suits else "."),
-            f"- A run is {melds.run_min} or more cards in sequence in one suit; aces {ace}"
-            + ("; runs may turn the corner (K-A-2)." if melds.wrap else "; a run never turns the corner."),
+            f"- A run is {melds.run_min} or more cards in sequence in one suit{ace}"
+            + (f"; runs may turn the corner ({corner})." if melds.wrap else "; a run never turns the corner."),
             ]
+    dead = [s.name for c, s in zip(range(cards.suited + 1, cards.size), pack.specials[1:])
+            if any(c == card and n > 0 for card, n in setup.special_counts)
+            and all(c not in wild_cards(melds, setup, i) for i in range(len(setup.round_numbers)))]
+    if dead:
+        out.append(f"- Never wild, so in no meld: {', '.join(dead)}.")
     if any(rules.setup(n).jokers for n in counts) or melds.wild is not None:
         lead = ("Jokers are wild." if any(rules.setup(n).jokers for n in counts)
                 else "There are no jokers; the wild cards below play as jokers.")
@@ -179,13 +199,13 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                                            f"(at most {_times(stock.reshuffles)}); after that "
                                            if stock.when_empty is WhenEmpty.RESHUFFLE_DISCARDS else "")
             + f"the round ends with every hand counted. A round also ends after {stock.turn_limit} turns.",
-            "", "## Scoring", "", "The player who goes out scores 0; everyone else scores the cards left in hand:", "",
-            "| cards | points |", "|---|---|"]
-    by_points: dict[int, list[str]] = {}
-    for rank, points in rummy.card_points.items():
-        by_points.setdefault(points, []).append("joker" if rank == "JK" else rank)
-    for points, ranks in sorted(by_points.items(), reverse=True):
-        out.append(f"| {', '.join(ranks)} | {points} |")
+            *_last_turn_words(rummy, setup),
+            "", "## Scoring", "",
+            "The player who goes out scores 0; everyone else "
+            + ("lays down the best melding of their hand into sets and runs (the engine finds it) and scores "
+               "only the cards it leaves unmatched:" if rummy.count_unmatched else "scores the cards left in hand:"),
+            "", "| cards | points |", "|---|---|"]
+    out += _points_rows(rummy, setup)
     for bonus in rummy.bonuses:
         out.append("")
         out.append(f"Bonus `{bonus.name}`: when `{bonus.when.source}` for the player going out, that player "
@@ -197,26 +217,92 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                    f"`{event.actor.source}` more and every other player `{event.others.source}`.")
     hand = _example_hand(rummy, setup)
     if hand:
-        out += ["", f"Worked example: a hand of {' '.join(NAMES[c] for c in hand)} left over scores "
-                    f"{card_points(hand, dict(rummy.card_points))}.", ""]
+        table = round_card_points(rummy, setup, 0)
+        codes = setup.pack.codes
+        out += ["", f"Worked example: a hand of {' '.join(codes[c] for c in hand)} left over scores "
+                    f"{sum(table[c] for c in hand)}"
+                    + (" in the first round." if rummy.card_points_rule is not None else "."), ""]
+    return out
+
+
+def _last_turn_words(rummy: RummyRules, setup: Any) -> list[str]:
+    """going_out.last_turns in words."""
+    if rummy.last_turns is None:
+        return []
+    turns = _by_round(rummy.last_turns, setup, "more turn")
+    if turns == "0 more turns":
+        return []
+    turns = "one last turn" if turns == "1 more turn" else turns
+    return [f"When a player goes out, each other player takes {turns}, in turn order (a player who "
+            "melds every card then goes out too and scores 0); then the round ends."]
+
+
+def _points_rows(rummy: RummyRules, setup: Any) -> list[str]:
+    """The penalty points as table rows: each value with the cards it prices (by the
+    mapping's codes; for an expression, the first round's points, the formula, and in
+    which later rounds which cards score otherwise)."""
+    by_points: dict[int, list[str]] = {}
+    if rummy.card_points_rule is None:
+        pack = setup.pack
+        names = {s.code: s.name.lower() for s in pack.specials}
+        for rank, points in rummy.card_points.items():
+            by_points.setdefault(points, []).append(names.get(rank, rank))
+        return [f"| {', '.join(ranks)} | {points} |" for points, ranks in sorted(by_points.items(), reverse=True)]
+    priced = [_priced(round_card_points(rummy, setup, i), setup) for i in range(len(setup.round_numbers))]
+    for label, points in priced[0].items():
+        by_points.setdefault(points, []).append(label)
+    rows = [f"| {', '.join(labels)} | {points} |" for points, labels in sorted(by_points.items(), reverse=True)]
+    changes = []
+    for number, later in zip(setup.round_numbers[1:], priced[1:]):
+        differ = [f"{label} {points}" for label, points in later.items() if priced[0].get(label) != points]
+        if differ:
+            changes.append(f"round {number}: " + ", ".join(differ))
+    rows += ["", f"The points are `card_points`: `{rummy.card_points_rule.source}`, worked out each round; the "
+             "table gives the first round's" + (" (then " + "; ".join(changes) + ")." if changes else ".")]
+    return rows
+
+
+def _priced(table: tuple[int, ...], setup: Any) -> dict[str, int]:
+    """A round's points of the deck's cards, by label: a rank's code where the deck's
+    cards of that rank score alike, else each card's code; the joker and special cards
+    by name."""
+    pack = setup.pack
+    cards = rummy_pack(pack)
+    out: dict[str, int] = {}
+    for code in setup.ranks:
+        r = cards.rank_index[code]
+        ranked = [s * cards.stride + r for s in range(cards.suits)]
+        if len({table[c] for c in ranked}) == 1:
+            out[code] = table[ranked[0]]
+        else:
+            out.update((pack.codes[c], table[c]) for c in ranked)
+    if setup.jokers:
+        out["joker"] = table[cards.joker]
+    for c, n in setup.special_counts:
+        if n > 0:
+            out[pack.specials[pack.special_of[c]].name.lower()] = table[c]
     return out
 
 
 def _example_hand(rummy: RummyRules, setup: Any) -> list[int]:
     """A hand to score as a worked example, of cards the pack holds (at the fewest
     players) and the rules price: its two highest ranks, a joker, and a seven (or a rank
-    from the middle of the pack), in spades where the pack has them: AS KS JK 7S for
-    the full pack.  A pack without aces, kings or sevens gets cards it has."""
-    pack = set(make_deck(1, 0, setup.ranks, setup.removed))
-    ranks = sorted({c % 13 for c in pack if RANKS[c % 13] in rummy.card_points}, reverse=True)
+    from the middle of the pack), in the first suit where the pack has them: AS KS JK 7S
+    for the full pack.  A pack without aces, kings or sevens gets cards it has."""
+    pack = setup.pack
+    cards = rummy_pack(pack)
+    priced = rummy.card_points_rule is not None
+    deck = set(pack.deck(1, 0, setup.ranks, setup.removed))
+    ranks = sorted({c % cards.stride for c in deck if priced or pack.ranks[pack.rank_of[c]].code in rummy.card_points},
+                   reverse=True)
     chosen = ranks[:2]
     rest = [r for r in ranks if r not in chosen]
-    seven = RANKS.index("7")
+    seven = cards.rank_index.get("7", -1)
     if rest:
         chosen.append(seven if seven in rest else rest[len(rest) // 2])
-    hand = [next(s * 13 + r for s in range(4) if s * 13 + r in pack) for r in chosen]
-    if "JK" in rummy.card_points:
-        hand.insert(min(2, len(hand)), JOKER)
+    hand = [next(s * cards.stride + r for s in range(cards.suits) if s * cards.stride + r in deck) for r in chosen]
+    if (priced and setup.jokers) or (not priced and "JK" in rummy.card_points):
+        hand.insert(min(2, len(hand)), cards.joker)
     return hand
 
 

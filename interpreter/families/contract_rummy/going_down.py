@@ -15,7 +15,7 @@ from . import events
 from .actions import GoDown
 from .melds import Meld
 from .round import Move, RoundState
-from .rules import DISCARD_REQUIRED
+from .rules import DISCARD_REQUIRED, NO_DISCARD, MeldKind
 
 
 class GoDownPhase(RoundState):
@@ -31,12 +31,17 @@ class GoDownPhase(RoundState):
         next_id = len(self.owners) + 1
         going_down = self.section.going_down
         contract = self.contract.melds
-        options = engine.go_down_options(hand, contract)
-        if options and (going_down.extra_melds or going_down.may is not None) and not going_down.exact_sizes:
+        if not contract:  # no contract: going down is melding the whole hand (but a final discard)
+            points = self._round_facts()[5]
+            options = [o for keep in self._meld_out_keeps() for o in engine.melds_out(hand, points, keep)]
+        else:
+            options = engine.go_down_options(hand, contract)
+        if options and contract and (going_down.extra_melds or going_down.may is not None) and \
+                not going_down.exact_sizes:
             options += engine.fuller_go_downs(hand, options, contract,
                                               1 if self.contract.going_out is DISCARD_REQUIRED else 0)
         for option in options:
-            action = GoDown(tuple(m.cards for m in option), tuple(m.kind.value for m in option))
+            action = GoDown(tuple(m.cards for m in option), tuple(m.kind.value for m in option), self.setup.pack)
             added = {next_id + i: m for i, m in enumerate(option)}
             if going_down.may is not None and not self._evaluate(
                     going_down.may.rule, self._go_down_env(seat, option), ("going_down", "may", "rule")):
@@ -50,6 +55,8 @@ class GoDownPhase(RoundState):
         if self.down[seat]:
             raise IllegalActionError("you are already down this round: lay off instead")
         self._take_from_hand(seat, [c for m in action.melds for c in m])
+        if not self.contract.melds:
+            return self._check_meld_out(seat, action)
         try:
             if action.kinds is None:  # each meld read as a set or a run so that together they meet the contract
                 melds = self.meld_engine.read_contract(action.melds, self.contract.melds)
@@ -69,6 +76,36 @@ class GoDownPhase(RoundState):
         added = {next_id + i: m for i, m in enumerate(melds)}
         if not self._leaves_legal_hand(seat, [c for m in action.melds for c in m], added):
             raise IllegalActionError(self._hand_rule())
+        return melds
+
+    def _meld_out_keeps(self) -> tuple[int, ...]:
+        """In a round with no contract, how many cards a go-down may leave in hand: the
+        final discard (where one is required), none (where a discard is forbidden), or
+        either."""
+        rule = self.contract.going_out
+        return (1,) if rule is DISCARD_REQUIRED else (0,) if rule is NO_DISCARD else (0, 1)
+
+    def _check_meld_out(self, seat: int, action: GoDown) -> list[Meld]:
+        """The melds of a go-down in a round with no contract: every meld a set or a run
+        (as its kind says, or as the cards read), and the whole hand melded but what
+        going out leaves for the final discard."""
+        melds = []
+        engine = self.meld_engine
+        for i, cards in enumerate(action.melds):
+            try:
+                kind = action.kinds[i] if action.kinds is not None and i < len(action.kinds) else ""
+                melds.append(engine.make(MeldKind(kind), cards) if kind in ("set", "run") else engine.classify(cards))
+            except ValueError as exc:
+                shown = " ".join(self.setup.pack.codes[c] for c in cards)
+                raise IllegalActionError(f"{shown}: {exc}") from None
+        left = len(self.hands[seat]) - sum(len(m.cards) for m in melds)
+        keeps = self._meld_out_keeps()
+        if left not in keeps:
+            raise IllegalActionError(
+                "this round has no contract: you go down only by melding your whole hand"
+                + (", but for the card you then discard" if keeps == (1,) else
+                   ", with no card left to discard" if keeps == (0,) else " (or all but a last discard)")
+                + f" ({left} card{'s' if left != 1 else ''} would be left)")
         return melds
 
     def _go_down_env(self, seat: int, melds: Sequence[Meld]) -> dict[str, Any]:
@@ -96,5 +133,5 @@ class GoDownPhase(RoundState):
             placed.append((meld_id, meld))
         self.down[seat] = True
         self.down_turn[seat] = self.turn_number
-        self.log(events.meld(self.round, seat, placed))
+        self.log(events.meld(self.round, seat, placed, self.setup.pack.codes))
         self._after_table_play(seat)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...cards import JOKER, NAMES
 from ...errors import IllegalActionError
 from . import events
 from .actions import LayOff, Swap, lay_off_of_one
@@ -37,7 +36,8 @@ class LayOffPhase(RoundState):
         # table after each lay-off need not be built to ask.
         # (not while a freed joker is owed: then every lay-off must leave it a place)
         roomy_natural = not self.joker_debt and self._cards_left(seat, (0,)) >= 2
-        roomy_joker = self.joker_debt <= 1 and self._cards_left(seat, (JOKER,)) >= 2
+        roomy_joker = self.joker_debt <= 1 and self._cards_left(seat, (engine.joker,)) >= 2
+        pack = self.setup.pack
         table = self.table
         # Only the melds that take one of the hand's cards (or a joker) can give a
         # lay-off; the index names them by their place on the table.  Each such place
@@ -60,10 +60,10 @@ class LayOffPhase(RoundState):
                     for low in engine.joker_ends(meld):  # where lay_off(meld, a wild card, low) fits
                         if roomy_joker or self._leaves_legal_hand(
                                 seat, [c], {meld_id: _fitted(engine.lay_off(meld, c, low))}):
-                            actions.append(lay_off_of_one(meld_id, c, low))
+                            actions.append(lay_off_of_one(meld_id, c, low, pack))
                 elif roomy_natural or self._leaves_legal_hand(  # lay_off(meld, c) fits: meld accepts c
                         seat, [c], {meld_id: _fitted(engine.lay_off(meld, c))}):
-                    actions.append(lay_off_of_one(meld_id, c, None))
+                    actions.append(lay_off_of_one(meld_id, c, None, pack))
 
     def _may_lay_off(self, seat: int) -> bool:
         """Whether ``seat`` may lay off cards this turn (its own melds or any)."""
@@ -84,7 +84,7 @@ class LayOffPhase(RoundState):
         if any(index.entries[place][0] not in changed and self._may_lay_off_on(seat, index.entries[place][0])
                for place in index.joker_places()):
             return True
-        return any(self.meld_engine.lay_off(m, JOKER) is not None for mid, m in changed.items()
+        return any(self.meld_engine.lay_off(m, self.meld_engine.joker) is not None for mid, m in changed.items()
                    if self._may_lay_off_on(seat, mid))
 
     def _check_lay_off(self, seat: int, action: LayOff) -> Meld:
@@ -118,8 +118,8 @@ class LayOffPhase(RoundState):
         for c in action.cards:
             placed = self.meld_engine.lay_off(result, c, action.at_low if c in self.meld_engine.wild else None)
             if placed is None:
-                raise IllegalActionError(f"{NAMES[c]} does not fit meld {action.meld} "
-                                         f"({' '.join(result.names())})")
+                raise IllegalActionError(f"{self.setup.pack.codes[c]} does not fit meld {action.meld} "
+                                         f"({' '.join(result.names(self.setup.pack.codes))})")
             result = placed
         return result
 
@@ -148,7 +148,8 @@ class LayOffPhase(RoundState):
                 self.jokers_melded[seat] += 1
                 self.joker_debt = max(0, self.joker_debt - 1)
         self._changed(action.meld, meld)
-        self._log.append((events.layoff, self.round_index + 1, seat, action.meld, action.cards, meld.cards))
+        self._log.append((events.layoff, self.round_index + 1, seat, action.meld, action.cards, meld.cards,
+                          self.setup.pack.codes))
         self._after_table_play(seat)
 
     # --- joker swaps ---------------------------------------------------------------------------
@@ -164,7 +165,7 @@ class LayOffPhase(RoundState):
                 for c in distinct:
                     if c in swappable and self._swap_result(seat, meld_id, c) is not None and \
                             self._swap_leaves_legal_hand(seat):
-                        actions.append(Swap(meld_id, c))
+                        actions.append(Swap(meld_id, c, self.setup.pack))
 
     def _swap_leaves_legal_hand(self, seat: int) -> bool:
         """A swap keeps the hand's size; if the freed joker must then be laid off, the
@@ -212,7 +213,7 @@ class LayOffPhase(RoundState):
             raise IllegalActionError(self._hand_rule())
         result = self._swap_result(seat, action.meld, action.card)
         if result is None:
-            raise IllegalActionError(f"no joker in meld {action.meld} stands for {NAMES[action.card]}"
+            raise IllegalActionError(f"no joker in meld {action.meld} stands for {self.setup.pack.codes[action.card]}"
                                      + (" (or the freed joker could not be played this turn)"
                                         if swap.freed_joker is PLAY_THIS_TURN else ""))
         return result
@@ -229,7 +230,7 @@ class LayOffPhase(RoundState):
         if self.section.joker_swap.freed_joker is PLAY_THIS_TURN:
             self.joker_debt += 1
         self.counters["swaps"] += 1
-        self.log(events.swap(self.round, seat, action.meld, action.card))
+        self.log(events.swap(self.round, seat, action.meld, action.card, self.setup.pack.codes))
 
 
 def _fitted(meld: Meld | None) -> Meld:

@@ -4,8 +4,9 @@ not one (:class:`MeldChecks`, the base of :class:`~.melds.MeldEngine`; entry poi
 and :class:`Meld`, a meld on the table or proposed.
 
 A run is kept in order, low to high, with each joker in the place it stands for;
-``start`` is the value of its first place (2..13 for two to king, 1 or 14 for the ace).
-The round's wild cards (``melds.wild``: the joker, and cards such as the deuces where
+``start`` is the value of its first place (2..13 for two to king, 1 or 14 for the ace;
+in a pack of the ruleset's own, the rank at place r of the pack's order has the value
+r + 2: see :mod:`.cardset`).  The round's wild cards (``melds.wild``: the joker, and cards such as the deuces where
 the ruleset says so) count as jokers for every limit.
 """
 
@@ -14,26 +15,28 @@ from __future__ import annotations
 import copy
 from typing import Any, NamedTuple, Sequence
 
-from ...cards import JOKER, NAMES
+from ...cards import NAMES
 from ...errors import EvaluationError
+from ...pack import STANDARD, Pack
 from ...rules import Ace
+from .cardset import RummyPack, rummy_pack
 from .rules import RUN, SET, GoingDownRules, MeldKind, MeldRules
 
 
-def values_of(card: int, ace_low: bool, ace_high: bool) -> tuple[int, ...]:
-    """The run values a natural card can take (the ace may be 1, 14 or both)."""
-    r = card % 13
-    if r == 12:
-        return tuple(v for v, ok in ((1, ace_low), (14, ace_high)) if ok)
+def values_of(card: int, ace_low: bool, ace_high: bool, stride: int = 13) -> tuple[int, ...]:
+    """The run values a natural card can take (the ace, the highest rank, may be 1, the
+    top value ``stride + 1`` or both: a pack without an ace has ``ace_low`` false and
+    ``ace_high`` true)."""
+    r = card % stride
+    if r == stride - 1:
+        return tuple(v for v, ok in ((1, ace_low), (stride + 1, ace_high)) if ok)
     return (r + 2,)
 
 
 def card_for(suit: int, value: int) -> int:
+    """The standard pack's card of ``suit`` for run value ``value`` (see
+    :meth:`.cardset.RummyPack.card_for` for any pack)."""
     return suit * 13 + (12 if value in (1, 14) else value - 2)
-
-
-# _RANK_OF_VALUE[v]: the rank that stands for run value v (1 to 14; the ace is 1 and 14)
-_RANK_OF_VALUE: tuple[int, ...] = (-1, 12) + tuple(range(12)) + (12,)
 
 
 def _jokers_side_by_side(cards: Sequence[int], wild: frozenset[int]) -> bool:
@@ -52,11 +55,13 @@ class Meld(NamedTuple):
     start: int = 0
     rank: int = -1  # a set's rank (-1 while it is all jokers)
 
-    def names(self) -> list[str]:
-        return [NAMES[c] for c in self.cards]
+    def names(self, codes: Sequence[str] = NAMES) -> list[str]:
+        """The cards' codes (``codes``: the pack's, by card; the standard pack's by default)."""
+        return [codes[c] for c in self.cards]
 
     def stands_for(self, index: int) -> int | None:
-        """The natural card the place ``index`` of a run stands for."""
+        """The natural card the place ``index`` of a run stands for (the standard pack;
+        :meth:`MeldChecks.stands_for` for the engine's own)."""
         if self.kind is not RUN:
             return None
         return card_for(self.suit, self.start + index)
@@ -66,21 +71,57 @@ class MeldChecks:
     """The meld rules of one ruleset for one round (its wild cards): whether cards make
     a set or a run, and why not (joker limits evaluated lazily, cached)."""
 
-    def __init__(self, rules: MeldRules, env: dict[str, Any], wild: frozenset[int] = frozenset((JOKER,)),
-                 going_down: GoingDownRules = GoingDownRules()):
+    def __init__(self, rules: MeldRules, env: dict[str, Any], wild: frozenset[int] | None = None,
+                 going_down: GoingDownRules = GoingDownRules(), pack: Pack = STANDARD,
+                 ranks: Sequence[str] | None = None):
         self.rules = rules
         self.env = env
         self.going_down = going_down
+        cards: RummyPack = rummy_pack(pack)
+        self.cards = cards
+        self.codes = cards.codes
+        self.stride = cards.stride
+        self.joker = joker = cards.joker
+        self.suited = cards.suited  # the special cards are numbered from here
         # The round's wild cards (melds.wild): the jokers, and natural cards such as the
-        # deuces where the ruleset says so.  A wild card is wild in every meld, even in
-        # the place of its own rank; the go-down search counts them all as jokers.
-        self.wild = wild
-        self.wild_naturals = frozenset(c for c in wild if c != JOKER)
-        self.ace_low = rules.run_ace in (Ace.LOW, Ace.EITHER)
-        self.ace_high = rules.run_ace in (Ace.HIGH, Ace.EITHER)
-        self.lo = 1 if self.ace_low else 2
-        self.hi = 14 if self.ace_high else 13
+        # deuces (or special cards) where the ruleset says so.  A wild card is wild in
+        # every meld, even in the place of its own rank; the go-down search counts them
+        # all as jokers.
+        self.wild = wild if wild is not None else frozenset((joker,))
+        self.wild_naturals = frozenset(c for c in self.wild if c != joker)
+        # special cards that are not wild: they go in no meld
+        self.dead = frozenset(c for c in range(cards.suited, cards.size) if c not in self.wild)
+        # Runs stand within the deck's ranks (``ranks``, its codes; all the pack's by
+        # default): a joker never stands for a rank the deck leaves out at either end.
+        # The ace rules apply where the deck holds the ace as its highest rank (below
+        # the lowest only where the deck starts at the pack's lowest rank).
+        places = sorted(cards.rank_index[r] for r in ranks) if ranks else [0, cards.stride - 1]
+        low, high = places[0], places[-1]
+        if cards.has_ace and high == cards.stride - 1:
+            self.ace_low = rules.run_ace in (Ace.LOW, Ace.EITHER) and low == 0
+            self.ace_high = rules.run_ace in (Ace.HIGH, Ace.EITHER)
+        else:  # no ace: the highest rank is only the highest
+            self.ace_low, self.ace_high = False, True
+        self.lo = 1 if self.ace_low else low + 2
+        self.hi = high + 2 if self.ace_high else high + 1
+        # a run that turns the corner goes round the deck's ranks: from the highest to the lowest
+        self.wrap_base, self.wrap_span = low + 2, high - low + 1
         self._limits: dict[tuple[int, bool], tuple[int, int]] = {}
+
+    def stands_for(self, meld: Meld, index: int) -> int | None:
+        """The natural card the place ``index`` of a run stands for."""
+        if meld.kind is not RUN:
+            return None
+        return self.cards.card_for(meld.suit, meld.start + index)
+
+    def _dead_card(self, cards: Sequence[int]) -> str | None:
+        """Why ``cards`` make no meld when one is a special card that is not wild."""
+        dead = self.dead
+        if dead:
+            for c in cards:
+                if c in dead:
+                    return f"{self.codes[c]} is a special card that goes in no meld (it is not wild)"
+        return None
 
     def limits(self, size: int, is_run: bool) -> tuple[int, int]:
         """(most jokers, least naturals) for a meld of ``size``."""
@@ -103,10 +144,14 @@ class MeldChecks:
         size = len(cards)
         if size < self.rules.set_min:
             return f"a set needs at least {self.rules.set_min} cards"
+        dead = self._dead_card(cards)
+        if dead:
+            return dead
         naturals = [c for c in cards if c not in self.wild]
-        if len({c % 13 for c in naturals}) > 1:
+        stride = self.stride
+        if len({c % stride for c in naturals}) > 1:
             return "a set's cards must all be of one rank"
-        if self.rules.set_distinct_suits and len({c // 13 for c in naturals}) < len(naturals):
+        if self.rules.set_distinct_suits and len({c // stride for c in naturals}) < len(naturals):
             return "a set's natural cards must all be of different suits"
         return self._joker_problem(size, size - len(naturals), False)
 
@@ -116,13 +161,16 @@ class MeldChecks:
             return f"a run needs at least {self.rules.run_min} cards"
         if size > self.rules.run_max:
             return f"a run holds at most {self.rules.run_max} cards"
+        dead = self._dead_card(cards)
+        if dead:
+            return dead
         naturals = [(i, c) for i, c in enumerate(cards) if c not in self.wild]
         problem = self._joker_problem(size, size - len(naturals), True)
         if problem:
             return problem
         if not naturals:
             return "a run needs a natural card, to fix its suit and its values"
-        if len({c // 13 for _, c in naturals}) > 1:
+        if len({c // self.stride for _, c in naturals}) > 1:
             return "a run's cards must all be of one suit"
         if not self.rules.jokers_adjacent and _jokers_side_by_side(cards, self.wild):
             return "two jokers may not stand side by side in a run"
@@ -133,11 +181,12 @@ class MeldChecks:
     def _not_in_sequence(self, cards: Sequence[int]) -> str:
         """Why cards that are no run in this order are not: the ace's place when it would
         be one with the ace at its other end, else the corner."""
-        if not self.rules.wrap and not (self.ace_low and self.ace_high) and any(c % 13 == 12 for c in cards
-                                                                                if c not in self.wild):
+        top = self.stride - 1
+        if self.cards.has_ace and not self.rules.wrap and not (self.ace_low and self.ace_high) and \
+                any(c % self.stride == top for c in cards if c not in self.wild):
             probe = copy.copy(self)
             probe.ace_low = probe.ace_high = True
-            probe.lo, probe.hi = 1, 14
+            probe.lo, probe.hi = 1, self.cards.top
             if probe.run_start(cards) is not None:
                 if self.ace_high:
                     return "an ace is high in runs here (above the king), so it cannot stand below the 2"
@@ -159,7 +208,7 @@ class MeldChecks:
         if first is None:
             return None
         index, card = first
-        for value in values_of(card, self.ace_low, self.ace_high):
+        for value in values_of(card, self.ace_low, self.ace_high, self.stride):
             start = value - index
             if self._fits(cards, start):
                 return start
@@ -168,22 +217,25 @@ class MeldChecks:
     def _fits(self, cards: Sequence[int], start: int) -> bool:
         wrap = self.rules.wrap
         wild = self.wild
+        stride = self.stride
         if len(cards) > self.rules.run_max:
             return False
         if wrap:
-            if len(cards) > 13:
+            if len(cards) > self.wrap_span:
                 return False
         elif start < self.lo or start + len(cards) - 1 > self.hi:
             return False
         want = start
+        rank_of_value = self.cards.rank_of_value
+        top = stride + 1
         for c in cards:
             if c not in wild:
                 if wrap:
-                    want = (want - 2) % 13 + 2
+                    want = (want - self.wrap_base) % self.wrap_span + self.wrap_base
                 # (the rank a run value stands for, looked up: this runs for every card
                 # of every lay-off tried)
-                if c % 13 != _RANK_OF_VALUE[want] or (want == 1 and not self.ace_low) or \
-                        (want == 14 and not self.ace_high and not wrap):
+                if c % stride != rank_of_value[want] or (want == 1 and not self.ace_low) or \
+                        (want == top and not self.ace_high and not wrap):
                     return False
             want += 1
         return True
@@ -196,11 +248,11 @@ class MeldChecks:
             if problem:
                 raise ValueError(problem)
             naturals = [c for c in cards if c not in self.wild]
-            return Meld(kind, cards, -1, 0, naturals[0] % 13 if naturals else -1)
+            return Meld(kind, cards, -1, 0, naturals[0] % self.stride if naturals else -1)
         problem = self.why_not_run(cards)
         if problem:
             raise ValueError(problem)
-        suit = next(c // 13 for c in cards if c not in self.wild)
+        suit = next(c // self.stride for c in cards if c not in self.wild)
         return Meld(kind, cards, suit, self.run_start(cards) or 0)
 
     def classify(self, cards: Sequence[int]) -> Meld:
@@ -216,10 +268,13 @@ class MeldChecks:
             return self.make(RUN, cards)
         if self.why_not_run(cards[::-1]) is None:
             return self.make(RUN, cards[::-1])
+        dead = self._dead_card(cards)
+        if dead:
+            raise ValueError(dead)
         naturals = [c for c in cards if c not in self.wild]
-        if len({c % 13 for c in naturals}) <= 1:
+        if len({c % self.stride for c in naturals}) <= 1:
             raise ValueError(set_problem)
-        if len({c // 13 for c in naturals}) == 1:
+        if len({c // self.stride for c in naturals}) == 1:
             raise ValueError(run_problem)
         raise ValueError(f"it is neither a set ({set_problem}) nor a run ({run_problem})")
 

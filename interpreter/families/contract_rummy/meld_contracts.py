@@ -9,7 +9,6 @@ from __future__ import annotations
 import itertools
 from typing import Sequence
 
-from ...cards import NAMES
 from .meld_checks import Meld, MeldChecks
 from .rules import EITHER, RUN, SET, MeldKind, MeldSpec
 
@@ -30,7 +29,7 @@ class ContractReading(MeldChecks):
             try:
                 options.append(self.readings(cards))
             except ValueError as exc:
-                shown = " ".join(NAMES[c] for c in cards)
+                shown = " ".join(self.codes[c] for c in cards)
                 raise ValueError(f"meld {i} ({shown}) is not a meld: {exc}") from None
         first = [o[0] for o in options]
         ambiguous = sum(len(o) > 1 for o in options)
@@ -60,7 +59,7 @@ class ContractReading(MeldChecks):
             try:
                 melds.append(self.make(MeldKind(kind), cards))
             except ValueError as exc:
-                shown = " ".join(NAMES[c] for c in cards)
+                shown = " ".join(self.codes[c] for c in cards)
                 raise ValueError(f"meld {i} ({shown}) is not a {kind}: {exc}") from None
         problem = self.contract_problem(melds, contract)
         if problem:

@@ -7,10 +7,10 @@ of moves asks at every decision (:meth:`~LayOffs.accepts`, :meth:`~LayOffs.joker
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
-from ...cards import JOKER
-from .meld_checks import Meld, MeldChecks, _jokers_side_by_side, card_for, values_of
+from ...pack import STANDARD, Pack
+from .meld_checks import Meld, MeldChecks, _jokers_side_by_side, values_of
 from .rules import RUN, SET, GoingDownRules, MeldRules
 
 T = TypeVar("T")
@@ -19,9 +19,10 @@ T = TypeVar("T")
 class LayOffs(MeldChecks):
     """Lay-offs and joker swaps on the melds of the table."""
 
-    def __init__(self, rules: MeldRules, env: dict[str, Any], wild: frozenset[int] = frozenset((JOKER,)),
-                 going_down: GoingDownRules = GoingDownRules()):
-        super().__init__(rules, env, wild, going_down)
+    def __init__(self, rules: MeldRules, env: dict[str, Any], wild: frozenset[int] | None = None,
+                 going_down: GoingDownRules = GoingDownRules(), pack: Pack = STANDARD,
+                 ranks: Sequence[str] | None = None):
+        super().__init__(rules, env, wild, going_down, pack, ranks)
         self._accepts: dict[int, tuple[Meld, frozenset[int]]] = {}
         self._joker_ends: dict[int, tuple[Meld, tuple[bool | None, ...]]] = {}
         self._swappable: dict[int, tuple[Meld, frozenset[int]]] = {}
@@ -32,18 +33,22 @@ class LayOffs(MeldChecks):
         size = len(meld.cards) + 1
         wild = self.wild
         is_wild = card in wild
-        jokers = meld.cards.count(JOKER) if not self.wild_naturals else self.wilds(meld)
+        stride = self.stride
+        jokers = meld.cards.count(self.joker) if not self.wild_naturals else self.wilds(meld)
+        if not is_wild and card >= self.suited:
+            return None  # a special card that is not wild goes in no meld
         if meld.kind is SET:
             if is_wild:
                 if self._joker_problem(size, jokers + 1, False):
                     return None
-            elif meld.rank >= 0 and card % 13 != meld.rank:
+            elif meld.rank >= 0 and card % stride != meld.rank:
                 return None
             elif self._joker_problem(size, jokers, False):
                 return None
-            elif self.rules.set_distinct_suits and any(c // 13 == card // 13 for c in meld.cards if c not in wild):
+            elif self.rules.set_distinct_suits and any(c // stride == card // stride for c in meld.cards
+                                                       if c not in wild):
                 return None
-            rank = meld.rank if meld.rank >= 0 or is_wild else card % 13
+            rank = meld.rank if meld.rank >= 0 or is_wild else card % stride
             return Meld(meld.kind, meld.cards + (card,), -1, 0, rank)
         low, high = meld.start - 1, meld.start + len(meld.cards)
         if is_wild:
@@ -56,14 +61,15 @@ class LayOffs(MeldChecks):
                 if self._fits(cards, start) and (self.rules.jokers_adjacent or not _jokers_side_by_side(cards, wild)):
                     return Meld(meld.kind, cards, meld.suit, start)
             return None
-        if card // 13 != meld.suit or self._joker_problem(size, jokers, True):
+        if card // stride != meld.suit or self._joker_problem(size, jokers, True):
             return None
-        for value in values_of(card, self.ace_low, self.ace_high):
-            if value == low or (self.rules.wrap and (value - 2) % 13 == (low - 2) % 13):
+        base, span = self.wrap_base, self.wrap_span
+        for value in values_of(card, self.ace_low, self.ace_high, stride):
+            if value == low or (self.rules.wrap and (value - base) % span == (low - base) % span):
                 cards = (card,) + meld.cards
                 if self._fits(cards, meld.start - 1):
                     return Meld(meld.kind, cards, meld.suit, meld.start - 1)
-            if value == high or (self.rules.wrap and (value - 2) % 13 == (high - 2) % 13):
+            if value == high or (self.rules.wrap and (value - base) % span == (high - base) % span):
                 cards = meld.cards + (card,)
                 if self._fits(cards, meld.start):
                     return Meld(meld.kind, cards, meld.suit, meld.start)
@@ -72,7 +78,7 @@ class LayOffs(MeldChecks):
     def wilds(self, meld: Meld) -> int:
         """How many wild cards ``meld`` holds (each counts as a joker for the limits)."""
         if not self.wild_naturals:
-            return meld.cards.count(JOKER)
+            return meld.cards.count(self.joker)
         wild = self.wild
         return sum(1 for c in meld.cards if c in wild)
 
@@ -89,10 +95,10 @@ class LayOffs(MeldChecks):
             return None
         if meld.kind is RUN:
             for i, c in enumerate(meld.cards):
-                if c in wild and meld.stands_for(i) == card:
+                if c in wild and self.stands_for(meld, i) == card:
                     return Meld(meld.kind, meld.cards[:i] + (card,) + meld.cards[i + 1:], meld.suit, meld.start)
             return None
-        if meld.rank >= 0 and card % 13 == meld.rank:
+        if meld.rank >= 0 and card < self.suited and card % self.stride == meld.rank:
             i = next(i for i, c in enumerate(meld.cards) if c in wild)  # a set frees its first wild card
             return Meld(meld.kind, meld.cards[:i] + (card,) + meld.cards[i + 1:], -1, 0, meld.rank)
         return None
@@ -142,7 +148,7 @@ class LayOffs(MeldChecks):
 
     def _compute_joker_ends(self, meld: Meld) -> tuple[bool | None, ...]:
         ends = (False, True) if meld.kind is RUN else (None,)
-        return tuple(low for low in ends if self.lay_off(meld, JOKER, low) is not None)  # (any wild card fits alike)
+        return tuple(low for low in ends if self.lay_off(meld, self.joker, low) is not None)  # (any wild card fits alike)
 
     def swappable(self, meld: Meld) -> frozenset[int]:
         """The natural cards :meth:`swap` can put in the place of a joker of ``meld``
@@ -153,22 +159,27 @@ class LayOffs(MeldChecks):
         wild = self.wild
         if not any(c in wild for c in meld.cards):
             return frozenset()
+        card_for = self.cards.card_for
+        stride = self.stride
         if meld.kind is RUN:
             return frozenset(n for n in (card_for(meld.suit, meld.start + i) for i, c in enumerate(meld.cards) if c in wild)
                              if n not in wild)
-        return frozenset(s * 13 + meld.rank for s in range(4) if s * 13 + meld.rank not in wild) \
+        return frozenset(s * stride + meld.rank for s in range(self.cards.suits) if s * stride + meld.rank not in wild) \
             if meld.rank >= 0 else frozenset()
 
     def _lay_off_candidates(self, meld: Meld) -> list[int]:
+        stride = self.stride
         if meld.kind is SET:
-            return [s * 13 + meld.rank for s in range(4)] if meld.rank >= 0 else list(range(52))
+            return [s * stride + meld.rank for s in range(self.cards.suits)] if meld.rank >= 0 else \
+                list(range(self.suited))
         values = (meld.start - 1, meld.start + len(meld.cards))
         out = []
+        top = self.cards.top
         for v in values:
             if self.rules.wrap:
-                v = (v - 2) % 13 + 2
-            if 1 <= v <= 14:
-                out.append(card_for(meld.suit, v))
+                v = (v - self.wrap_base) % self.wrap_span + self.wrap_base
+            if 1 <= v <= top and self.cards.rank_of_value[v] >= 0:
+                out.append(self.cards.card_for(meld.suit, v))
         return out
 
     def fits(self, meld: Meld, c: int) -> bool:

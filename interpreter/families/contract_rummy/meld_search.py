@@ -14,40 +14,42 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...cards import JOKER
-from .meld_checks import Meld, card_for
+from ...pack import STANDARD, Pack
+from .meld_checks import Meld
 from .meld_contracts import ContractReading
 from .meld_layoffs import LayOffs
 from .rules import EITHER, RUN, SET, GoingDownRules, MeldKind, MeldRules, MeldSpec
 
 # For each rank, the bits of the run values it stands for (bit v for value v; the ace
-# is both 1 and 14): a suit's cards in hand become one int, and a run window's naturals
-# are counted with a mask and int.bit_count().
-_VALUE_BITS: tuple[int, ...] = tuple(1 << (r + 2) for r in range(12)) + ((1 << 14) | (1 << 1),)
+# is both 1 and 14) are the pack's ``value_bits`` (:mod:`.cardset`): a suit's cards in
+# hand become one int, and a run window's naturals are counted with a mask and
+# int.bit_count().
 
-# (lo, hi, jokers adjacent, wrap) -> the go-down search caches of MeldEngine (windows,
+# (lo, hi, jokers adjacent, wrap, the pack's ranks and ace) -> the go-down search caches of MeldEngine (windows,
 # best window counts, runs in a suit), shared by every checker with those rules.
 # A candidate meld of the search: its cards, then the Meld fields (kind, cards, suit,
 # start, rank): a plain tuple, as the search makes many and builds a Meld only for an
 # option found.
 Candidate = tuple[tuple[int, ...], MeldKind, tuple[int, ...], int, int, int]
 
-_SEARCH_CACHES: dict[tuple[int, int, bool, bool], tuple[dict[int, list[tuple[int, int]]], dict[tuple[int, int], int],
+_SEARCH_CACHES: dict[tuple[int, int, bool, bool, int, bool], tuple[dict[int, list[tuple[int, int]]], dict[tuple[int, int], int],
                                                         dict[tuple[int, int, int, int, int], list[Candidate]]]] = {}
 
 
 class GoDownSearch(ContractReading, LayOffs):
     """Searches a hand for the ways to meet a contract."""
 
-    def __init__(self, rules: MeldRules, env: dict[str, Any], wild: frozenset[int] = frozenset((JOKER,)),
-                 going_down: GoingDownRules = GoingDownRules()):
-        super().__init__(rules, env, wild, going_down)
+    def __init__(self, rules: MeldRules, env: dict[str, Any], wild: frozenset[int] | None = None,
+                 going_down: GoingDownRules = GoingDownRules(), pack: Pack = STANDARD,
+                 ranks: Sequence[str] | None = None):
+        super().__init__(rules, env, wild, going_down, pack, ranks)
         self._specs: dict[int, tuple[Sequence[MeldSpec], tuple[tuple[MeldSpec, ...], int, int, int, int, int]]] = {}
         # The go-down search caches (see _windows, _best_window, _candidates) depend only
         # on the run bounds and the joker-adjacency rule besides their keys, so every
         # checker with those rules shares them: a simulation plays many games, each with
         # its own checker, and each game used to warm the caches up again.
-        shared = _SEARCH_CACHES.setdefault((self.lo, self.hi, rules.jokers_adjacent, rules.wrap), ({}, {}, {}))
+        shared = _SEARCH_CACHES.setdefault((self.lo, self.hi, rules.jokers_adjacent, rules.wrap, self.stride,
+                                            self.cards.has_ace), ({}, {}, {}))
         self._window_cache: dict[int, list[tuple[int, int]]] = shared[0]
         self._best: dict[tuple[int, int], int] = shared[1]
         self._suit_runs: dict[tuple[int, int, int, int, int], list[Candidate]] = shared[2]  # see _candidates
@@ -66,18 +68,21 @@ class GoDownSearch(ContractReading, LayOffs):
         candidates, and so of the options, is that of the plain search described in
         :meth:`_candidates`."""
         specs, need, sets, least_set, least_run, runs = self._sorted_specs(contract)
-        if len(hand) < need:
+        if len(hand) < need or not specs:  # (no contract: see MeldingOut.melds_out)
             return []
         naturals = self.wild_naturals
+        joker = self.joker
+        if self.dead:  # special cards that are not wild go in no meld
+            hand = [c for c in hand if c not in self.dead]
         held = [c for c in hand if c in naturals] if naturals else None
         if held:  # the search counts every wild card as a joker; the real ones go back in below
-            hand = [JOKER if c in naturals else c for c in hand]
+            hand = [joker if c in naturals else c for c in hand]
         counts, masks, deeper, ranks = self._count(hand, runs)
-        if not self._could_meet(counts[JOKER], masks, deeper, ranks, sets, runs, least_set, least_run):
+        if not self._could_meet(counts[joker], masks, deeper, ranks, sets, runs, least_set, least_run):
             return []
         options = self._search(specs, counts, masks, ranks, limit)
         if held:
-            options = [self._with_wild_cards(option, hand.count(JOKER) - len(held), held) for option in options]
+            options = [self._with_wild_cards(option, hand.count(joker) - len(held), held) for option in options]
         return options
 
     def fuller_go_downs(self, hand: Sequence[int], options: Sequence[tuple[Meld, ...]],
@@ -123,32 +128,33 @@ class GoDownSearch(ContractReading, LayOffs):
                 out.append(tuple(melds))
         return out
 
-    @staticmethod
-    def _with_wild_cards(option: tuple[Meld, ...], jokers: int, held: list[int]) -> tuple[Meld, ...]:
+    def _with_wild_cards(self, option: tuple[Meld, ...], jokers: int, held: list[int]) -> tuple[Meld, ...]:
         """``option`` with the hand's wild cards in the joker places: the jokers first,
         then the other wild cards in the order held."""
-        pool = iter([JOKER] * jokers + held)
-        return tuple(m._replace(cards=tuple(next(pool) if c == JOKER else c for c in m.cards))
-                     if JOKER in m.cards else m for m in option)
+        joker = self.joker
+        pool = iter([joker] * jokers + held)
+        return tuple(m._replace(cards=tuple(next(pool) if c == joker else c for c in m.cards))
+                     if joker in m.cards else m for m in option)
 
-    @staticmethod
-    def _count(hand: Sequence[int], runs: int) -> tuple[list[int], list[int], list[list[int]], list[int]]:
+    def _count(self, hand: Sequence[int], runs: int) -> tuple[list[int], list[int], list[list[int]], list[int]]:
         """``counts``, ``masks`` and ``ranks`` of the hand (see :meth:`go_down_options`),
         and ``deeper``: deeper[k - 2][suit] has the run values held at least k times,
         for k up to ``runs`` (two runs in one suit need two of each value they share)."""
-        counts = [0] * (JOKER + 1)
-        masks = [0, 0, 0, 0]
-        ranks = [0] * 13
-        deeper = [[0, 0, 0, 0] for _ in range(runs - 1)]
+        joker, stride, bits = self.joker, self.stride, self.cards.value_bits
+        suits = self.cards.suits
+        counts = [0] * (joker + 1)
+        masks = [0] * suits
+        ranks = [0] * stride
+        deeper = [[0] * suits for _ in range(runs - 1)]
         for c in hand:
             n = counts[c] = counts[c] + 1
-            if c != JOKER:
-                r = c % 13
+            if c != joker:
+                r = c % stride
                 ranks[r] += 1
                 if n == 1:
-                    masks[c // 13] |= _VALUE_BITS[r]
+                    masks[c // stride] |= bits[r]
                 elif n <= runs:
-                    deeper[n - 2][c // 13] |= _VALUE_BITS[r]
+                    deeper[n - 2][c // stride] |= bits[r]
         return counts, masks, deeper, ranks
 
     def _search(self, specs: tuple[MeldSpec, ...], counts: list[int], masks: list[int], ranks: list[int],
@@ -173,26 +179,27 @@ class GoDownSearch(ContractReading, LayOffs):
         either = [((MeldSpec(SET, spec.min_size), self.limits(spec.min_size, False)),
                    (MeldSpec(RUN, spec.min_size), self.limits(spec.min_size, True)))
                   if spec.kind is EITHER else None for spec in specs]
+        joker, stride, bits = self.joker, self.stride, self.cards.value_bits
 
         def take(cards: tuple[int, ...]) -> None:
             """Take ``cards`` out of the counts."""
             for c in cards:
                 n = counts[c] = counts[c] - 1
-                if c != JOKER:
-                    r = c % 13
+                if c != joker:
+                    r = c % stride
                     ranks[r] -= 1
                     if not n:
-                        masks[c // 13] &= ~_VALUE_BITS[r]
+                        masks[c // stride] &= ~bits[r]
 
         def put_back(cards: tuple[int, ...]) -> None:
             """Put ``cards`` back into the counts."""
             for c in cards:
                 n = counts[c] = counts[c] + 1
-                if c != JOKER:
-                    r = c % 13
+                if c != joker:
+                    r = c % stride
                     ranks[r] += 1
                     if n == 1:
-                        masks[c // 13] |= _VALUE_BITS[r]
+                        masks[c // stride] |= bits[r]
 
         def search(i: int, floor: tuple[int, ...]) -> None:
             same_as_previous = same[i]
@@ -340,7 +347,8 @@ class GoDownSearch(ContractReading, LayOffs):
         jokers, then an all-joker set where allowed.  Runs: by suit, then start, each
         value held as its natural, each gap a joker."""
         size = spec.min_size
-        jokers = counts[JOKER]
+        joker = self.joker
+        jokers = counts[joker]
         spare = jokers if jokers < most else most
         out: list[Candidate] = []
         if spec.kind is SET:
@@ -349,21 +357,23 @@ class GoDownSearch(ContractReading, LayOffs):
             fewest = max(size - spare, least, 1)
             distinct = self.rules.set_distinct_suits
             if fewest <= size:
-                for rank in range(13):
+                stride = self.stride
+                for rank in range(stride):
                     held = ranks[rank]
                     if distinct and held:  # one natural of each suit at most
-                        held = sum(1 for c in range(rank, JOKER, 13) if counts[c])
+                        held = sum(1 for c in range(rank, joker, stride) if counts[c])
                     if held >= fewest:
                         use: list[int] = []
-                        for c in range(rank, JOKER, 13):
+                        for c in range(rank, joker, stride):
                             use += [c] * (counts[c] if not distinct else min(counts[c], 1))
-                        cards = tuple(use[:size]) + (JOKER,) * (size - held if held < size else 0)
+                        cards = tuple(use[:size]) + (joker,) * (size - held if held < size else 0)
                         out.append((cards, SET, cards, -1, 0, rank))
             if least == 0 and jokers >= size and most >= size:
-                cards = (JOKER,) * size
+                cards = (joker,) * size
                 out.append((cards, SET, cards, -1, 0, -1))
             return out
-        for suit in range(4):
+        top = self.cards.top
+        for suit in range(len(masks)):
             mask = masks[suit]
             if not mask:
                 continue
@@ -374,8 +384,8 @@ class GoDownSearch(ContractReading, LayOffs):
                     self._suit_runs.clear()
                 runs = self._suit_runs[key] = [(cards, RUN, cards, suit, start, -1) for cards, start
                                                in self._runs_in_suit(mask, suit, size, spare)]
-            if size == 14:  # both ends are the ace: it must be held twice
-                ace = card_for(suit, 14)
+            if size == top and self.lo == 1:  # both ends are the ace: it must be held twice
+                ace = self.cards.card_for(suit, top)
                 out += [run for run in runs if run[4] != 1 or counts[ace] >= 2]
             else:
                 out += runs
@@ -389,6 +399,7 @@ class GoDownSearch(ContractReading, LayOffs):
         fewest = max(least, 1)
         top = self.hi - size + 2
         adjacent_ok = self.rules.jokers_adjacent
+        joker, card_for = self.joker, self.cards.card_for
         out = []
         for start, window in self._windows(size):
             if start >= top:
@@ -399,5 +410,5 @@ class GoDownSearch(ContractReading, LayOffs):
             gaps = window & ~mask
             if not adjacent_ok and gaps & (gaps >> 1):
                 continue  # two jokers side by side
-            out.append((tuple(card_for(suit, v) if mask >> v & 1 else JOKER for v in range(start, start + size)), start))
+            out.append((tuple(card_for(suit, v) if mask >> v & 1 else joker for v in range(start, start + size)), start))
         return out

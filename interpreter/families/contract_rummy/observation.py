@@ -17,8 +17,8 @@ _new_tuple = tuple.__new__
 
 
 class RummyObservation(NamedTuple):
-    """What one seat of a contract-rummy game may know.  Cards are card numbers
-    (:mod:`cardrules.interpreter.cards`)."""
+    """What one seat of a contract-rummy game may know.  Cards are card numbers of the
+    game's pack (:mod:`cardrules.interpreter.pack`)."""
 
     seat: int
     players: int
@@ -47,6 +47,9 @@ class RummyObservation(NamedTuple):
     turn_number: int
     went_down_this_turn: bool  # this seat went down in the current turn
     wild: frozenset[int]  # the round's wild cards (melds.wild): the joker and any others
+    points: tuple[int, ...] = ()  # each card's penalty points this round, by card (card_points)
+    out_first: int | None = None  # who went out, while the others take their last turns (going_out.last_turns)
+    final_turns: tuple[int, ...] = ()  # the last turns still to come, by seat, in order
 
 
 class Observations(RoundState):
@@ -60,9 +63,10 @@ class Observations(RoundState):
             return self.observation(0)._replace(seat=-1, hand=(), buys_left=0, went_down_this_turn=False)
         if self.turn == OVER:  # no round is being played: no hand size, contract or buys
             phase, contract, hand_size, buy_limit = _OVER, None, 0, None
+            points: tuple[int, ...] = ()
         else:
             phase = self.phase
-            _, _, contract, hand_size, buy_limit = self._round_facts()
+            _, _, contract, hand_size, buy_limit, points, _ = self._round_facts()
         pile = self.pile
         down = self.down
         # tuple.__new__ rather than RummyObservation(...): the named tuple's own __new__
@@ -76,4 +80,5 @@ class Observations(RoundState):
             0 if buy_limit is None or self.buys[seat] >= buy_limit else buy_limit - self.buys[seat],
             self.joker_debt, tuple(self.window) if phase is _WINDOW else (), self.buyer,
             tuple(self.known), self.turn_number,
-            down[seat] and self.down_turn[seat] == self.turn_number, self.meld_engine.wild))
+            down[seat] and self.down_turn[seat] == self.turn_number, self.meld_engine.wild, points,
+            self.out_first, self.final_turns))

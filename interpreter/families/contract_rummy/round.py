@@ -15,16 +15,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Sequence, Union
 
-from ...cards import NAMES
 from ...deal import Deal
 from ...errors import EvaluationError, IllegalActionError
 from ...expressions import Compiled
 from ...game import GameState
 from ...rules import Setup
-from .actions import Allow, Refuse, RummyAction, RummyChance
+from .actions import Allow, Refuse, RummyAction, RummyChance, card_moves
 from .melds import Meld, MeldEngine
 from .phases import Phase
-from .rules import Contract, RummyRules, SeatRule, wild_cards
+from .rules import Contract, RummyRules, SeatRule, round_card_points, wild_cards
 from .table import TableIndex
 
 # What the legal list holds and what verify and apply take: a seat's move, one of the
@@ -91,6 +90,8 @@ class RoundState(GameState):
     # --- the round's end (scoring.py) ---------------------------------------------------------
     went_out: list[int]  # rounds each seat went out in
     penalties: list[int]  # penalty points from cards left in hand
+    out_first: int | None  # who went out first this round, while the others take their last turns
+    final_turns: tuple[int, ...]  # the seats still to take a last turn (going_out.last_turns), in order
 
     # Slots for every field above (tests/test_rummy_state_layout.py checks they agree), and
     # only here: the phases' classes have none, or composing them would clash.  The hot
@@ -104,23 +105,26 @@ class RoundState(GameState):
                  "down", "down_turn", "jokers_melded", "_go_downs",
                  "joker_debt",
                  "discarder", "protected",
-                 "went_out", "penalties")
+                 "went_out", "penalties", "out_first", "final_turns")
 
     # --- the round's facts ----------------------------------------------------------------------
     @property
     def contract(self) -> Contract:
         return self._round_facts()[2]
 
-    def _round_facts(self) -> tuple[int, Setup, Contract, int, int | None]:
-        """(round index, setup, contract, hand size, buy limit or None) of the round
-        being played.  Every decision's observation and most listings read them, and
+    def _round_facts(self) -> tuple[int, Setup, Contract, int, int | None, tuple[int, ...], Any]:
+        """(round index, setup, contract, hand size, buy limit or None, each card's
+        penalty points, the pack's discards, called discards and stock draws) of the
+        round being played.  Every decision's observation and most listings read them, and
         they change only with the round (or with the setup, which a stacked deal may
         replace), so they are worked out once for each and kept until then."""
         facts = self._facts
         if facts[0] != self.round_index or facts[1] is not self.setup:
             buying = self.section.buying
             facts = self._facts = (self.round_index, self.setup, self.section.contracts[self.rules_round - 1],
-                                   self.hand_size, self._round_value(buying.limit, ("buying", "limit")) if buying.allowed else None)
+                                   self.hand_size, self._round_value(buying.limit, ("buying", "limit")) if buying.allowed else None,
+                                   round_card_points(self.section, self.setup, self.round_index),
+                                   card_moves(self.setup.pack))
         return facts
 
     def _round_value(self, compiled: Compiled, path: tuple[str | int, ...]) -> int:
@@ -177,8 +181,8 @@ class RoundState(GameState):
         for c, n in Counter(cards).items():
             held = hand.count(c)  # a play takes a card or a few: no need to count the whole hand
             if held < n:
-                raise IllegalActionError(f"you hold {held} {NAMES[c]}; this needs {n}" if held or n > 1
-                                         else f"you do not hold {NAMES[c]}")
+                raise IllegalActionError(f"you hold {held} {self.setup.pack.codes[c]}; this needs {n}" if held or n > 1
+                                         else f"you do not hold {self.setup.pack.codes[c]}")
 
     def _forget(self, seat: int, c: int) -> None:
         """A card left ``seat``'s hand: it is no longer known to be there."""

@@ -6,16 +6,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
-from ...cards import JOKER, RANKS
 from ...errors import EvaluationError
 from ...expressions import Compiled, Type
 from ...rules import CORE_EVENTS, GAME_NAMES, ROUND_NAMES, Ace, RulesBuilder, Ruleset, SeatFromDealer, Setup, Template
+from .cardset import rummy_pack
 
 # The event kinds a contract-rummy record writes besides the core's: a ruleset's own
 # events (chance events, the fitting-discard call) must not reuse them.
-RECORD_EVENTS = ("draw", "buy", "refuse", "meld", "layoff", "swap", "discard", "out", "reshuffle", "exhausted", "bonus")
+RECORD_EVENTS = ("draw", "buy", "refuse", "meld", "layoff", "swap", "discard", "out", "reshuffle", "exhausted", "bonus",
+                 "laydown")
 
 MELD_NAMES: dict[str, Type] = {**GAME_NAMES, "size": Type.INT, "is_run": Type.BOOL, "is_set": Type.BOOL}
 # buying and chance-event expressions: the round's names (round, rounds, hand_size, is_last_round)
@@ -26,7 +27,10 @@ SEAT_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "player": Type.I
                                "cards_in_hand": Type.INT, "others_down": Type.INT, "stock": Type.INT,
                                "went_down_this_turn": Type.BOOL}
 # melds.wild: the round's names and the card asked about
-WILD_NAMES: dict[str, Type] = {**ROUND_NAMES, "card_rank": Type.INT, "card_suit": Type.INT}
+WILD_NAMES: dict[str, Type] = {**ROUND_NAMES, "card_rank": Type.INT, "card_suit": Type.INT, "card": Type.INT,
+                               "card_is_special": Type.BOOL}
+# card_points as an expression: the round's names and the card priced
+POINT_NAMES: dict[str, Type] = {**WILD_NAMES, "card_is_wild": Type.BOOL, "card_is_joker": Type.BOOL}
 # discard.may: the seat's names and the card it would discard
 DISCARD_NAMES: dict[str, Type] = {**SEAT_NAMES, "card_rank": Type.INT, "card_suit": Type.INT, "card_is_wild": Type.BOOL,
                                   "card_fits_table": Type.BOOL, "is_last_card": Type.BOOL}
@@ -217,14 +221,19 @@ class RummyRules:
     buying: BuyingRules
     going_out: GoingOut
     stock: StockRules
-    card_points: Mapping[str, int]
+    card_points: Mapping[str, int]  # by rank code and special card code (empty with card_points_rule)
     bonuses: tuple[Bonus, ...]
     chance_events: tuple[ChanceEvent, ...]
     fitting_discard_call: FittingDiscardCall
     take_discard: SeatRule | None = None  # take_discard.may: who may take the discard in turn
     discard: SeatRule | None = None  # discard.may: which cards may be discarded (a rule of DISCARD_NAMES)
     going_down: GoingDownRules = GoingDownRules()
+    card_points_rule: Compiled | None = None  # card_points as an expression of POINT_NAMES
+    last_turns: Compiled | None = None  # going_out.last_turns: the others' turns after one goes out (BUY_NAMES)
+    count_unmatched: bool = False  # going_out.count: unmatched: a hand scores only what its best melding leaves
 
+
+MELD_OUT_NAME = "go out by melding every card"  # the name of a round with no contract
 
 def schedule(section: RummyRules, sizes: int | list[int]) -> list[int]:
     """One hand size per contract: a single number for every round, or a list."""
@@ -261,18 +270,9 @@ def build_section(builder: RulesBuilder) -> RummyRules:
             melds.append(spec)
         going_out = GoingOut(entry.get("going_out", default_out)) if isinstance(entry, dict) else default_out
         name = entry.get("name", "") if isinstance(entry, dict) else ""
-        contracts.append(Contract(tuple(melds), going_out, name or ", ".join(map(str, melds))))
+        contracts.append(Contract(tuple(melds), going_out, name or ", ".join(map(str, melds)) or MELD_OUT_NAME))
     run_ace = Ace(get(("melds", "run", "ace"), deck.ace))
-    card_points: dict[str, int] = {}
-    for key, points in get(("card_points",), {}).items():
-        for rank in key.split():
-            if rank in card_points:
-                builder.fail(("card_points", key), f"rank {rank} is given points twice", at_key=True, span=len(key))
-            card_points[rank] = points
-    for rank in deck.ranks if deck.ranks_rule is None else ():  # (else checked per player count)
-        if rank not in card_points:
-            builder.fail(("card_points",), f"card_points gives no points for rank {rank}", at_key=True,
-                      span=len("card_points"))
+    card_points, card_points_rule = _card_points(builder)
     bonuses = []
     for i, b in enumerate(get(("bonuses",), [])):
         bonuses.append(Bonus(
@@ -337,6 +337,7 @@ def build_section(builder: RulesBuilder) -> RummyRules:
                         reshuffles=get(("stock", "reshuffles"), 1),
                         turn_limit=get(("stock", "turn_limit"), 400)),
         card_points=card_points,
+        card_points_rule=card_points_rule,
         bonuses=tuple(bonuses),
         chance_events=tuple(events),
         fitting_discard_call=FittingDiscardCall(
@@ -345,8 +346,43 @@ def build_section(builder: RulesBuilder) -> RummyRules:
             name=get(("fitting_discard_call", "name"), "call")),
         take_discard=_seat_rule(builder, "take_discard"),
         discard=_seat_rule(builder, "discard", DISCARD_NAMES),
+        last_turns=builder.expr(("going_out", "last_turns"), BUY_NAMES, Type.INT)
+        if get(("going_out", "last_turns")) is not None else None,
+        count_unmatched=get(("going_out", "count"), "all") == "unmatched",
     )
 
+
+
+def _card_points(builder: RulesBuilder) -> tuple[dict[str, int], Compiled | None]:
+    """``card_points``: a mapping of rank codes and special cards' codes (each key may
+    list several, separated by spaces) to points, or an int expression of POINT_NAMES."""
+    given = builder.get(("card_points",), {})
+    if isinstance(given, str):
+        return {}, builder.expr(("card_points",), POINT_NAMES, Type.INT)
+    pack = builder.pack
+    ranks = [r.code for r in pack.ranks]
+    specials = [s.code for s in pack.specials]
+    card_points: dict[str, int] = {}
+    for key, points in given.items():
+        for word in key.split():
+            code = word.upper()
+            if code == "10" and "T" in ranks:
+                code = "T"
+            if code not in ranks and code not in specials:
+                builder.fail(("card_points", key), f"card_points prices '{word}', which is neither a rank of the "
+                             f"pack ({' '.join(ranks)}) nor a special card of it ({' '.join(specials)})",
+                             at_key=True, span=len(key))
+                continue
+            if code in card_points:
+                builder.fail(("card_points", key), f"rank {code} is given points twice", at_key=True, span=len(key))
+            card_points[code] = points
+    deck = builder.deck
+    assert deck is not None
+    for rank in deck.ranks if deck.ranks_rule is None else ():  # (else checked per player count)
+        if rank not in card_points:
+            builder.fail(("card_points",), f"card_points gives no points for rank {rank}", at_key=True,
+                         span=len("card_points"))
+    return card_points, None
 
 
 def _seat_rule(builder: RulesBuilder, key: str, names: Mapping[str, Type] = SEAT_NAMES) -> SeatRule | None:
@@ -359,8 +395,8 @@ def _seat_rule(builder: RulesBuilder, key: str, names: Mapping[str, Type] = SEAT
 
 def _run_max(builder: RulesBuilder, run_min: int) -> int:
     most = builder.get(("melds", "run", "max_size"))
-    if most is None:
-        return 14
+    if most is None:  # as many as the ranks allow (14 for the standard pack, with the ace at both ends)
+        return builder.pack.stride + 1
     if most < run_min:
         builder.fail(("melds", "run", "max_size"), f"a run has at least {run_min} cards (melds.run.min_size), so it "
                      f"cannot hold at most {most}")
@@ -382,43 +418,97 @@ def _buying_allowed(builder: RulesBuilder) -> bool:
 
 
 def wild_cards(melds: MeldRules, setup: Setup, round_index: int) -> frozenset[int]:
-    """The wild cards of the round at ``round_index``: the joker, and the natural cards
-    (of ranks ``setup.ranks``) that ``melds.wild`` names; worked out once a round.
-    EvaluationError at melds.wild when the rule cannot be evaluated."""
+    """The wild cards of the round at ``round_index``: the joker, and the cards of the
+    deck (natural cards of ranks ``setup.ranks``, and the special cards the deck holds)
+    that ``melds.wild`` names; worked out once a round.  EvaluationError at melds.wild
+    when the rule cannot be evaluated."""
     if melds.wild is None:
-        return _JOKER_ONLY
+        return rummy_pack(setup.pack).joker_only
     key = ("wild", round_index)
     got = setup.cache.get(key)
     if got is None:
+        cards = rummy_pack(setup.pack)
         env = setup.round_env(round_index)
-        cards = {JOKER}
-        for rank in setup.ranks:
-            index = RANKS.index(rank)
-            for suit in range(4):
-                env["card_rank"], env["card_suit"] = index + 2, suit
-                try:
-                    if melds.wild(env):
-                        cards.add(suit * 13 + index)
-                except EvaluationError as exc:
-                    raise EvaluationError(f"melds.wild '{melds.wild.source}': {exc}", ("melds", "wild")) from None
-        got = setup.cache[key] = frozenset(cards)
+        found = {cards.joker}
+        for c, card_env in _deck_cards(setup):
+            env.update(card_env)
+            try:
+                if melds.wild(env):
+                    found.add(c)
+            except EvaluationError as exc:
+                raise EvaluationError(f"melds.wild '{melds.wild.source}': {exc}", ("melds", "wild")) from None
+        got = setup.cache[key] = frozenset(found)
     return got
 
 
-_JOKER_ONLY = frozenset((JOKER,))
+def _deck_cards(setup: Setup) -> list[tuple[int, dict[str, Any]]]:
+    """Each kind of card the deck holds but the joker, with its names in ``melds.wild``
+    and ``card_points`` (``card``, ``card_rank``: its rank's value, 0 for a special card;
+    ``card_suit``: -1 for a special card; ``card_is_special``): the natural cards by rank
+    (of ``setup.ranks``), then suit, then the special cards of ``deck.specials`` in the
+    deck.  Kept per setup."""
+    got = setup.cache.get("rummy_deck_cards")
+    if got is None:
+        pack = setup.pack
+        cards = rummy_pack(pack)
+        got = []
+        for rank in setup.ranks:
+            index = cards.rank_index[rank]
+            for suit in range(cards.suits):
+                c = suit * cards.stride + index
+                got.append((c, {"card": c, "card_rank": pack.value_of[c], "card_suit": suit, "card_is_special": False}))
+        for c, count in setup.special_counts:
+            if count > 0:
+                got.append((c, {"card": c, "card_rank": 0, "card_suit": -1, "card_is_special": True}))
+        setup.cache["rummy_deck_cards"] = got
+    return got
+
+
+def round_card_points(section: RummyRules, setup: Setup, round_index: int) -> tuple[int, ...]:
+    """Each card's penalty points in the round at ``round_index``, by card (a tuple as
+    long as the pack): from the ``card_points`` mapping (the same every round), or its
+    expression worked out once a round for each card of the deck.  A card the rules do
+    not price scores 0 (``validate`` reports a priced deck).  EvaluationError at
+    card_points when the expression cannot be evaluated."""
+    rule = section.card_points_rule
+    key = ("rummy_points", round_index if rule is not None else -1, id(section))
+    got = setup.cache.get(key)
+    if got is not None:
+        return got  # type: ignore[no-any-return]
+    pack = setup.pack
+    if rule is None:
+        table = section.card_points
+        points = [table.get(pack.specials[pack.special_of[c]].code if pack.special_of[c] >= 0 else
+                            pack.ranks[pack.rank_of[c]].code, 0) for c in range(pack.size)]
+    else:
+        points = [0] * pack.size
+        wild = wild_cards(section.melds, setup, round_index)
+        joker = rummy_pack(pack).joker
+        env = setup.round_env(round_index)
+        for c, card_env in [(joker, {"card": joker, "card_rank": 0, "card_suit": -1, "card_is_special": True}),
+                            *_deck_cards(setup)]:
+            env.update(card_env, card_is_wild=c in wild, card_is_joker=c == joker)
+            try:
+                points[c] = int(rule(env))
+            except EvaluationError as exc:
+                raise EvaluationError(f"card_points '{rule.source}' for {pack.codes[c]}: {exc}",
+                                      ("card_points",)) from None
+    got = setup.cache[key] = tuple(points)
+    return got
 
 
 def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None:
     """Every round's deal fits the deck, every contract can be held and made."""
     rummy: RummyRules = rules.section
     env = setup.env
+    naturals = [c for c, card_env in _deck_cards(setup) if not card_env["card_is_special"]]
     for i in range(len(setup.hand_sizes)):
         try:
             wild = wild_cards(rummy.melds, setup, i)
         except EvaluationError as exc:
             once(("melds", "wild"), f"with {setup.players} players, round {setup.round_numbers[i]}: {exc}")
             return
-        if len(wild) > 1 and all(c in wild for r in setup.ranks for c in range(RANKS.index(r), 52, 13)):
+        if len(wild) > 1 and all(c in wild for c in naturals):
             once(("melds", "wild"), f"with {setup.players} players, every card of round {setup.round_numbers[i]} "
                  "is wild: a run would have no natural card to fix its suit")
     for number, size in zip(setup.round_numbers, setup.hand_sizes):
@@ -428,12 +518,38 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
                  f"cards (flip card included), but {setup.decks} deck(s) with {setup.jokers} joker(s) "
                  f"hold {setup.deck_size}")
             return
-    missing = [r for r in setup.ranks if r not in rummy.card_points]
-    if missing:
-        once(("card_points",), f"with {setup.players} players the deck has rank {missing[0]}, but card_points "
-             "gives it no points", at_key=True)
-    if setup.jokers and "JK" not in rummy.card_points:
-        once(("card_points",), "the deck has jokers, but card_points gives no points for JK", at_key=True)
+    if rummy.card_points_rule is None:
+        missing = [r for r in setup.ranks if r not in rummy.card_points]
+        if missing:
+            once(("card_points",), f"with {setup.players} players the deck has rank {missing[0]}, but card_points "
+                 "gives it no points", at_key=True)
+        if setup.jokers and "JK" not in rummy.card_points:
+            once(("card_points",), "the deck has jokers, but card_points gives no points for JK", at_key=True)
+        pack = setup.pack
+        for c, count in setup.special_counts:
+            code = pack.codes[c]
+            if count > 0 and code not in rummy.card_points:
+                once(("card_points",), f"the deck has the special card {code}, but card_points gives it no points",
+                     at_key=True)
+    else:
+        for i in range(len(setup.hand_sizes)):
+            try:
+                round_card_points(rummy, setup, i)
+            except EvaluationError as exc:
+                once(("card_points",), f"with {setup.players} players, round {setup.round_numbers[i]}: {exc}")
+                return
+    for i, number in enumerate(setup.round_numbers):
+        if rummy.last_turns is None:
+            break
+        try:
+            turns = rummy.last_turns(setup.round_env(i))
+        except EvaluationError as exc:
+            once(("going_out", "last_turns"), f"with {setup.players} players, round {number}: {exc}")
+            break
+        if not 0 <= turns <= 10:
+            once(("going_out", "last_turns"), f"with {setup.players} players, round {number} gives each other player "
+                 f"{turns} last turns: give 0 to 10")
+            break
     for i, number in enumerate(setup.round_numbers):
         if number > len(rummy.contracts):
             continue
@@ -489,8 +605,11 @@ def _spec_problems(rummy: RummyRules, setup: Setup, number: int, meld: MeldSpec,
     if least > size:
         out.append((("melds", "jokers", "min_natural"), f"a {shown} needs {least} natural cards, more than it "
                     "holds: no such meld can be made", "too many"))
+    cards = rummy_pack(setup.pack)
     if kind is MeldKind.RUN:
-        longest = len(setup.ranks) + (1 if rummy.melds.run_ace == "either" else 0)
+        pack_ranks = setup.pack.ranks  # the ace at both ends: where the deck holds it and the lowest rank
+        both_ends = cards.has_ace and pack_ranks[-1].code in setup.ranks and pack_ranks[0].code in setup.ranks
+        longest = len(setup.ranks) + (1 if rummy.melds.run_ace == "either" and both_ends else 0)
         if rummy.melds.wrap:
             longest = len(setup.ranks)
         longest = min(longest, rummy.melds.run_max)
@@ -499,7 +618,7 @@ def _spec_problems(rummy: RummyRules, setup: Setup, number: int, meld: MeldSpec,
                         f"possible run has {longest} cards", None))
         return out
     jokers = min(setup.jokers, max(most, 0))
-    naturals = 4 if rummy.melds.set_distinct_suits else 4 * setup.decks
+    naturals = cards.suits if rummy.melds.set_distinct_suits else cards.suits * setup.decks
     if size > naturals + jokers:
         out.append((("contracts", number - 1), f"round {number}'s contract asks for a {meld}, but with "
                     f"{setup.decks} deck(s) a set may hold {naturals} natural cards of a rank"

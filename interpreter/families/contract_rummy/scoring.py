@@ -8,7 +8,6 @@ round and starts the next one (or ends the game)."""
 from __future__ import annotations
 
 from . import events
-from .melds import card_points
 from .phases import _DEAL
 from .round import RoundState
 
@@ -23,12 +22,19 @@ class ScoringPhase(RoundState):
         limit reached (``turns``)."""
         self.log(events.exhausted(self.round, reason))
         self.counters["rounds_exhausted"] += 1
-        self._end_round(None)
+        self._end_round(self.out_first)  # (someone may have gone out: the last turns ran out of stock or turns)
 
     def _end_round(self, goer: int | None) -> None:
         """Score the round ``goer`` went out of (None: no one did) and start the next."""
-        table = self.section.card_points
-        points = [0 if s == goer else card_points(self.hands[s], table) for s in range(self.players)]
+        table = self._round_facts()[5]
+        if self.section.count_unmatched:  # each hand laid down as its best melding: the rest counts
+            points = [0] * self.players
+            for s in range(self.players):
+                if s != goer and self.hands[s]:
+                    points[s], melds, left = self.meld_engine.best_melding(self.hands[s], table)
+                    self.log(events.laydown(self.round, s, melds, left, self.setup.pack.codes))
+        else:
+            points = [0 if s == goer else sum(table[c] for c in self.hands[s]) for s in range(self.players)]
         for s in range(self.players):
             self.penalties[s] += points[s]
         if goer is not None:
@@ -43,6 +49,8 @@ class ScoringPhase(RoundState):
         self.chance_step = 0
         self.joker_debt = 0
         self.protected = False
+        self.out_first = None
+        self.final_turns = ()
         self.phase = _DEAL
         self.score_round(points)
 

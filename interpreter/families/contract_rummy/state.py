@@ -37,7 +37,7 @@ from typing import Any
 
 from ...errors import EvaluationError, IllegalActionError
 from ...game import CHANCE, OVER
-from .actions import (DRAW, STOCK_CARDS, TAKE, Allow, Buy, Claim, CutOutcome, Discard, DrawStock, GoDown, LayOff, Pass, Refuse,
+from .actions import (DRAW, TAKE, Allow, Buy, Claim, CutOutcome, Discard, DrawStock, GoDown, LayOff, Pass, Refuse,
                       StockCard, Swap, TakeDiscard)
 from .buying import BuyingPhase
 from .dealing import DealPhase
@@ -65,7 +65,8 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.section = self.rules.section
-        self.meld_engine = MeldEngine(self.section.melds, self.setup.env, going_down=self.section.going_down)
+        self.meld_engine = MeldEngine(self.section.melds, self.setup.env, going_down=self.section.going_down,
+                                      pack=self.setup.pack, ranks=self.setup.ranks)
         self.phase = _DEAL
         self.hands = [[] for _ in range(self.players)]
         self.melds = {}
@@ -91,13 +92,15 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
         self._per_round = {}
         self.went_out = [0] * self.players
         self.penalties = [0] * self.players
+        self.out_first = None
+        self.final_turns = ()
         self.add_rng("aux")  # the cards a claimer gives away, blind
         self._chance_pending = None
         self._go_downs = {}
         self._table_version = 0
         self._table_changes = set()
         self._table_index = TableIndex(self.meld_engine, self.section.joker_swap.melds)
-        self._facts = (-1, None, None, 0, None)
+        self._facts = (-1, None, None, 0, None, (), None)
         # (worked out once: the window's close tests only this)
         self._vetoes = self.section.buying.allowed and self.section.buying.veto is not BuyVeto.NONE
 
@@ -107,7 +110,7 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
             raise IllegalActionError("it is not chance's turn")
         if self._chance_pending is not None:
             return self._chance_pending
-        action = self._round_start_outcome() if self.phase is _DEAL else STOCK_CARDS[self.stock[-1]]
+        action = self._round_start_outcome() if self.phase is _DEAL else self._round_facts()[6][2][self.stock[-1]]
         self._chance_pending = action
         return action
 

@@ -117,6 +117,11 @@ class TableIndex:
             return bool(self.joker_places())
         return c in self.by_card
 
+    @property
+    def engine(self) -> MeldEngine:
+        """The meld rules of the round the table is of (its wild cards among them)."""
+        return self._engine
+
     def meld(self, meld_id: int) -> Meld | None:
         for i, m in zip(self.ids, self.table):
             if i == meld_id:

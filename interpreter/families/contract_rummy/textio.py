@@ -4,23 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...cards import card
 from ...deal import deal_from_event
 from ...errors import IllegalActionError
 from ...game import CHANCE
+from ...pack import STANDARD, Pack
 from ...textio import NUMBER
 from .actions import (ALLOW, BUY, DRAW, PASS, REFUSE, TAKE, Claim, CutOutcome, Discard, GoDown, LayOff, RummyAction,
                       StockCard, Swap)
 from .state import Move, Phase, RummyState
 
 
-def parse_input(call: str, text: str, veto: bool = False) -> RummyAction:
+def parse_input(call: str, text: str, veto: bool = False, pack: Pack = STANDARD) -> RummyAction:
     """An action from what a player typed at a rummy table: ``take``, ``draw``, ``buy``,
     ``pass``, ``allow`` or ``refuse`` (a buy, as the player in turn; ``veto``: they are
     asked now, so ``yes`` and ``no`` answer too), ``claim 2``, ``meld 8h 8s jk | 5d 6d
     jk 8d``, ``layoff 2 9d`` (``layoff 2 jk low``), ``swap 2 7d``, ``discard ks``
     (``discard ks call`` to protect it); ``call`` is the word the ruleset gives its
-    fitting-discard call."""
+    fitting-discard call; ``pack`` the game's (cards are typed by its codes)."""
+    card = pack.card
     words = text.strip().lower().replace(",", " , ").split()
     if not words:
         raise IllegalActionError("type what you do (or 'help')")
@@ -58,7 +59,7 @@ def parse_input(call: str, text: str, veto: bool = False) -> RummyAction:
         melds = tuple(cards(g) for g in groups if g)
         if not melds:
             raise IllegalActionError("meld which cards? e.g. 'meld 8h 8s jk | 5d 6d jk 8d'")
-        return GoDown(melds)
+        return GoDown(melds, None, pack)
     if verb in ("layoff", "lay", "add"):
         if verb == "lay" and rest[:1] == ["off"]:
             rest = rest[1:]
@@ -68,17 +69,17 @@ def parse_input(call: str, text: str, veto: bool = False) -> RummyAction:
         if rest[-1] in ("low", "high"):
             at_low = rest[-1] == "low"
             rest = rest[:-1]
-        return LayOff(meld_number(rest[0]), cards(rest[1:]), at_low)
+        return LayOff(meld_number(rest[0]), cards(rest[1:]), at_low, None, pack)
     if verb == "swap":
         if len(rest) != 2:
             raise IllegalActionError("swap which card into which meld? e.g. 'swap 2 7d'")
-        return Swap(meld_number(rest[0]), cards(rest[1:])[0])
+        return Swap(meld_number(rest[0]), cards(rest[1:])[0], pack)
     if verb == "discard" or (verb == call and rest):
         calling = verb == call or rest[-1:] in (["call"], [call])
         items = [w for w in rest if w not in ("call", call)]
         if len(items) != 1:
             raise IllegalActionError("discard which card? e.g. 'discard ks'")
-        return Discard(cards(items)[0], calling)
+        return Discard(cards(items)[0], calling, pack)
     if veto:
         raise IllegalActionError(f"'{text.strip()}' is not an answer: allow or refuse the buy")
     raise IllegalActionError(f"'{text.strip()}' is not a move here: try take, draw, buy, pass, meld, "
@@ -91,16 +92,18 @@ def action_from_event(state: RummyState, event: dict[str, Any]) -> Move | None:
     kind = event["event"]
     seat = event.get("seat")
     call = state.section.fitting_discard_call.name
+    pack = state.setup.pack
+    card = pack.card
     if state.turn == CHANCE:
         if kind == "deal":
-            return deal_from_event(event, state.deck)
+            return deal_from_event(event, state.deck, pack)
         events = state.section.chance_events
         if state.phase is Phase.DEAL and state.chance_step < len(events):
             if kind != events[state.chance_step].name:
                 raise IllegalActionError(f"the round begins with the {events[state.chance_step].name}")
             return CutOutcome(state.chance_step, bool(event["success"]))
         if kind == "draw" and event.get("from") == "stock":
-            return StockCard(card(event["card"]))
+            return StockCard(card(event["card"]), pack)
         if kind == "buy" and isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.players:
             raise IllegalActionError(f"seat {seat} may not buy this discard: {state.why_no_buy(seat)}")
         raise IllegalActionError(f"a card comes off the stock now, not a \"{kind}\" event")
@@ -134,15 +137,15 @@ def action_from_event(state: RummyState, event: dict[str, Any]) -> Move | None:
         raise IllegalActionError(f"seat {seat} acts out of turn (it is {state.whose_turn()})")
     if kind == "meld":
         return GoDown(tuple(tuple(card(c) for c in m["cards"]) for m in event["melds"]),
-                      tuple(str(m.get("kind", "")) for m in event["melds"]))
+                      tuple(str(m.get("kind", "")) for m in event["melds"]), pack)
     if kind == "layoff":
         after = event.get("cards_after")
         return LayOff(event["meld"], tuple(card(c) for c in event["cards"]),
-                      cards_after=tuple(card(c) for c in after) if after else None)
+                      cards_after=tuple(card(c) for c in after) if after else None, pack=pack)
     if kind == "swap":
-        return Swap(event["meld"], card(event["card"]))
+        return Swap(event["meld"], card(event["card"]), pack)
     if kind == "discard":
-        return Discard(card(event["card"]), bool(event.get(call, False)))
+        return Discard(card(event["card"]), bool(event.get(call, False)), pack)
     if kind in ("draw", "buy", "refuse", call):
         raise IllegalActionError(f"\"{kind}\" does not fit here: seat {state.turn} is playing its turn")
     return None
