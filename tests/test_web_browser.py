@@ -326,6 +326,8 @@ def test_five_crowns_plays_in_the_browser_with_its_own_pack_and_a_search_seat(se
         while ann.locator("#sheet tr").count() < 3 + 2 and time.time() < deadline:
             for page in (ann, bob):
                 stars_seen = stars_seen or "★" in (page.text_content("#hand") or "")
+                if _next_deal(page):  # each hand's end, looked at before the next deal
+                    continue
                 if not _my_turn(page):
                     continue
                 for choice in ("#buttons button[data-move^='meld']", "#buttons button[data-move='draw']"):
