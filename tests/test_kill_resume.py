@@ -30,6 +30,7 @@ def test_a_killed_game_resumes_to_the_same_end(tmp_path):
     assert cardrules("play", *game, "--quiet", "--record", str(straight), "--save", str(first), env=env).returncode == 0
     took = time.monotonic() - start
     want = json.loads(straight.read_text().splitlines()[-1])["totals"]
+    moves = first.read_bytes().count(b"\n")  # the lines the whole game's save holds
     rng = random.Random(4)
     killed_mid_game = 0
     outcomes = []
@@ -37,12 +38,14 @@ def test_a_killed_game_resumes_to_the_same_end(tmp_path):
         save, record = tmp_path / f"save-{trial}.jsonl", tmp_path / f"end-{trial}.jsonl"
         proc = subprocess.Popen([sys.executable, "-m", "cardrules", "play", *game, "--quiet", "--save", str(save)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        # somewhere in the game: once the first save is written (the start-up's length
-        # varies with the machine's load), then a random part of the game's time
-        deadline = time.monotonic() + 60
-        while not save.exists() and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.01)
-        time.sleep(took * rng.uniform(0.05, 0.5))
+        # somewhere in the game: once the save holds a random share of the moves the whole
+        # game saves (counted in the save itself, so the machine's speed does not matter)
+        wanted = int(moves * rng.uniform(0.05, 0.6))
+        deadline = time.monotonic() + 60 + 2 * took
+        while proc.poll() is None and time.monotonic() < deadline:
+            if save.exists() and save.read_bytes().count(b"\n") >= wanted:
+                break
+            time.sleep(0.005)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         if not save.exists():  # killed before the save was made: nothing to resume
