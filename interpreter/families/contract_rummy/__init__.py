@@ -15,7 +15,7 @@ from ...family import DeadEnd
 from ...game import GameState
 from ...privacy import Declaration
 from ...rules import RulesBuilder, Ruleset, Setup
-from . import checks, determinize, events, explain, rules, stats, textio
+from . import checks, determinize, events, explain, rules, setup_checks, stats, textio
 from .actions import RummyAction
 from .bot import RummyBot
 from .state import Move, RummyState
@@ -54,7 +54,7 @@ class ContractRummy:
         return rules.schedule(section, sizes)
 
     def check_setup(self, ruleset: Ruleset, setup: Setup, report: Callable[..., None]) -> None:
-        rules.check_setup(ruleset, setup, report)
+        setup_checks.check_setup(ruleset, setup, report)
 
     def names(self) -> Mapping[str, Type]:
         return {**rules.MELD_NAMES, **rules.BONUS_NAMES}

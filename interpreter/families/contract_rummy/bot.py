@@ -201,6 +201,8 @@ class RummyBot:
 
     # --- a turn after drawing ---------------------------------------------------------------
     def _play(self, obs: RummyObservation, actions: Sequence[RummyAction]) -> RummyAction:
+        # Long on purpose: the rest of the bot's turn, in the order it decides (go down,
+        # lay off, swap, discard): each step reads what the steps before it chose.
         # one pass over the actions, sorted by kind (the lists keep the listing order)
         downs: list[GoDown] = []
         swaps: list[Swap] = []

@@ -37,6 +37,8 @@ def remember(rules: Ruleset, obs: RummyObservation, memory: dict[str, Any]) -> N
 
 
 def determinize(rules: Ruleset, obs: RummyObservation, memory: dict[str, Any], rng: random.Random) -> RummyState:
+    # Long on purpose: one pass that rebuilds a whole state from one seat's view (the
+    # hands' sizes, the cards seen taken, the melds, the stock, the last turns).
     players, seat = obs.players, obs.seat
     state = RummyState(rules, players, rng.getrandbits(48), None, observed_mode(rules, obs), None)
     state.round_index = obs.round - 1

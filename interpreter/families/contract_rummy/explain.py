@@ -84,6 +84,8 @@ def _going_down_words(rummy: RummyRules, notes: bool) -> str:
 def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     """The contract-rummy sections of the rules in words (Markdown lines); ``notes`` adds
     each seat rule's formula."""
+    # Long on purpose: the rules read out in the order a player meets them, a few lines
+    # a key; each section is a block of its own.
     rummy: RummyRules = rules.section
     setup = rules.setup(rules.min_players)
     counts = range(rules.min_players, rules.max_players + 1)

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from ...errors import EvaluationError
 from ...expressions import Compiled, Type
-from ...rules import CORE_EVENTS, GAME_NAMES, ROUND_NAMES, Ace, RulesBuilder, Ruleset, SeatFromDealer, Setup, Template
+from ...rules import CORE_EVENTS, GAME_NAMES, ROUND_NAMES, Ace, RulesBuilder, SeatFromDealer, Setup, Template
 from .cardset import rummy_pack
 
 # The event kinds a contract-rummy record writes besides the core's: a ruleset's own
@@ -248,6 +248,8 @@ def schedule(section: RummyRules, sizes: int | list[int]) -> list[int]:
 
 
 def build_section(builder: RulesBuilder) -> RummyRules:
+    # Long on purpose: one step per key of the section, in the schema's order, each
+    # reporting its problems at its own key.
     get = builder.get
     deck = builder.deck
     assert deck is not None
@@ -495,132 +497,3 @@ def round_card_points(section: RummyRules, setup: Setup, round_index: int) -> tu
                                       ("card_points",)) from None
     got = setup.cache[key] = tuple(points)
     return got
-
-
-def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None:
-    """Every round's deal fits the deck, every contract can be held and made."""
-    rummy: RummyRules = rules.section
-    env = setup.env
-    naturals = [c for c, card_env in _deck_cards(setup) if not card_env["card_is_special"]]
-    for i in range(len(setup.hand_sizes)):
-        try:
-            wild = wild_cards(rummy.melds, setup, i)
-        except EvaluationError as exc:
-            once(("melds", "wild"), f"with {setup.players} players, round {setup.round_numbers[i]}: {exc}")
-            return
-        if len(wild) > 1 and all(c in wild for c in naturals):
-            once(("melds", "wild"), f"with {setup.players} players, every card of round {setup.round_numbers[i]} "
-                 "is wild: a run would have no natural card to fix its suit")
-    for number, size in zip(setup.round_numbers, setup.hand_sizes):
-        needed = size * setup.players + (1 if rules.deal.upcard else 0)
-        if needed > setup.deck_size:
-            once(("deal", "hand_size"), f"with {setup.players} players, round {number} needs {needed} "
-                 f"cards (flip card included), but {setup.decks} deck(s) with {setup.jokers} joker(s) "
-                 f"hold {setup.deck_size}")
-            return
-    if rummy.card_points_rule is None:
-        missing = [r for r in setup.ranks if r not in rummy.card_points]
-        if missing:
-            once(("card_points",), f"with {setup.players} players the deck has rank {missing[0]}, but card_points "
-                 "gives it no points", at_key=True)
-        if setup.jokers and "JK" not in rummy.card_points:
-            once(("card_points",), "the deck has jokers, but card_points gives no points for JK", at_key=True)
-        pack = setup.pack
-        for c, count in setup.special_counts:
-            code = pack.codes[c]
-            if count > 0 and code not in rummy.card_points:
-                once(("card_points",), f"the deck has the special card {code}, but card_points gives it no points",
-                     at_key=True)
-    else:
-        for i in range(len(setup.hand_sizes)):
-            try:
-                round_card_points(rummy, setup, i)
-            except EvaluationError as exc:
-                once(("card_points",), f"with {setup.players} players, round {setup.round_numbers[i]}: {exc}")
-                return
-    for i, number in enumerate(setup.round_numbers):
-        if rummy.last_turns is None:
-            break
-        try:
-            turns = rummy.last_turns(setup.round_env(i))
-        except EvaluationError as exc:
-            once(("going_out", "last_turns"), f"with {setup.players} players, round {number}: {exc}")
-            break
-        if not 0 <= turns <= 10:
-            once(("going_out", "last_turns"), f"with {setup.players} players, round {number} gives each other player "
-                 f"{turns} last turns: give 0 to 10")
-            break
-    for i, number in enumerate(setup.round_numbers):
-        if number > len(rummy.contracts):
-            continue
-        contract = rummy.contracts[number - 1]
-        renv = setup.round_env(i)
-        try:
-            buys = rummy.buying.limit(renv) if rummy.buying.allowed else 0
-            penalty = rummy.buying.penalty_cards(renv) if rummy.buying.allowed else 0
-        except EvaluationError as exc:
-            once(("buying",), f"with {setup.players} players, round {number}: {exc}")
-            return
-        only_flip = ""
-        if setup.players == 2 and buys > 1:
-            # two players: a discard can be bought only by someone who neither made it nor
-            # is in turn, so only the flip card (no one's discard) can be bought
-            buys, only_flip = 1, "; with 2 players only the flip card can be bought"
-        most = setup.hand_sizes[i] + 1 + buys * (1 + penalty)
-        if contract.cards_needed > most:
-            once(("contracts", number - 1), f"{'with 2 players, ' if only_flip else ''}round {number}'s contract "
-                 f"({contract.name}) needs {contract.cards_needed} cards, but a player holds at most {most} "
-                 f"({setup.hand_sizes[i]} dealt, 1 drawn, {buys} buy{'s' if buys != 1 else ''} of "
-                 f"{1 + penalty} card{'s' if penalty else ''}{only_flip})")
-        for meld in contract.melds:
-            kinds = (MeldKind.SET, MeldKind.RUN) if meld.kind is MeldKind.EITHER else (meld.kind,)
-            problems = []
-            for kind in kinds:
-                try:
-                    found = _spec_problems(rummy, setup, number, meld, kind)
-                except EvaluationError as exc:
-                    once(("melds", "jokers"), str(exc))
-                    return
-                if not found:
-                    break
-                problems.append(found)
-            else:  # no kind the part may be can be made: the first kind's reasons
-                for path, message, key in problems[0]:
-                    once(path, message, key=key)
-
-
-def _spec_problems(rummy: RummyRules, setup: Setup, number: int, meld: MeldSpec,
-                   kind: MeldKind) -> list[tuple[tuple[str | int, ...], str, str | None]]:
-    """Why no meld of ``kind`` can meet the contract part ``meld`` in round ``number``
-    (path, message, once-key), or nothing."""
-    out: list[tuple[tuple[str | int, ...], str, str | None]] = []
-    env = setup.env
-    size = meld.min_size
-    meld_env = {**env, "size": size, "is_run": kind is MeldKind.RUN, "is_set": kind is MeldKind.SET}
-    most, least = rummy.melds.jokers_per_meld(meld_env), rummy.melds.min_natural(meld_env)
-    shown = f"{kind.value} of {size}"
-    if most < 0:
-        out.append((("melds", "jokers", "per_meld"), f"a {shown} may hold {most} jokers: the limit must be 0 or more",
-                    "negative"))
-    if least > size:
-        out.append((("melds", "jokers", "min_natural"), f"a {shown} needs {least} natural cards, more than it "
-                    "holds: no such meld can be made", "too many"))
-    cards = rummy_pack(setup.pack)
-    if kind is MeldKind.RUN:
-        pack_ranks = setup.pack.ranks  # the ace at both ends: where the deck holds it and the lowest rank
-        both_ends = cards.has_ace and pack_ranks[-1].code in setup.ranks and pack_ranks[0].code in setup.ranks
-        longest = len(setup.ranks) + (1 if rummy.melds.run_ace == "either" and both_ends else 0)
-        if rummy.melds.wrap:
-            longest = len(setup.ranks)
-        longest = min(longest, rummy.melds.run_max)
-        if size > longest:
-            out.append((("contracts", number - 1), f"round {number}'s contract asks for a {meld}, but the longest "
-                        f"possible run has {longest} cards", None))
-        return out
-    jokers = min(setup.jokers, max(most, 0))
-    naturals = cards.suits if rummy.melds.set_distinct_suits else cards.suits * setup.decks
-    if size > naturals + jokers:
-        out.append((("contracts", number - 1), f"round {number}'s contract asks for a {meld}, but with "
-                    f"{setup.decks} deck(s) a set may hold {naturals} natural cards of a rank"
-                    f"{' (one of each suit)' if rummy.melds.set_distinct_suits else ''} and {jokers} joker(s)", None))
-    return out

@@ -21,6 +21,8 @@ def parse_input(call: str, text: str, veto: bool = False, pack: Pack = STANDARD)
     jk 8d``, ``layoff 2 9d`` (``layoff 2 jk low``), ``swap 2 7d``, ``discard ks``
     (``discard ks call`` to protect it); ``call`` is the word the ruleset gives its
     fitting-discard call; ``pack`` the game's (cards are typed by its codes)."""
+    # Long on purpose: every form a player may type, move by move, each with its own
+    # hint when it is wrong.
     card = pack.card
     words = text.strip().lower().replace(",", " , ").split()
     if not words:
@@ -89,6 +91,8 @@ def parse_input(call: str, text: str, veto: bool = False, pack: Pack = STANDARD)
 def action_from_event(state: RummyState, event: dict[str, Any]) -> Move | None:
     """The next action the line ``event`` calls for; a replay calls this until the game
     produces the line's event (so an undecorated buy window becomes passes)."""
+    # Long on purpose: one case a record line's kind, each decoded back to the move it
+    # stands for in this state.
     kind = event["event"]
     seat = event.get("seat")
     call = state.section.fitting_discard_call.name
