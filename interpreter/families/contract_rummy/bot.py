@@ -42,6 +42,9 @@ class RummyBot:
         self._suits = cards.suits
         self._suited = cards.suited  # special cards from here: a card that is not wild goes in no meld
         self._melding: dict[tuple[Any, ...], int] = {}  # see _left_after
+        # the discard it took this turn (round, turn number, card): it does not throw that
+        # card back in the same turn (two bots passing one card to and fro for ever)
+        self._took: tuple[int, int, int] | None = None
 
     def act(self, obs: RummyObservation, legal: Sequence[RummyAction]) -> RummyAction:
         actions = legal
@@ -51,6 +54,7 @@ class RummyBot:
         if phase == _DRAWING:
             top = obs.top_discard
             if TAKE in actions and top is not None and self._wants(obs, top, buying=False):
+                self._took = (obs.round, obs.turn_number, top)
                 return TAKE
             return DRAW
         if obs.contract is not None and not obs.contract.melds:  # no contract: go out by melding
@@ -239,6 +243,11 @@ class RummyBot:
             return min(lay_offs, key=on_set)
         if not discards:
             return actions[0]
+        took = self._took
+        if took is not None and took[0] == obs.round and took[1] == obs.turn_number and len(discards) > 1:
+            others = [a for a in discards if a.card != took[2]]
+            if others:  # keep the card it took: it was taken to be kept
+                discards = others
         seat = obs.seat
         points = obs.points
         feeds = obs.down[(seat + 1) % obs.players]
