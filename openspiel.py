@@ -90,7 +90,7 @@ def step_game(params: dict[str, Any] | None = None) -> StepGame:
     return found
 
 
-class CardrulesGame(pyspiel.Game):
+class CardrulesGame(pyspiel.Game):  # type: ignore[misc]
     """A ruleset as an OpenSpiel game (see the module)."""
 
     def __init__(self, params: dict[str, Any] | None = None):
@@ -154,7 +154,7 @@ def _rebuild(params: dict[str, Any], ids: Sequence[int]) -> _Core:
     return _Core(game, params, state)
 
 
-class CardrulesState(pyspiel.State):
+class CardrulesState(pyspiel.State):  # type: ignore[misc]
     """One position of a :class:`CardrulesGame`."""
 
     def __init__(self, game: CardrulesGame):
@@ -169,9 +169,9 @@ class CardrulesState(pyspiel.State):
     def current_player(self) -> int:
         player = self._core.state.current_player()
         if player == TERMINAL:
-            return pyspiel.PlayerId.TERMINAL
+            return int(pyspiel.PlayerId.TERMINAL)
         if player == CHANCE:
-            return pyspiel.PlayerId.CHANCE
+            return int(pyspiel.PlayerId.CHANCE)
         return player
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -203,7 +203,7 @@ class CardrulesState(pyspiel.State):
         determinization); ``probability_sampler()`` gives the randomness."""
         rng = random.Random(int(probability_sampler() * (1 << 52)))
         sampled = self._core.state.resample(player_id, rng)
-        new = self.clone()
+        new: CardrulesState = self.clone()
         new._core = _Core(sampled.game, self._core.params, sampled)
         return new
 
@@ -324,7 +324,7 @@ class ISMCTSSeat:
             raise ValueError(f"the {self.rules.family.name} family cannot sample hidden cards: no ismcts seat")
         random_state = np.random.RandomState(self.rng.getrandbits(32))
         evaluator = mcts.RandomRolloutEvaluator(1, random_state)
-        self.bot = ismcts.ISMCTSBot(game, evaluator, UCT_C, self.simulations or 1, random_state=random_state,
+        self.bot = ismcts.ISMCTSBot(game, evaluator, UCT_C, max(2, self.simulations or 2), random_state=random_state,
                                     final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
                                     use_observation_string=True)
         self.game = game
@@ -364,14 +364,14 @@ class ISMCTSSeat:
         if len(legal) == 1:
             return int(legal[0])
         if self.seconds is None:
-            self.last_simulations += self.simulations or 1
+            self.last_simulations += max(2, self.simulations or 2)
             return int(bot.step(state))
         # a budget of processor time: OpenSpiel's search loop, run until the time is spent
         deadline = time.process_time() + self.seconds
         bot.reset()
         root = bot.create_new_node(state)
         done = 0
-        while done == 0 or time.process_time() < deadline:
+        while done < 2 or time.process_time() < deadline:  # (the first only expands the root)
             bot.run_simulation(bot.sample_root_state(state))
             done += 1
         self.last_simulations += done
