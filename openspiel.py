@@ -251,10 +251,11 @@ class Observer:
 pyspiel.register_game(_GAME_TYPE, CardrulesGame)
 
 
-def load(ruleset: str, players: int, mode: str = "", seed: int = 0, rounds: int = 0) -> CardrulesGame:
+def load(ruleset: str, players: int, mode: str = "", seed: int = 0, rounds: int = 0,
+         horizon: int = 0) -> CardrulesGame:
     """``pyspiel.load_game("cardrules", {...})`` with these parameters."""
     game = pyspiel.load_game(GAME_NAME, {"ruleset": ruleset, "players": players, "mode": mode, "seed": seed,
-                                         "rounds": rounds})
+                                         "rounds": rounds, "horizon": horizon})
     return game  # type: ignore[no-any-return]
 
 
@@ -327,6 +328,10 @@ class ISMCTSSeat:
         self.bot = ismcts.ISMCTSBot(game, evaluator, UCT_C, max(2, self.simulations or 2), random_state=random_state,
                                     final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
                                     use_observation_string=True)
+        # the worlds sampled from the seat's RNG (OpenSpiel's default sampler is seeded
+        # by the clock), so that a budget of simulations makes the moves the seed's alone
+        sampler = self.rng.random
+        self.bot.set_resampler(lambda state, player: state.resample_from_infostate(player, sampler))
         self.game = game
         return game
 

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 import click
 
-from ..interpreter.bots import check_seat_kind, seat_kinds
+from ..interpreter.bots import check_seat_kind, is_ismcts_kind, seat_kinds
 from ..interpreter.driver import play_out
 from ..interpreter.errors import EvaluationError, IllegalActionError
 from ..interpreter.game import GameState
@@ -42,7 +42,7 @@ def parse_seats(text: str | None, rules: Ruleset, default_human: bool) -> list[s
         try:
             check_seat_kind(rules, s)
         except ValueError as exc:
-            if s.startswith("search:"):
+            if s.startswith("search:") or is_ismcts_kind(s):
                 raise UsageProblem(str(exc)) from None
             raise UsageProblem(f"unknown seat kind '{s}'; use {', '.join(kinds)}") from None
     if not rules.min_players <= len(seats) <= rules.max_players:
