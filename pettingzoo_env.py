@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .pettingzoo import toolkit
-
 try:
     import numpy as np
     from gymnasium import spaces
-    AECEnv = toolkit().AECEnv
-except (ImportError, AttributeError):  # pragma: no cover - the message is the point
+    # (from the repository root, this finds cardrules' own pettingzoo.py first, which
+    # then stands aside for the toolkit: see there)
+    from pettingzoo import AECEnv
+except ImportError:  # pragma: no cover - the message is the point
     raise ImportError("cardrules.pettingzoo needs PettingZoo: pip install 'cardrules[pettingzoo]'") from None
 
 from .interpreter.environment import CHANCE, StepGame, StepState  # noqa: E402

@@ -212,28 +212,6 @@ def test_a_go_down_is_chosen_one_id_at_a_time():
     assert game.steps.codec.decode(ids) == downs[0]
 
 
-def test_every_listed_move_has_ids_that_read_back_and_begin_no_other():
-    for name in bundled_names():
-        rules = load_ruleset(name)
-        steps = cos.load(name, rules.min_players).steps
-        state = steps.new_state()
-        rng = random.Random(1)
-        for _ in range(300):
-            if state.is_terminal():
-                break
-            if state.current_player() < 0:
-                outcomes = state.chance_outcomes()
-                state.apply(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
-                continue
-            listed = state.engine.legal_actions()
-            encoded = {steps.codec.encode(a) for a in listed}
-            for a in listed:
-                ids = steps.codec.encode(a)
-                assert steps.codec.decode(ids) == a, (name, a)
-                assert all(ids[:k] not in encoded for k in range(1, len(ids))), (name, a)
-            state.apply(rng.choice(state.legal_actions()))
-
-
 def test_the_cpp_ismcts_bot_cannot_resample_a_python_game():
     """Why the seat kind uses OpenSpiel's Python IS-MCTS (docs/research.md): the C++ bot
     asks the state for ResampleFromInfostate, which pyspiel does not pass on to a game
