@@ -1,7 +1,11 @@
 """The search seat against OpenSpiel's IS-MCTS, at equal processor time a decision.
 
     python benchmarks/field.py RULESET [--deals 40] [--seconds 0.1] [--players 4]
-                               [--seed 1] [--jobs 2] [--json]
+                               [--seed 1] [--jobs 2] [--json] [--out deals.jsonl]
+    python benchmarks/field.py RULESET --report deals.jsonl [--json]
+
+``--out`` appends each deal's results to a file as it finishes (a long run stopped
+part-way keeps what it played); ``--report`` gives the figures of such a file.
 
 Every deal (seeds ``S .. S+N-1``) is played twice: once with ``search`` in the even
 seats and IS-MCTS (the seat kind ``ismcts``: OpenSpiel's IS-MCTS with random rollouts,
@@ -81,16 +85,34 @@ def play_deal(job: tuple[str, int, int, float]) -> dict[str, Any]:
     return out
 
 
-def field(ref: str, deals: int, seconds: float, players: int, seed: int, jobs: int) -> dict[str, Any]:
-    rules = load_ruleset(Path(ref) if is_file(Path(ref)) else ref)
+def play_deals(ref: str, deals: int, seconds: float, players: int, seed: int, jobs: int,
+               out: Path | None) -> list[dict[str, Any]]:
     jobs_list = [(ref, players, seed + d, seconds) for d in range(deals)]
-    started = time.perf_counter()
+    results = []
+
+    def keep(result: dict[str, Any]) -> None:
+        results.append(result)
+        if out is not None:
+            with out.open("a") as f:
+                f.write(json.dumps({**result, "seconds_a_decision": seconds}) + "\n")
+
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(play_deal, jobs_list))
+            for result in pool.map(play_deal, jobs_list):
+                keep(result)
     else:
-        results = [play_deal(job) for job in jobs_list]
-    wall = time.perf_counter() - started
+        for job in jobs_list:
+            keep(play_deal(job))
+    return results
+
+
+def field(ref: str, results: list[dict[str, Any]], seconds: float, players: int, seed: int,
+          wall: float) -> dict[str, Any]:
+    rules = load_ruleset(Path(ref) if is_file(Path(ref)) else ref)
+    deals = len(results)
+    for r in results:  # (read back from JSON, the seats are strings)
+        for kind in ("search", "ismcts"):
+            r[kind] = {int(s): v for s, v in r[kind].items()}
     report: dict[str, Any] = {"ruleset": ref, "title": rules.title, "players": players, "deals": deals,
                               "games": 2 * deals, "seconds_a_decision": seconds, "seed": seed, "wall_seconds": wall}
     for figure in ("win", "total"):
@@ -120,14 +142,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--report", type=Path)
     args = parser.parse_args(argv)
-    report = field(args.ruleset, args.deals, args.seconds, args.players, args.seed, args.jobs)
+    started = time.perf_counter()
+    if args.report is not None:
+        results = [json.loads(line) for line in args.report.read_text().splitlines() if line.strip()]
+        args.seconds = results[0]["seconds_a_decision"]
+        args.players = len(results[0]["search"])
+        args.deals = len(results)
+        seeds = sorted(r["seed"] for r in results)
+        args.seed = seeds[0]
+    else:
+        results = play_deals(args.ruleset, args.deals, args.seconds, args.players, args.seed, args.jobs, args.out)
+    report = field(args.ruleset, results, args.seconds, args.players, args.seed, time.perf_counter() - started)
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
     win, total = report["win"], report["total"]
     print(f"{report['title']} ({args.ruleset}), {args.players} players, {args.deals} deals, {report['games']} games, "
-          f"{args.seconds:g} s of processor time a decision, {report['wall_seconds']:.0f} s")
+          f"{args.seconds:g} s of processor time a decision")
     print(f"win rate: search {100 * win['search']:.1f}% [{100 * win['search_ci95'][0]:.1f}, "
           f"{100 * win['search_ci95'][1]:.1f}] / IS-MCTS {100 * win['ismcts']:.1f}% "
           f"[{100 * win['ismcts_ci95'][0]:.1f}, {100 * win['ismcts_ci95'][1]:.1f}]; difference "
