@@ -286,3 +286,20 @@ def test_a_plain_install_imports_no_openspiel():
     code = "import sys, cardrules.interpreter.bots, cardrules.cli.main; print('pyspiel' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO.parent)
     assert result.stdout.strip() == "False", result.stderr
+
+
+def test_the_examples_of_docs_research_run():
+    import re
+
+    text = (REPO / "docs" / "research.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) == 2
+    for block in blocks:
+        exec(compile(block, "docs/research.md", "exec"), {})
+
+
+def test_the_game_string_names_the_parameters():
+    game = pyspiel.load_game("cardrules(ruleset=wizard,players=3,rounds=1)")
+    assert game.num_players() == 3 and game.num_distinct_actions() == 81
+    with pytest.raises(pyspiel.SpielError, match="(?i)unknown parameter .colour"):
+        pyspiel.load_game("cardrules", {"ruleset": "wizard", "players": 3, "colour": 1})
