@@ -55,11 +55,16 @@ def _has_ismcts(rules: Ruleset) -> bool:
 
 def seat_kinds(rules: Ruleset) -> tuple[str, ...]:
     """The bot kinds that can take a seat in games of ``rules`` (``search`` also takes a
-    budget: ``search:300`` playouts or ``search:0.5s`` a decision; ``ismcts``, where
-    OpenSpiel is installed, ``ismcts:100`` simulations or ``ismcts:0.5s``)."""
+    budget: ``search:300`` playouts or ``search:0.5s`` a decision).  The kinds of an
+    extra (:func:`extra_seat_kinds`) are not among them: a web room never offers one."""
     kinds = ("random",) + tuple(k for k in rules.family.policies if k != "random")
-    kinds += (search.KIND,) if search.has_search(rules) else ()
-    return kinds + ((ISMCTS,) if _has_ismcts(rules) and _has_openspiel() else ())
+    return kinds + ((search.KIND,) if search.has_search(rules) else ())
+
+
+def extra_seat_kinds(rules: Ruleset) -> tuple[str, ...]:
+    """The seat kinds an installed extra adds for games of ``rules``, at the command line:
+    ``ismcts`` where OpenSpiel is installed (``ismcts:100`` simulations, ``ismcts:0.5s``)."""
+    return (ISMCTS,) if _has_ismcts(rules) and _has_openspiel() else ()
 
 
 def check_seat_kind(rules: Ruleset, kind: str) -> None:
@@ -67,7 +72,7 @@ def check_seat_kind(rules: Ruleset, kind: str) -> None:
     if is_ismcts_kind(kind):
         if not _has_ismcts(rules):
             raise ValueError(f"the {rules.family.name} family has no ismcts seat "
-                             f"(kinds: {', '.join(seat_kinds(rules))})")
+                             f"(kinds: {', '.join(seat_kinds(rules) + extra_seat_kinds(rules))})")
         if not _has_openspiel():
             raise ValueError(ISMCTS_MISSING.format(kind=kind))
         _openspiel(kind).parse_budget(kind)

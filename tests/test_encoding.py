@@ -71,3 +71,25 @@ def test_a_game_of_steps_ends_with_the_engines_totals():
     assert state.engine.round_index == 2
     assert chance_steps == (3 * 10 + 1) + (3 * 9 + 1)  # each round's hands, then its upcard
     assert sum(state.returns()) == pytest.approx(0)
+
+
+def test_a_family_without_ids_says_so():
+    import sys
+
+    from cardrules.interpreter import families
+    from cardrules.interpreter.environment import EncodingUnavailable
+
+    from helpers import DATA
+
+    sys.path.insert(0, str(DATA / "plugin"))
+    try:
+        import cardrules_highcard
+
+        families.register(cardrules_highcard.FAMILY)
+        rules = ruleset_from_text("family: high-card\nname: toy\nplayers: {min: 2, max: 4}\n"
+                                  "deal: {hand_size: [3]}\nhigh_card: {points: \"round\"}\nwinner: highest\n")
+        with pytest.raises(EncodingUnavailable, match="the high-card family gives no action ids"):
+            StepGame(rules, 2)
+    finally:
+        families.unregister("high-card")
+        sys.path.remove(str(DATA / "plugin"))
