@@ -33,7 +33,7 @@ try:
 except ImportError:  # pragma: no cover - the message is the point
     raise ImportError("cardrules.openspiel needs OpenSpiel: pip install 'cardrules[openspiel]'") from None
 
-from .interpreter.environment import CHANCE, TERMINAL, StepGame, StepState
+from .interpreter.environment import CHANCE, TERMINAL, StepGame, StepState, copy_memory
 from .interpreter.errors import IllegalActionError
 from .interpreter.game import observed_mode
 from .interpreter.rules import Ruleset
@@ -343,9 +343,10 @@ class ISMCTSSeat:
         if len(legal) == 1:
             self.last_simulations = 0
             return legal[0]
-        world = StepState(steps, steps._determinize(self.rules, observation, dict(self.memory), self.rng))  # type: ignore[misc]
+        world = StepState(steps, steps._determinize(self.rules, observation, copy_memory(self.memory),  # type: ignore[misc]
+                                                    self.rng))
         world.in_round = True
-        world.memory[observation.seat] = dict(self.memory)
+        world.memory[observation.seat] = copy_memory(self.memory)
         root = game.new_initial_state()
         root._core = _Core(steps, game.params, world)
         codec = steps.codec

@@ -58,12 +58,14 @@ class Timed:
         self.kind = policy.kind
         self.needs_observation = policy.needs_observation
         self.seconds: list[float] = []
+        self.runs: list[int] = []  # search's playouts, IS-MCTS's simulations, a decision
 
     def act(self, observation: Any, legal: Sequence[Any]) -> Any:
         start = time.process_time()
         action = self.policy.act(observation, legal)
         if len(legal) > 1:
             self.seconds.append(time.process_time() - start)
+            self.runs.append(getattr(self.policy, "last_playouts", None) or getattr(self.policy, "last_simulations", 0))
         return action
 
 
@@ -73,7 +75,8 @@ def play_deal(job: tuple[str, int, int, float]) -> dict[str, Any]:
     rules = load_ruleset(Path(ref) if is_file(Path(ref)) else ref)
     kinds = {"search": f"search:{seconds:g}s", "ismcts": f"ismcts:{seconds:g}s"}
     sign = 1 if rules.winner == "highest" else -1
-    out: dict[str, Any] = {"seed": seed, "search": {}, "ismcts": {}, "seconds": {"search": [], "ismcts": []}}
+    out: dict[str, Any] = {"seed": seed, "search": {}, "ismcts": {}, "seconds": {"search": [], "ismcts": []},
+                           "runs": {"search": [], "ismcts": []}}
     for first in ("search", "ismcts"):
         second = "ismcts" if first == "search" else "search"
         names = [first if s % 2 == 0 else second for s in range(players)]
@@ -82,6 +85,7 @@ def play_deal(job: tuple[str, int, int, float]) -> dict[str, Any]:
         for s, name in enumerate(names):
             out[name][s] = {"win": 1.0 if s in state.winners else 0.0, "total": sign * state.totals[s]}
             out["seconds"][name] += policies[s].seconds
+            out["runs"][name] += policies[s].runs
     return out
 
 
@@ -127,9 +131,11 @@ def field(ref: str, results: list[dict[str, Any]], seconds: float, players: int,
         wins = sum(int(r[kind][s]["win"]) for r in results for s in range(players))
         report["win"][f"{kind}_ci95"] = list(wilson(wins, deals * players))
         times = [t for r in results for t in r["seconds"][kind]]
+        runs = [n for r in results for n in r.get("runs", {}).get(kind, [])]
         report[f"{kind}_decision_seconds"] = {"mean": statistics.fmean(times) if times else 0.0,
                                               "median": statistics.median(times) if times else 0.0,
-                                              "decisions": len(times)}
+                                              "decisions": len(times),
+                                              "runs_median": statistics.median(runs) if runs else None}
     return report
 
 
@@ -170,7 +176,9 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{total['difference']:+.1f} [{total['ci95'][0]:+.1f}, {total['ci95'][1]:+.1f}]")
     for kind in ("search", "ismcts"):
         t = report[f"{kind}_decision_seconds"]
-        print(f"{kind}: {t['mean']:.3f} s a decision (median {t['median']:.3f}), {t['decisions']} decisions")
+        runs = "" if t["runs_median"] is None else (f", a median of {t['runs_median']:g} "
+                                                    + ("playouts" if kind == "search" else "simulations"))
+        print(f"{kind}: {t['mean']:.3f} s a decision (median {t['median']:.3f}), {t['decisions']} decisions{runs}")
     return 0
 
 

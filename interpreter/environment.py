@@ -369,7 +369,7 @@ class StepState:
         new.lead = self.lead[:]
         new._lines = [lines[:] for lines in self._lines]
         new._upto = self._upto[:]
-        new.memory = [_copy_memory(m) for m in self.memory]
+        new.memory = [copy_memory(m) for m in self.memory]
         new.in_round = self.in_round
         new._listed, new._listed_at = None, -1
         return new
@@ -393,7 +393,7 @@ class StepState:
         determinize = game._determinize
         if determinize is None:
             raise ValueError(f"the {game.rules.family.name} family cannot sample the hidden cards (determinize)")
-        new = StepState(game, determinize(game.rules, self.observation(seat), _copy_memory(self.memory[seat]), rng))
+        new = StepState(game, determinize(game.rules, self.observation(seat), copy_memory(self.memory[seat]), rng))
         new.history = self.history[:]
         new.decisions = self.decisions
         new.in_round = True
@@ -402,13 +402,14 @@ class StepState:
         known = self.information_text(seat)
         lead = known.rsplit("\n", 1)[0] if "\n" in known else ""
         new.lead = [lead if s == seat else "(resampled) " + new.observation_text(s) for s in range(game.players)]
-        new.memory[seat] = _copy_memory(self.memory[seat])
+        new.memory[seat] = copy_memory(self.memory[seat])
         if seat == self.engine.turn:
             new.prefix = self.prefix
         return new
 
 
-def _copy_memory(memory: dict[str, Any]) -> dict[str, Any]:
+def copy_memory(memory: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a seat's memory (the family's ``remember``) that the copy's play leaves alone."""
     return {k: (v[:] if isinstance(v, list) else v) for k, v in memory.items()}
 
 
