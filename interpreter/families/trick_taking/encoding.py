@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from ...encoding import Layout, Vocabulary, card_counts
 from ...rules import Ruleset
-from .actions import Bid, ChooseTrump, Play, TrickAction, plays, trump_choices
+from .actions import Bid, Play, TrickAction, plays, trump_choices
 from .auction import candidate_bids
 from .observation import TrickObservation
 from .phases import Phase
