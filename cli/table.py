@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 import click
 
-from ..interpreter.bots import check_seat_kind, seat_kinds
+from ..interpreter.bots import check_seat_kind, extra_seat_kinds, is_ismcts_kind, seat_kinds
 from ..interpreter.driver import play_out
 from ..interpreter.errors import EvaluationError, IllegalActionError
 from ..interpreter.game import GameState
@@ -35,14 +35,14 @@ def parse_seats(text: str | None, rules: Ruleset, default_human: bool) -> list[s
         count = min(max(rules.min_players, 4), rules.max_players)
         return (["human"] if default_human else ["bot"]) + ["bot"] * (count - 1)
     seats = [s.strip().lower() for s in text.split(",") if s.strip()]
-    kinds = ("human",) + seat_kinds(rules)
+    kinds = ("human",) + seat_kinds(rules) + extra_seat_kinds(rules)
     for s in seats:
         if s == "human":
             continue
         try:
             check_seat_kind(rules, s)
         except ValueError as exc:
-            if s.startswith("search:"):
+            if s.startswith("search:") or is_ismcts_kind(s):
                 raise UsageProblem(str(exc)) from None
             raise UsageProblem(f"unknown seat kind '{s}'; use {', '.join(kinds)}") from None
     if not rules.min_players <= len(seats) <= rules.max_players:

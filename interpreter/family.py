@@ -19,6 +19,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:
+    from .encoding import ActionCodec, ObservationEncoder
     from .expressions import Type
     from .game import GameState
     from .rules import RulesBuilder, Ruleset, Setup
@@ -180,3 +181,20 @@ class SearchableFamily(GameFamily, Protocol):
     def remember(self, rules: Ruleset, observation: Observation, memory: dict[str, Any]) -> None:
         """Note in ``memory`` what ``determinize`` will want later from this
         observation (called at each of the seat's decisions; optional)."""
+
+
+class EncodableFamily(GameFamily, Protocol):
+    """A family whose games a learning toolkit can play (``cardrules.openspiel``,
+    ``cardrules.pettingzoo``): its moves as small numbers and its observations as
+    vectors (:mod:`.encoding`).  Optional: a family without ``action_codec`` has no
+    such game, and asking for one says so."""
+
+    def action_codec(self, rules: Ruleset, players: int) -> ActionCodec:
+        """The stable id space of the moves of ``rules`` at ``players`` seats (every mode):
+        each move as a prefix-free sequence of ids and back, chance's own outcomes with
+        their probabilities (:class:`.encoding.ActionCodec`)."""
+
+    def observation_encoder(self, rules: Ruleset, players: int) -> ObservationEncoder:
+        """A seat's observation of ``rules`` at ``players`` seats as a vector of a fixed
+        size and as text (:class:`.encoding.ObservationEncoder`): from the observation
+        alone, never the state."""

@@ -15,7 +15,7 @@ from ...family import DeadEnd
 from ...game import GameState
 from ...privacy import Declaration
 from ...rules import RulesBuilder, Ruleset, Setup
-from . import checks, determinize, events, explain, rules, setup_checks, stats, textio
+from . import checks, determinize, encoding, events, explain, rules, setup_checks, stats, textio
 from .actions import RummyAction
 from .bot import RummyBot
 from .state import Move, RummyState
@@ -79,6 +79,12 @@ class ContractRummy:
     def steps_per_line(self, players: int) -> int:
         """The most actions one record line stands for: a draw after a buying window is the decline, every seat's pass and the card off the stock; with a veto, the request and the answer; a buy also its penalty cards."""
         return 4 * players + 8
+
+    def action_codec(self, ruleset: Ruleset, players: int) -> encoding.RummyCodec:
+        return encoding.RummyCodec(ruleset, players)
+
+    def observation_encoder(self, ruleset: Ruleset, players: int) -> encoding.RummyEncoder:
+        return encoding.RummyEncoder(ruleset, players)
 
     def candidate_actions(self, state: Any) -> list[Move]:
         return checks.candidate_actions(state)

@@ -18,7 +18,7 @@ from ...family import DeadEnd
 from ...game import GameState
 from ...privacy import Declaration, Seen
 from ...rules import RulesBuilder, Ruleset, Setup
-from . import auction, checks, determinize, explain, rules, stats, textio
+from . import auction, checks, determinize, encoding, explain, rules, stats, textio
 from . import names as bound
 from .actions import Move, TrickAction
 from .bot import TrickBot
@@ -138,6 +138,12 @@ class TrickTaking:
     def steps_per_line(self, players: int) -> int:
         """The most actions one record line stands for: every action is a line of its own."""
         return 1
+
+    def action_codec(self, ruleset: Ruleset, players: int) -> encoding.TrickCodec:
+        return encoding.TrickCodec(ruleset, players)
+
+    def observation_encoder(self, ruleset: Ruleset, players: int) -> encoding.TrickEncoder:
+        return encoding.TrickEncoder(ruleset, players)
 
     def candidate_actions(self, state: Any) -> list[TrickAction]:
         return checks.candidate_actions(state)

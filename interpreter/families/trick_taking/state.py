@@ -188,6 +188,8 @@ class TrickTakingState(DealPhase, TrumpPhase, MakingPhase, ExchangePhase, Biddin
         # every phase's containers in one method, not one per phase: a clone is on the
         # search's hot path
         new._keys_at = -1  # the legal keys cached for the move number are this state's own
+        if self._ordered:  # the trick.order winner is a method bound to its state: the copy's own
+            new._trick_winner = new._ordered_winner
         new.hands = [h[:] for h in self.hands]
         new.bids = self.bids[:]
         new.bid_order = self.bid_order[:]

@@ -1,0 +1,179 @@
+"""A trick-taking game's moves as ids and a seat's observation as a vector
+(:mod:`cardrules.interpreter.encoding`).
+
+Every move is one id: the bids (every bid the bidding range allows in any round of
+any mode, low to high), then each card of the pack played as itself and in each role
+``trick.roles`` gives it, then naming each suit of the pack and naming no trump.  The
+deal is the only chance event, so the codec has no chance outcomes of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ...encoding import Layout, Vocabulary, card_counts
+from ...rules import Ruleset
+from .actions import Bid, Play, TrickAction, plays, trump_choices
+from .auction import candidate_bids
+from .observation import TrickObservation
+from .phases import Phase
+from .rules import TrickRules
+
+PHASES = tuple(p.value for p in Phase)
+
+
+def _all_setups(rules: Ruleset, players: int) -> list[Any]:
+    """The setup of every mode at ``players`` seats (the ruleset's own first)."""
+    modes = [rules.mode] + [m for m in rules.modes if m != rules.mode]
+    return [rules.setup(players, mode) for mode in modes]
+
+
+class TrickCodec:
+    """The id space of one trick-taking ruleset at one player count."""
+
+    stock_order_matters = False  # nothing is taken from the stock after the deal
+
+    def __init__(self, rules: Ruleset, players: int):
+        section: TrickRules = rules.section
+        setups = _all_setups(rules, players)
+        pack = setups[0].pack
+        self.cards = pack.size
+        self.chance_size = self.cards
+        bids: set[int] = set()
+        longest = 0
+        rounds = 0
+        for setup in setups:
+            rounds = max(rounds, len(setup.hand_sizes))
+            for index, size in enumerate(setup.hand_sizes):
+                longest = max(longest, size)
+                bids.update(candidate_bids(section.bidding, setup.round_env(index)))
+        self.bids = sorted(bids)
+        self.longest = longest
+        vocabulary = Vocabulary()
+        self._ids: dict[TrickAction, int] = {}
+        self._actions: list[TrickAction] = []
+
+        def add(action: TrickAction, name: str) -> None:
+            self._ids[action] = vocabulary.add(name)
+            self._actions.append(action)
+
+        for b in self.bids:
+            add(Bid(b), f"bid {b}")
+        roles = section.order.roles if section.order is not None else {}
+        for play in plays(pack):
+            add(play, str(play))
+            for role in roles.get(play.card, ()):
+                add(Play(play.card, role, play.code), f"{play} as {role}")
+        for choice in trump_choices(pack):
+            add(choice, str(choice))
+        self.vocabulary = vocabulary
+        self.size = vocabulary.size
+        # a bid and a play (or a trump named) per seat each trick-round: one id each
+        self.max_decisions = rounds * players * (longest + 2) + rounds
+
+    def encode(self, action: Any) -> tuple[int, ...]:
+        token = self._ids.get(action)
+        if token is None:
+            raise ValueError(f"'{action}' is no move of this ruleset's id space")
+        return (token,)
+
+    def decode(self, ids: Sequence[int]) -> TrickAction:
+        if len(ids) != 1 or not 0 <= ids[0] < self.size:
+            raise ValueError(f"no move has the ids {list(ids)}")
+        return self._actions[ids[0]]
+
+    def token_name(self, token: int) -> str:
+        return self.vocabulary.name(token)
+
+    def chance_outcomes(self, state: Any) -> list[tuple[Any, float]] | None:
+        return None  # the deal is the only chance event
+
+    def chance_id(self, outcome: Any) -> int:
+        raise ValueError(f"no chance outcome '{outcome}' besides the deal")
+
+    def chance_name(self, outcome: Any) -> str:
+        return str(outcome)
+
+
+class TrickEncoder:
+    """A seat's :class:`TrickObservation` as a vector: one-hot seats and phase, card
+    counts for the hands, the upcard, the trick and this round's plays in order, each
+    seat's bid (one-hot over the id space's bids), tricks taken, totals and counters as
+    plain numbers."""
+
+    def __init__(self, rules: Ruleset, players: int):
+        codec = TrickCodec(rules, players)
+        section: TrickRules = rules.section
+        self.cards = cards = codec.cards
+        self.players = players
+        self.bids = {b: i for i, b in enumerate(codec.bids)}
+        self.suits = len(_all_setups(rules, players)[0].pack.suits)
+        self.counter_names = tuple(c.name for c in section.counters)
+        self.plays = codec.longest * players
+        rounds = max(len(s.hand_sizes) for s in _all_setups(rules, players))
+        pack = _all_setups(rules, players)[0].pack
+        self.codes = pack.codes
+        self.suit_codes = tuple(suit.code for suit in pack.suits)
+        self.layout = Layout([
+            ("seat", players), ("dealer", players), ("turn", players), ("leader", players),
+            ("phase", len(PHASES)), ("round", rounds), ("hand_size", 1), ("hand", cards), ("others", players * cards),
+            ("upcard", cards), ("trump", self.suits), ("hidden", 2),
+            ("bids", players * (len(codec.bids) + 1)), ("taken", players), ("trick", players * cards),
+            ("played", self.plays * cards), ("totals", players), ("counters", len(self.counter_names) * players),
+        ])
+        self.pieces = self.layout.pieces
+        self.size = self.layout.size
+
+    def tensor(self, obs: Any) -> list[float]:
+        o: TrickObservation = obs
+        layout, players, cards = self.layout, self.players, self.cards
+        out = layout.zeros()
+        layout.one_hot(out, "seat", o.seat)
+        layout.one_hot(out, "dealer", o.dealer)
+        layout.one_hot(out, "turn", o.turn)
+        layout.one_hot(out, "leader", o.leader)
+        layout.one_hot(out, "phase", PHASES.index(o.phase))
+        layout.one_hot(out, "round", o.round - 1)
+        layout.put(out, "hand_size", [o.hand_size])
+        layout.put(out, "hand", card_counts(o.hand, cards))
+        for s, hand in enumerate(o.others):
+            layout.put(out, "others", card_counts(hand, cards), s * cards)
+        layout.one_hot(out, "upcard", o.upcard)
+        layout.one_hot(out, "trump", o.trump)
+        layout.put(out, "hidden", [float(o.hand_hidden), float(o.trump_hidden)])
+        width = len(self.bids) + 1
+        for s, bid in enumerate(o.bids):
+            layout.one_hot(out, "bids", s * width + (len(self.bids) if bid is None else self.bids.get(bid, 0)))
+        layout.put(out, "taken", o.taken)
+        for k, (_, c) in enumerate(o.trick):
+            layout.one_hot(out, "trick", k * cards + c)
+        for k, c in enumerate(o.played[:self.plays]):
+            layout.one_hot(out, "played", k * cards + c)
+        layout.put(out, "totals", o.totals)
+        values = dict(o.counters)
+        for i, name in enumerate(self.counter_names):
+            layout.put(out, "counters", values.get(name, (0,) * players), i * players)
+        return out
+
+    def text(self, obs: Any) -> str:
+        o: TrickObservation = obs
+        codes = self.codes
+
+        def cards(cs: Sequence[int]) -> str:
+            return " ".join(codes[c] for c in cs) or "-"
+
+        bids = " ".join("?" if b is None else str(b) for b in o.bids)
+        parts = [f"seat {o.seat}", f"round {o.round}/{o.rounds}", f"hand size {o.hand_size}", f"dealer {o.dealer}",
+                 f"phase {o.phase}", f"turn {o.turn}", f"totals {' '.join(map(str, o.totals))}",
+                 f"hand {'hidden' if o.hand_hidden else cards(o.hand)}",
+                 f"upcard {'-' if o.upcard is None else codes[o.upcard]}",
+                 f"trump {'hidden' if o.trump_hidden else ('-' if o.trump is None else self.suit_codes[o.trump])}",
+                 f"bids {bids}", f"taken {' '.join(map(str, o.taken))}", f"leader {o.leader}",
+                 f"trick {' '.join(f'{s}:{codes[c]}' for s, c in o.trick) or '-'}", f"played {cards(o.played)}"]
+        if any(r is not None for r in o.played_roles):
+            parts.append("as " + " ".join(r or "-" for r in o.played_roles))
+        if o.others:
+            parts.append("others " + " | ".join(cards(h) for h in o.others))
+        for name, values in o.counters:
+            parts.append(f"{name} {' '.join(map(str, values))}")
+        return "; ".join(parts)
