@@ -245,9 +245,9 @@ class RummyBot:
             return actions[0]
         took = self._took
         if took is not None and took[0] == obs.round and took[1] == obs.turn_number and len(discards) > 1:
-            others = [a for a in discards if a.card != took[2]]
-            if others:  # keep the card it took: it was taken to be kept
-                discards = others
+            keeping = [a for a in discards if a.card != took[2]]
+            if keeping:  # keep the card it took: it was taken to be kept
+                discards = keeping
         seat = obs.seat
         points = obs.points
         feeds = obs.down[(seat + 1) % obs.players]

@@ -24,10 +24,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Sequence
 
-from ...cards import NAMES
 from ...encoding import Layout, Vocabulary, card_counts
 from ...rules import Ruleset
-from .actions import (ALLOW, BUY, CALLED_DISCARDS, DISCARDS, DRAW, PASS, REFUSE, STOCK_CARDS, TAKE, Claim,
+from .actions import (ALLOW, BUY, DRAW, PASS, REFUSE, TAKE, Claim, card_moves,
                       CutOutcome, Discard, GoDown, LayOff, StockCard, Swap)
 from .phases import Phase
 from .rules import MeldKind, RummyRules
@@ -48,7 +47,9 @@ class RummyCodec:
     def __init__(self, rules: Ruleset, players: int):
         section: RummyRules = rules.section
         setups = _all_setups(rules, players)
-        self.cards = cards = len(NAMES)
+        self.names = names = tuple(setups[0].pack.codes)  # the ruleset's pack, by card number
+        self._discards, self._called_discards, self._stock_cards = card_moves(setups[0].pack)
+        self.cards = cards = len(names)
         self.chance_size = cards + 2  # the stock's cards, then a cut that fails and one that succeeds
         deck = max(len(s.pack.deck(s.decks, s.jokers, s.ranks, s.removed, s.special_counts)) for s in setups)
         rounds = max(len(s.hand_sizes) for s in setups)
@@ -57,8 +58,8 @@ class RummyCodec:
         self.stock_order_matters = section.buying.allowed
         v = Vocabulary()
         self._single = {action: v.add(str(action)) for action in _SINGLE}
-        self._discard = v.add_all(f"discard {n}" for n in NAMES)
-        self._called = v.add_all(f"discard {n} call" for n in NAMES)
+        self._discard = v.add_all(f"discard {n}" for n in names)
+        self._called = v.add_all(f"discard {n} call" for n in names)
         self._claim, self._swap, self._lay_off, self._go_down = (v.add("claim"), v.add("swap"), v.add("layoff"),
                                                                  v.add("meld"))
         self._kind = {kind: v.add(f"a {kind}") for kind in KINDS}
@@ -66,7 +67,7 @@ class RummyCodec:
         self._end_of = {True: v.add("at the low end"), False: v.add("at the high end"), None: v.add("at either end")}
         self._then = v.add("then")
         self._end = v.add("end")
-        self._card = v.add_all(f"card {n}" for n in NAMES)
+        self._card = v.add_all(f"card {n}" for n in names)
         self.melds = deck + 1  # meld numbers 1.. (a meld holds a card at least)
         self._meld = v.add_all(f"meld {m}" for m in range(self.melds + 1))
         self.vocabulary = v
@@ -118,14 +119,14 @@ class RummyCodec:
 
     def _decode(self, ids: list[int]) -> Any:
         head = ids[0]
-        cards, n = self._card, len(NAMES)
+        cards, n = self._card, self.cards
         if len(ids) == 1:
             if head in self._decode_single:
                 return self._decode_single[head]
             if self._discard <= head < self._discard + n:
-                return DISCARDS[head - self._discard]
+                return self._discards[head - self._discard]
             if self._called <= head < self._called + n:
-                return CALLED_DISCARDS[head - self._called]
+                return self._called_discards[head - self._called]
             raise ValueError
         meld = ids[1] - self._meld if len(ids) > 1 else -1
         if head == self._claim and len(ids) == 2 and 0 <= meld <= self.melds:
@@ -161,7 +162,7 @@ class RummyCodec:
 
     def _card_list(self, tokens: Sequence[int]) -> tuple[int, ...]:
         out = tuple(t - self._card for t in tokens)
-        if not out or not all(0 <= c < len(NAMES) for c in out):
+        if not out or not all(0 <= c < self.cards for c in out):
             raise ValueError
         return out
 
@@ -181,7 +182,7 @@ class RummyCodec:
             return [(o, p) for o, p in outcomes if p > 0]
         counts = Counter(state.stock)
         total = len(state.stock)
-        return [(STOCK_CARDS[c], n / total) for c, n in sorted(counts.items())]
+        return [(self._stock_cards[c], n / total) for c, n in sorted(counts.items())]
 
     def chance_id(self, outcome: Any) -> int:
         if isinstance(outcome, StockCard):
@@ -203,7 +204,8 @@ class RummyEncoder:
     and runs down, hand sizes, buys, and plain numbers for the rest."""
 
     def __init__(self, rules: Ruleset, players: int):
-        self.cards = cards = len(NAMES)
+        self.names = tuple(rules.setup(players, rules.mode).pack.codes)  # the ruleset's pack, by card number
+        self.cards = cards = len(self.names)
         self.players = players
         rounds = max(len(s.hand_sizes) for s in _all_setups(rules, players))
         self.layout = Layout([
@@ -252,14 +254,14 @@ class RummyEncoder:
 
     def text(self, obs: Any) -> str:
         def cards(cs: Sequence[int]) -> str:
-            return " ".join(NAMES[c] for c in cs) or "-"
+            return " ".join(self.names[c] for c in cs) or "-"
 
         table = " | ".join(f"{e.id}:{e.owner}:{e.meld.kind.value} {cards(e.meld.cards)}" for e in obs.table.melds)
         parts = [f"seat {obs.seat}", f"round {obs.round}/{obs.rounds}", f"hand size {obs.hand_size}",
                  f"dealer {obs.dealer}", f"phase {obs.phase}", f"turn {obs.turn}", f"player {obs.player}",
                  f"totals {' '.join(map(str, obs.totals))}", f"hand {cards(obs.hand)}",
                  f"hands {' '.join(map(str, obs.hand_counts))}",
-                 f"top {'-' if obs.top_discard is None else NAMES[obs.top_discard]}"
+                 f"top {'-' if obs.top_discard is None else self.names[obs.top_discard]}"
                  + (" protected" if obs.discard_protected else ""),
                  f"stock {obs.stock}", f"table {table or '-'}", f"down {' '.join(str(int(d)) for d in obs.down)}",
                  f"buys {' '.join(map(str, obs.buys))} left {obs.buys_left}", f"joker debt {obs.joker_debt}",

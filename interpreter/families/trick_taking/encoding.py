@@ -3,8 +3,9 @@
 
 Every move is one id: the bids (every bid the bidding range allows in any round of
 any mode, low to high), then each card of the pack played as itself and in each role
-``trick.roles`` gives it, then naming each suit of the pack and naming no trump.  The
-deal is the only chance event, so the codec has no chance outcomes of its own.
+``trick.roles`` gives it, then naming each suit of the pack and naming no trump (and each
+alone, where trump.alone), passing on the trump, each card passed in the exchange and each
+card discarded by the dealer.  The deal is the only chance event, so the codec has no chance outcomes of its own.
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ from typing import Any, Sequence
 
 from ...encoding import Layout, Vocabulary, card_counts
 from ...rules import Ruleset
-from .actions import Bid, Play, TrickAction, plays, trump_choices
+from .actions import DECLINE, Bid, ChooseTrump, Play, TrickAction, discards, passes, plays, trump_choices
 from .auction import candidate_bids
 from .observation import TrickObservation
 from .phases import Phase
-from .rules import TrickRules
+from .rules import TrickRules, TrumpKind
 
 PHASES = tuple(p.value for p in Phase)
 
@@ -66,10 +67,22 @@ class TrickCodec:
                 add(Play(play.card, role, play.code), f"{play} as {role}")
         for choice in trump_choices(pack):
             add(choice, str(choice))
+        if section.trump.alone:  # a trump made to be played alone (trump.alone)
+            for choice in trump_choices(pack):
+                alone = ChooseTrump(choice.suit, choice.code, True)
+                add(alone, str(alone))
+        if section.trump.kind is TrumpKind.ORDER_UP:
+            add(DECLINE, str(DECLINE))  # passing on the trump offered
+            for discard in discards(pack):  # the dealer's discard after taking the turned card
+                add(discard, str(discard))
+        if "exchange" in section.phases:
+            for passed in passes(pack):  # a card put aside in the exchange
+                add(passed, str(passed))
         self.vocabulary = vocabulary
         self.size = vocabulary.size
-        # a bid and a play (or a trump named) per seat each trick-round: one id each
-        self.max_decisions = rounds * players * (longest + 2) + rounds
+        # per seat each round: a bid, a card passed and a card played a trick, two calls of
+        # the trump making; and the dealer's discard: one id each
+        self.max_decisions = rounds * (players * (2 * longest + 4) + 2)
 
     def encode(self, action: Any) -> tuple[int, ...]:
         token = self._ids.get(action)
