@@ -121,7 +121,7 @@ def short_packs(draw):
     else:
         child["deck"] = {"ranks": "[" + ", ".join(str(RANK_LETTERS.index(r) + 2) for r in ranks) + "]"}
     points = document_from_text(yaml.safe_dump({"extends": name, "name": "x"}), "x.yaml").data.get("card_points")
-    if points:
+    if isinstance(points, dict) and points:  # (an expression of the card reads any pack as it is)
         kept = {" ".join(r for r in str(k).split() if r in ranks or r == "JK"): v for k, v in points.items()}
         child["card_points"] = {k: v for k, v in kept.items() if k}
     return yaml.safe_dump(child, sort_keys=False)
