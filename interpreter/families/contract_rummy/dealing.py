@@ -1,4 +1,4 @@
-"""The start of a contract-rummy round: the ruleset's chance events (the ISRA cut: one
+"""The start of a contract-rummy round: the ruleset's chance events (a cut of the pack, say: one
 chance outcome each, before the deal) and the deal, which sets the round up (its wild
 cards, an empty table) and hands the first turn to the draw (:class:`DealPhase`;
 entry points :meth:`~DealPhase._round_start_outcome` for chance's next outcome,

@@ -45,7 +45,7 @@ def discard(round_number: int, seat: int, card: int, call: str | None, codes: Co
 
 # --- built as they are logged --------------------------------------------------------------------
 def chance_event(name: str, round_number: int, seat: int, success: bool) -> Event:
-    """A ruleset chance event of the round's start (the ISRA cut), named by the ruleset."""
+    """A ruleset chance event of the round's start (a cut of the pack, say), named by the ruleset."""
     return {"event": name, "round": round_number, "seat": seat, "success": success}
 
 
