@@ -4,6 +4,7 @@ cost, for A/B comparisons of a change (timings on a shared machine vary by 10-20
     python benchmarks/instructions.py shanghai-isra:bot 3
     python benchmarks/instructions.py oh-shit:bot 20
     python benchmarks/instructions.py hand 20          # the hand-written Oh Shit playout
+    python benchmarks/instructions.py search:oh-hell 3 # a default search seat's first bid, 3 deals
 
 Runs valgrind (apt-get install valgrind) twice, on N games and on none, and prints the
 difference divided by N (and by the decisions played).  Compare two checkouts by running
@@ -29,6 +30,15 @@ def play(which: str, games: int) -> int:
     from cardrules.interpreter import load_ruleset
     from cardrules.interpreter.driver import play_bots
     name, _, kind = which.partition(":")
+    if name == "search":  # "games" are first decisions of a search seat (bench.py's decision)
+        from cardrules.interpreter import new_game
+        from cardrules.interpreter.bots import make_policy
+        rules = load_ruleset(kind)
+        for seed in range(games):
+            state = new_game(rules, 4, seed)
+            state.apply(state.chance_action())
+            make_policy(rules, "search", seed, state.turn).act(state.observation(state.turn), state.legal_actions())
+        return 0
     rules = load_ruleset(name)
     decisions = 0
     for seed in range(games):
@@ -52,7 +62,7 @@ def main() -> None:
     total, decisions = count(which, games)
     base, _ = count(which, 0)
     per_game = (total - base) // games
-    print(f"{which}: {per_game} instructions/game" + (f", {(total - base) // decisions} per decision" if decisions else ""))
+    print(f"{which}: {per_game} instructions/{'decision' if which.startswith('search:') else 'game'}" + (f", {(total - base) // decisions} per decision" if decisions else ""))
 
 
 if __name__ == "__main__":

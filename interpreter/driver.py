@@ -54,10 +54,17 @@ def play_out(state: GameState, policies: Sequence[Policy], *,
                         apply(chance_action())
                     else:
                         return state
+            # a forced move of a seat that would only return it is played without asking
+            # (a third of a bot game's decisions: no observation built for them)
+            skips = [getattr(policy, "skips_forced", False) for policy in policies]
+            legal_count, apply_index = state.legal_count, state.apply_index
             while True:
                 turn = state.turn  # read once per move, not twice
                 if turn >= 0:
-                    apply(acts[turn](observation(turn) if needs[turn] else None, legal_actions()))
+                    if skips[turn] and legal_count() == 1:
+                        apply_index(0)
+                    else:
+                        apply(acts[turn](observation(turn) if needs[turn] else None, legal_actions()))
                 elif turn == CHANCE:
                     apply(chance_action())
                 else:

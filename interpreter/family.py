@@ -60,7 +60,12 @@ class Policy(Protocol):
     """A seat's decision maker.  ``act`` gets the rules, the seat's observation (None
     when ``needs_observation`` is false: a policy that only picks among the legal
     actions saves the work of building one) and the legal actions, and returns one of
-    them (a person may return another action, which the engine then verifies)."""
+    them (a person may return another action, which the engine then verifies).
+
+    A policy whose class sets ``skips_forced = True`` promises that, given a single
+    legal action, ``act`` returns it and learns nothing from the call (no RNG drawn, no
+    memory kept): simulations and search playouts then play its forced moves without
+    building an observation or asking it, and the game is the same either way."""
 
     kind: str
     needs_observation: bool

@@ -197,11 +197,16 @@ def playout_value(state: GameState, bots: Sequence[Policy], seat: int) -> float:
     before = state.totals[:]
     round_index = state.round_index
     apply, observation, legal_actions = state.apply, state.observation, state.legal_actions
+    legal_count, apply_index = state.legal_count, state.apply_index
     acts = [bot.act for bot in bots]
+    skips = [getattr(bot, "skips_forced", False) for bot in bots]  # (see Policy)
     for _ in range(PLAYOUT_MOVES):
         turn = state.turn
         if turn >= 0:
-            apply(acts[turn](observation(turn), legal_actions()))
+            if skips[turn] and legal_count() == 1:
+                apply_index(0)
+            else:
+                apply(acts[turn](observation(turn), legal_actions()))
         elif turn == CHANCE and state.round_index == round_index:
             apply(state.chance_action())
         else:

@@ -28,6 +28,7 @@ class RummyBot:
 
     kind = "bot"
     needs_observation = True
+    skips_forced = True  # a single legal action is returned unread (see Policy)
 
     def __init__(self, rules: Ruleset, seed: int | str = 0):
         self.rng = random.Random(seed)

@@ -26,6 +26,7 @@ class TrickBot:
 
     kind = "bot"
     needs_observation = True
+    skips_forced = True  # a single legal action is returned unread (see Policy)
 
     def __init__(self, rules: Ruleset, seed: int | str = 0):
         self.rng = random.Random(seed)
@@ -42,6 +43,15 @@ class TrickBot:
         self.trump_rules = section.trump
         self.ace_high = rules.deck.ace != "low"
         self.pack = pack
+        self._rank_cache: tuple[Sequence[int], Sequence[int], int | None, list[int]] | None = None
+
+    def rank_table(self, suits: Sequence[int], power: Sequence[int], trump: int | None) -> list[int]:
+        """:func:`_rank_table`, kept while the round's card order is the same (the
+        objects themselves, held here, so that an id is never mistaken for another)."""
+        cached = self._rank_cache
+        if cached is None or cached[0] is not suits or cached[1] is not power or cached[2] != trump:
+            cached = self._rank_cache = (suits, power, trump, _rank_table(suits, power, trump))
+        return cached[3]
 
     def act(self, obs: TrickObservation, legal: Sequence[TrickAction]) -> TrickAction:
         if len(legal) == 1:
@@ -101,7 +111,7 @@ def estimate_tricks(hand: Sequence[int], suits: Sequence[int], power: Sequence[i
             elif p == top - 2 and length >= 3:
                 value += 0.15 * crowd
     if trump is not None and trumps:
-        suit_count = max(4, max((x for x in suits if x >= 0), default=3) + 1)
+        suit_count = max(4, max(suits, default=3) + 1)  # (a card of no suit is below 0)
         voids = sum(1 for s in range(suit_count) if s != trump and by_suit.get(s, 0) == 0)
         singles = sum(1 for s in range(suit_count) if s != trump and by_suit.get(s, 0) == 1)
         value += min(trumps, voids * 0.6 + singles * 0.3)
@@ -129,18 +139,27 @@ def _blind_estimate(obs: TrickObservation, joker: int = JOKER) -> float:
     return max(0.0, share * (1 - strong / len(seen)))
 
 
-def _beats(card: int, best: int, led: int, suits: Sequence[int], power: Sequence[int], trump: int | None) -> bool:
-    def key(c: int) -> int:
-        s = suits[c]
-        if s == trump:
-            return 1000 + power[c]
-        if s == led:
-            return 500 + power[c]
-        if s == NO_SUIT and power[c] >= 100:  # a highest joker
-            return 2000
-        return 0 if s == LEAD_PASSES else -1
+_TRUMP_RANK = 1 << 40  # above every power: a trump ranks above every side card
 
-    return key(card) > key(best)
+
+def _rank_table(suits: Sequence[int], power: Sequence[int], trump: int | None) -> list[int]:
+    """Each card's place in the order of a hand from weakest to strongest: its power,
+    a trump's raised above every side card's."""
+    return [p + _TRUMP_RANK if s == trump else p for s, p in zip(suits, power)]
+
+
+def _strength(c: int, led: int, suits: Sequence[int], power: Sequence[int], trump: int | None) -> int:
+    """How strongly ``c`` stands in a trick led in ``led``: a card beats another when
+    its strength is greater (trumps over the led suit over the rest; a highest joker
+    over all; a card that cannot win, -1)."""
+    s = suits[c]
+    if s == trump:
+        return 1000 + power[c]
+    if s == led:
+        return 500 + power[c]
+    if s == NO_SUIT and power[c] >= 100:  # a highest joker
+        return 2000
+    return 0 if s == LEAD_PASSES else -1
 
 
 def tricks_wanted(obs: TrickObservation, avoids: bool = False) -> int:
@@ -181,8 +200,9 @@ def _choose_play(obs: TrickObservation, cards: list[int], actions: Sequence[Tric
                                                             power[cards[i]]))
         if not obs.trick:  # lead the lowest card worth nothing
             return actions[min(range(len(cards)), key=lambda i: (values[cards[i]] > 0, power[cards[i]]))]
-    else:
-        by_power = sorted(range(len(cards)), key=lambda i: (suits[cards[i]] == trump, power[cards[i]]))
+    else:  # weakest first: the side suits' cards by power, then the trumps by power
+        rank = bot.rank_table(suits, power, trump) if bot is not None else _rank_table(suits, power, trump)
+        by_power = sorted(range(len(cards)), key=[rank[c] for c in cards].__getitem__)
     if not obs.trick:
         if need > 0:
             # lead the strongest card: a side ace first, else the highest trump
@@ -193,12 +213,11 @@ def _choose_play(obs: TrickObservation, cards: list[int], actions: Sequence[Tric
             return actions[by_power[-1]]
         return actions[by_power[0]]
     led = led_suit(obs.trick, suits)
-    best = obs.trick[0][1]
-    for _, c in obs.trick[1:]:
-        if _beats(c, best, led, suits, power, trump):
-            best = c
-    winners = [i for i in by_power if _beats(cards[i], best, led, suits, power, trump)]
-    losers = [i for i in by_power if i not in winners]
+    best = max(_strength(c, led, suits, power, trump) for _, c in obs.trick)  # the trick's winner so far
+    winners = []
+    losers = []
+    for i in by_power:
+        (winners if _strength(cards[i], led, suits, power, trump) > best else losers).append(i)
     if need > 0:
         if winners:
             last_to_play = len(obs.trick) == obs.players - 1

@@ -68,6 +68,18 @@ class TrickObservation(NamedTuple):
     sitting_out: int = -1  # ... and this seat sits it out (-1: none)
 
 
+_make = TrickObservation._make
+# Observations.observation fills the fields by place up to first_leader: a field added
+# must go after it (with a default) or into that tuple in its place
+assert TrickObservation._fields.index("round_power") == 25 and TrickObservation._fields[26:34] == (
+    "pass_count", "pass_to", "pass_from", "passing", "received", "card_values", "has_bidding", "first_leader")
+_NO_EXCHANGE = (0, -1, -1, (), ())  # pass_count .. received when the round has no exchange
+# the defaults of the fields after first_leader (those :meth:`Observations.observation`
+# does not set by place)
+_LATER_DEFAULTS = tuple(TrickObservation._field_defaults[name] for name in
+                        TrickObservation._fields[TrickObservation._fields.index("first_leader") + 1:])
+
+
 class Observations(RoundState):
     """A seat's view of the state (and a spectator's)."""
 
@@ -102,21 +114,27 @@ class Observations(RoundState):
                 upcard = trump = None
                 suits, power = self._order(None)
                 trump_hidden = True
-        obs = TrickObservation(
+        # built by place, not by keyword (a NamedTuple's keywords cost more than the rest
+        # of the observation; observations are built for every decision a bot makes)
+        pass_count = self.pass_count
+        if pass_count:  # this seat's part of the round's exchange
+            offset = self.pass_offset
+            exchange = (pass_count, (seat + offset) % self.players, (seat - offset) % self.players,
+                        tuple(self.passing[seat]), tuple(self.received[seat]))
+        else:
+            exchange = _NO_EXCHANGE
+        counters = self.counters
+        obs = _make((
             seat, self.players, self.round_index + 1, len(self.setup.hand_sizes),
             0 if over else self.hand_size, self.dealer, _OVER if over else phase, self.turn,
             tuple(self.totals), hand, upcard, trump,
             tuple(bids) if not hidden_bids else tuple(b if s == seat else None for s, b in enumerate(bids)),
             tuple(self.taken), tuple(self.trick), self.trick_number, self.leader, tuple(self.played),
-            suits, power, tuple((name, tuple(v)) for name, v in self.counters.items()), others, not own,
-            trump_hidden, tuple(self.played_roles), None if trump_hidden else self._round_power,
-            card_values=self._card_values if phase is _PLAYING or phase is _EXCHANGE else None,
-            has_bidding=self.tricks.has_bidding, first_leader=self.first_leader if phase is _PLAYING else -1)
-        if self.pass_count:  # this seat's part of the round's exchange
-            offset = self.pass_offset
-            obs = obs._replace(pass_count=self.pass_count, pass_to=(seat + offset) % self.players,
-                               pass_from=(seat - offset) % self.players, passing=tuple(self.passing[seat]),
-                               received=tuple(self.received[seat]))
+            suits, power, tuple((name, tuple(v)) for name, v in counters.items()) if counters else (), others,
+            not own, trump_hidden, tuple(self.played_roles), None if trump_hidden else self._round_power)
+            + exchange + (
+            self._card_values if phase is _PLAYING or phase is _EXCHANGE else None,
+            self.tricks.has_bidding, self.first_leader if phase is _PLAYING else -1) + _LATER_DEFAULTS)
         if self._ordering:  # this seat's part of a trump made at the table
             obs = obs._replace(making_round=self.making_round if phase is _CHOOSE_TRUMP else 0,
                                trump_calls=tuple(self.trump_calls), maker=self.maker, picked_up=self.picked_up,
