@@ -64,3 +64,24 @@ def play(rng: random.Random, players: int = 4) -> tuple[list[int], int]:
             totals[seat] += taken[seat] + (10 if taken[seat] == bid_of[seat] else 0)
         dealer = (dealer + 1) % players
     return totals, decisions
+
+
+def main(games: int) -> None:
+    """Play ``games`` games (game i with seed i) and print each seat's mean total and
+    wins, as `cardrules simulate` summarises a run: the whole-process yardstick of
+    benchmarks/simulate_process.py."""
+    sums, wins = [0] * 4, [0] * 4
+    for seed in range(games):
+        totals, _ = play(random.Random(seed))
+        best = max(totals)
+        for seat, total in enumerate(totals):
+            sums[seat] += total
+            wins[seat] += total == best
+    for seat in range(4):
+        print(f"seat {seat}: mean total {sums[seat] / games:.2f}, wins {wins[seat]}")
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 600)

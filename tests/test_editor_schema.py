@@ -146,3 +146,26 @@ def test_validate_still_checks_the_merged_ruleset(run_cli):
     schema = json.loads(run_cli("schema", "--resolved").output)
     assert schema["required"] and schema["additionalProperties"] is False
     assert schema["$id"] == "urn:cardrules:schema:ruleset"
+
+
+def test_the_schema_rulesets_are_checked_against_is_itself_valid():
+    """The engine checks the schema against JSON Schema only when a family of another
+    package adds to it; its own families' schemas are checked here instead."""
+    from cardrules.interpreter.ruleset import ruleset_schema
+
+    jsonschema.Draft202012Validator.check_schema(ruleset_schema())
+
+
+def test_a_family_of_another_package_has_its_schema_checked(monkeypatch):
+    from cardrules.interpreter import families, ruleset
+
+    class Outside:  # a family object whose class lives outside cardrules' own families
+        name = "outside-family"
+        schema = {"properties": {"broken_key": {"type": "no-such-type"}}}
+
+    Outside.__module__ = "someone_elses_package"
+    monkeypatch.setattr(families, "all_families", lambda: [*families._REGISTRY.values(), Outside()])
+    monkeypatch.setitem(ruleset._cache, "validator", None)
+    monkeypatch.setitem(ruleset._cache, "schema", None)
+    with pytest.raises(jsonschema.SchemaError):
+        ruleset._validator()

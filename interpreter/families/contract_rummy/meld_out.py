@@ -15,7 +15,6 @@ turning the corner, ``melds.run.wrap``, is not tried.)
 
 from __future__ import annotations
 
-from collections import Counter
 from itertools import combinations
 from typing import Sequence
 
@@ -146,13 +145,27 @@ class _Solver:
                         continue
                     out.append((others, k, (SET, naturals + (None,) * k)))
         # runs of c's suit through c: every other place a natural of ``rest`` or a wild card
-        held = Counter(x for x in rest if x // stride == suit)
+        held: dict[int, int] = {}
+        for x in rest:
+            if x // stride == suit:
+                held[x] = held.get(x, 0) + 1
+        rank_of_value = e.cards.rank_of_value
         for v in values_of(c, e.ace_low, e.ace_high, stride):
-            for start in range(max(e.lo, v - self.run_max + 1), v + 1):
+            # a run starting below c needs a card at each place up to c: a start whose places
+            # hold more gaps than there are wild cards makes no run (nor does any lower one)
+            lowest = first = max(e.lo, v - self.run_max + 1)
+            gaps = 0
+            for place in range(v - 1, lowest - 1, -1):
+                if rank_of_value[place] < 0 or not held.get(suit * stride + rank_of_value[place]):
+                    gaps += 1
+                    if gaps > w:
+                        first = place + 1
+                        break
+            for start in range(first, v + 1):
                 self._runs_from(start, v, c, suit, held, w, out)
         return out
 
-    def _runs_from(self, start: int, v: int, c: int, suit: int, held: Counter[int], w: int,
+    def _runs_from(self, start: int, v: int, c: int, suit: int, held: dict[int, int], w: int,
                    out: list[tuple[tuple[int, ...], int, Shape]]) -> None:
         """Add to ``out`` every run from ``start`` through ``c`` (at value ``v``), each
         other place a natural card ``held`` (each copy used once) or a wild card."""
@@ -174,7 +187,7 @@ class _Solver:
                 return
             if rank_of_value[value] >= 0:
                 x = card_for(suit, value)
-                if held[x] > used.count(x):
+                if held.get(x, 0) > used.count(x):
                     extend(value + 1, cards + [x], used + [x], wilds)
             if wilds < w and (adjacent or not cards or cards[-1] is not None):
                 extend(value + 1, cards + [None], used, wilds + 1)
