@@ -39,6 +39,11 @@ _PUBLIC_EVENTS: Mapping[str, Declaration] = {
     "decline": {"seat": Seen.ALL},
     "pickup": {"seat": Seen.ALL, "card": Seen.ALL},
     "discard": {"seat": Seen.ALL, "card": Seen.ACTOR},
+    # an auction: every call (a pass is a decline) and the contract it made are public
+    "call": {"seat": Seen.ALL, "tricks": Seen.ALL, "suit": Seen.ALL},
+    "contract": {"seat": Seen.ALL, "tricks": Seen.ALL, "suit": Seen.ALL},
+    # the kitty: who took it is public, its cards the taker's only
+    "kitty": {"seat": Seen.ALL, "cards": Seen.ACTOR},
 }
 
 
@@ -50,9 +55,9 @@ class TrickTaking:
     # names a let may not take (those of bidding and scoring); the names of the other
     # places (play, trump, the leader, counters) hide a let of the same spelling there
     bound_names = frozenset(bound.BID_NAMES) | frozenset(bound.SCORE_NAMES)
-    record_events: tuple[str, ...] = ("trump", "decline", "pickup", "discard", "pass", "receive", "bid", "play",
-                                      "trick")
-    derived_events = frozenset({"trump", "trick", "receive", "pickup"})
+    record_events: tuple[str, ...] = ("trump", "decline", "pickup", "discard", "pass", "receive", "call", "contract",
+                                      "kitty", "bid", "play", "trick")
+    derived_events = frozenset({"trump", "trick", "receive", "pickup", "contract", "kitty"})
     optional_fields: frozenset[str] = frozenset()
     policies: Mapping[str, Callable[..., Any]] = {"bot": TrickBot}
     # the table views, imported only by what draws them (the interpreter never imports cli or web)
@@ -129,6 +134,8 @@ class TrickTaking:
     def parse_input(self, ruleset: Ruleset, observation: Any, text: str) -> TrickAction:
         section: rules.TrickRules = ruleset.section
         roles = section.order.roles if section.order is not None else None
+        if observation.phase == "auction":
+            return textio.parse_call(text, ruleset.deck.pack)
         return textio.parse_input(observation.phase, text, ruleset.deck.pack, roles,
                                   observation.upcard if observation.making_round == 1 else None)
 

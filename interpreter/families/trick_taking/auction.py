@@ -244,8 +244,17 @@ class BiddingPhase(RoundState):
             self._round_bids = memo.setdefault((round_index, self.dealer), {})
 
     def _start_bidding(self) -> None:
-        """Once the trump is made (or before it is named by the highest bidder)."""
+        """Once the trump is made (or before it is named by the highest bidder); with
+        bidding.first, the bidding order starts at the seat it names."""
         self.phase = _BIDDING
+        rule = self.tricks.bidding_first
+        if rule is not None:
+            env = self.setup.round_env(self.round_index)
+            env["dealer"] = self.dealer
+            env["first"] = self.bid_order[0]
+            env.update(self.contract_names())
+            first = int(self._evaluated(rule, env, ("bidding", "first"))) % self.players
+            self.bid_order = [(first + k) % self.players for k in range(self.players)]
         self.turn = self.bid_order[0]
 
     def _legal_bids(self, seat: int) -> list[int]:
@@ -255,7 +264,7 @@ class BiddingPhase(RoundState):
         for every game of the setup: simulations meet the same situations again and again."""
         if not self._restricted:
             return self._candidates
-        if self.counters:  # the bids may depend on the seat's counters: nothing to remember
+        if self.counters or self._auctioning:  # the bids may depend on the counters or the contract: nothing to remember
             fresh = legal_bids(self.tricks.bidding, self._env_for_bid(seat), self._candidates)
             if not fresh:
                 raise EvaluationError(f"the bidding restrictions leave seat {seat} no legal bid in round "
@@ -287,6 +296,11 @@ class BiddingPhase(RoundState):
         env["is_last"] = position == self.players - 1 and not simultaneous
         for name, values in self.counters.items():
             env[name] = values[seat]
+        env["contract"] = self.contract
+        env["contract_suit"] = self.contract_suit
+        env["contract_rank"] = self.contract_rank
+        env["declarer"] = self.declarer
+        env["is_declarer"] = seat == self.declarer
         return env
 
     def _verify_bid(self, action: Move, turn: int) -> None:

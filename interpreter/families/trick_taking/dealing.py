@@ -52,6 +52,8 @@ class DealPhase(RoundState):
             self.log_deal(deal, hidden)
         else:
             self.log_deal(deal)
+        if self.tricks.kitty is not None:
+            self._deal_kitty(deal.stock)
         self._open_bidding()
         self._open_play()
         self._open_exchange()

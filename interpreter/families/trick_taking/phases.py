@@ -15,6 +15,8 @@ class Phase(StrEnum):
     CHOOSE_TRUMP = "trump"
     EXCHANGE = "exchange"
     DISCARD = "discard"
+    AUCTION = "auction"  # trump.kind: auction, the calls of tricks and suits (contracts.py)
+    KITTY = "kitty"  # the kitty's taker discarding (kitty.py)
     BIDDING = "bidding"
     PLAYING = "play"
     OVER = "over"
@@ -26,3 +28,4 @@ class Phase(StrEnum):
 _DEAL, _CHOOSE_TRUMP, _BIDDING, _PLAYING, _OVER = (Phase.DEAL, Phase.CHOOSE_TRUMP, Phase.BIDDING, Phase.PLAYING,
                                                    Phase.OVER)
 _EXCHANGE, _DISCARD = Phase.EXCHANGE, Phase.DISCARD
+_AUCTION, _KITTY = Phase.AUCTION, Phase.KITTY
