@@ -272,10 +272,10 @@ def _choose_auction_call(obs: TrickObservation, actions: Sequence[TrickAction], 
                 value *= 0.9  # (no trump: the long suits count for less)
         worth[key] = value + partner + kitty
     calls = [a for a in actions if isinstance(a, Call)]
-    fine = [a for a in calls if a.tricks <= worth["named" if a.named else a.suit] + 0.25]  # type: ignore[union-attr]
+    fine = [a for a in calls if a.tricks <= worth["named" if a.named else a.suit] + 0.25]
     passing = next((a for a in actions if isinstance(a, Decline)), None)
     if fine:
-        return min(fine, key=lambda a: (a.tricks, -worth["named" if a.named else a.suit]))  # type: ignore[union-attr]
+        return min(fine, key=lambda a: (a.tricks, -worth["named" if a.named else a.suit]))
     return passing if passing is not None else calls[0]
 
 

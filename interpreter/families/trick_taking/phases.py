@@ -15,11 +15,12 @@ class Phase(StrEnum):
     CHOOSE_TRUMP = "trump"
     EXCHANGE = "exchange"
     DISCARD = "discard"
-    AUCTION = "auction"  # trump.kind: auction, the calls of tricks and suits (contracts.py)
-    KITTY = "kitty"  # the kitty's taker discarding (kitty.py)
     BIDDING = "bidding"
     PLAYING = "play"
     OVER = "over"
+    # (after OVER, so that the encodings of the phases before them keep their places)
+    AUCTION = "auction"  # trump.kind: auction, the calls of tricks and suits (contracts.py)
+    KITTY = "kitty"  # the kitty's taker discarding (kitty.py)
 
 
 # The phases as plain module constants, for the family's own modules to import by name:

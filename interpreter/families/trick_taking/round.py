@@ -186,6 +186,7 @@ class RoundState(GameState):
         def _set_trump(self, suit: int | None, seat: int | None, alone: bool = False) -> None: ...  # trump
         def _sit_out(self) -> None: ...  # making
         def _open_exchange(self) -> None: ...  # exchange
+        def _deal_kitty(self, stock: tuple[int, ...]) -> None: ...  # kitty
         def _keys(self, turn: int) -> list[int]: ...  # state
         def _open_play(self) -> None: ...  # trickplay
         def _values_of_cards(self) -> tuple[int, ...] | None: ...  # trickplay
