@@ -48,7 +48,7 @@ class KittyPhase(RoundState):
         self.kitty_taken = []
         self.kitty_discards = []
         size = kitty_size(self)
-        self.kitty = list(stock[len(stock) - size:]) if size else []
+        self.kitty = list(stock[:size]) if size else []
 
     def _start_kitty(self) -> None:
         """The taker takes the kitty into its hand, and discards as many cards."""
