@@ -268,3 +268,66 @@ def test_validate_refuses_an_impossible_kitty_or_auction_at_its_place(run_cli, t
     result = run_cli("validate", "--no-play", str(path))
     assert result.exit_code == 1
     assert f"{path}:{line}:{column}:" in result.output and words in result.output, result.output
+
+
+def _blind_state():
+    """A deal of spades-blind-nil in which the first bidder's side trails by 150."""
+    rules = load_ruleset("spades-blind-nil")
+    state = new_game(rules, 4, seed=4)
+    state.totals = [0] * 4
+    state.totals[(state.dealer + 2) % 4] = 150  # the dealer's side leads, the first bidder's trails
+    state.apply(state.chance_action())
+    return state
+
+
+def test_a_side_behind_by_100_may_bid_blind_nil_before_looking():
+    # "Before looking at their cards, players also have the option to bid blind nil ... only
+    # allowed if your team is losing by at least 100 points" (traditionalgamerules)
+    from cardrules.interpreter.families.trick_taking.actions import LOOK, BlindBid
+    state = _blind_state()
+    first = state.turn
+    assert first == state.bid_order[0] == (state.dealer + 1) % 4
+    assert state.phase == "blind" and state.legal_actions() == [BlindBid(0), LOOK]
+    obs = state.observation(first)
+    assert obs.hand == () and obs.hand_hidden
+    assert all(not e.get("hands") or e["hands"][first] is None for e in state.event_views(first) if e["event"] == "deal")
+    with pytest.raises(IllegalActionError, match="may not bid 3 blind"):
+        state.apply(BlindBid(3))
+    state.apply(BlindBid(0))
+    assert state.bids[first] == 0 and state.blind_bids[first] and state.observation(first).hand
+    assert [e for e in state.events if e["event"] == "bid"][-1]["blind"] is True
+    # the leading side's seat is offered no blind bid: it bids as usual
+    assert state.phase == "bidding" and state.observation(state.turn).hand
+    state.apply(state.legal_actions()[0])
+    assert state.phase == "blind"          # the other trailing seat chooses too
+    state.apply(LOOK)
+    assert state.phase == "bidding" and [e["event"] for e in state.events][-1] == "look"
+
+
+def test_blind_nil_scores_200_made_and_loses_200_set():
+    rules = load_ruleset("spades-blind-nil")
+    base = {**new_game(rules, 4, seed=0).setup.round_env(0), "bid": 0, "seat": 2, "team_bid": 4, "team_tricks": 4,
+            "bags": 0, "bids": [4, 3, 0, 3], "taken": [4, 5, 0, 4], "team": 0, "is_dealer": False}
+    assert rules.section.scoring.points({**base, "tricks": 0, "blind": True}) == 200
+    assert rules.section.scoring.points({**base, "tricks": 1, "team_tricks": 5, "blind": True}) == -200
+    assert rules.section.scoring.points({**base, "tricks": 0, "blind": False}) == 100
+
+
+@pytest.mark.parametrize("seats", [["random"] * 4, ["search:4", "random", "bot", "random"]])
+def test_blind_bids_play_and_replay(seats, tmp_path):
+    rules = load_ruleset("spades-blind-nil")
+    state = new_game(rules, 4, seed=6)
+    searching = seats[0].startswith("search")
+
+    def hook(seat, action):
+        if state.turn >= 0 and state.phase != "play":
+            for s in range(4):
+                if not state.looked[s]:
+                    assert state.observation(s).hand == ()
+        if searching and state.round_index >= 2:
+            raise Stop
+
+    play_out(state, make_policies(rules, seats, 6), on_action=hook)
+    path = tmp_path / "game.jsonl"
+    save_record(state, path)
+    assert replay(path).complete or searching

@@ -7,7 +7,7 @@ from typing import Any, Sequence
 
 from ...interpreter.families.trick_taking.trickplay import trick_standing
 from ...interpreter.families.trick_taking.trump import round_order, trump_env
-from ...interpreter.families.trick_taking.actions import Bid, Call, ChooseTrump, Decline, Discard, Pass, Play
+from ...interpreter.families.trick_taking.actions import Bid, BlindBid, Call, ChooseTrump, Decline, Discard, Pass, Play
 from ...interpreter.families.trick_taking.bot import estimate_tricks, tricks_wanted
 from ...interpreter.families.trick_taking.rules import NAMED_SUIT, TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
@@ -93,6 +93,9 @@ class TrickView:
         self.r.round["contract"] = (event["seat"], event["tricks"], event["suit"])
         self.r.say(f"{self.r.names[event['seat']]} wins the auction: {self.call_text(event['tricks'], event['suit'])}")
 
+    def on_look(self, event: dict[str, Any]) -> None:
+        self.r.say(f"{self.r.names[event['seat']]} looks at their cards (no blind bid)")
+
     def on_kitty(self, event: dict[str, Any]) -> None:
         cards = event.get("cards") or []
         shown = " ".join(self.r.card(c) for c in cards) if cards and all(c is not None for c in cards) else \
@@ -137,7 +140,7 @@ class TrickView:
     def on_bid(self, event: dict[str, Any]) -> None:
         self.r.round["bids"][event["seat"]] = event["bid"]
         # (bids made at once reach the table together, once everyone has bid: the engine holds them)
-        self.r.say(f"{self.r.names[event['seat']]} bids {event['bid']}")
+        self.r.say(f"{self.r.names[event['seat']]} bids {event['bid']}" + (" blind" if event.get("blind") else ""))
         if len(self.r.round["bids"]) == len(self.r.names):
             self.r.say(self._bids_against_tricks(list(self.r.round["bids"].values())))
 
@@ -318,6 +321,9 @@ class TrickView:
                     + " ".join(self.r.card(self.codes[c]) for c in sorted(
                         {a.card for a in legal}, key=lambda c: (obs.suits[c], obs.power[c]) if obs.suits else
                         (self.pack.suit_of[c], self.pack.rank_of[c]))) + ")")
+        if obs.phase == Phase.BLIND:
+            return "bid blind before you look at your cards (" + ", ".join(
+                f"'{a}'" for a in legal if isinstance(a, BlindBid)) + ") or 'look'"
         if obs.phase == Phase.AUCTION:
             calls = [a for a in legal if isinstance(a, Call)]
             shown = f"{str(calls[0])[4:]} to {str(calls[-1])[4:]}, e.g. '{str(calls[0])[4:]}'" if calls else ""
@@ -395,7 +401,7 @@ class TrickView:
     def help_text(self) -> str:
         return ("  Type a bid ('3' or 'bid 3'), a card ('QS', '10h', 'q♠', 'play QS'), 'trump hearts' ('order' to "
                 "order up the turned suit, 'pass' to pass), a card to pass ('pass QS', or the card alone) or to "
-                "discard ('discard QS'); in an auction a call ('7H', 'bid 7 hearts', '6NT') or 'pass'.")
+                "discard ('discard QS'); in an auction a call ('7H', 'bid 7 hearts', '6NT') or 'pass'; before looking at your cards 'blind 0' or 'look'.")
 
     # --- simulate ---
     def seat_columns(self) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...interpreter.families.trick_taking.actions import Bid, Call, ChooseTrump, Decline, Discard, Pass, Play
+from ...interpreter.families.trick_taking.actions import Bid, BlindBid, Call, ChooseTrump, Decline, Discard, Pass, Play
 from ...interpreter.families.trick_taking.rules import NAMED_SUIT, BidOrder, TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
 from ...interpreter.families.trick_taking.trickplay import trick_standing
@@ -126,7 +126,7 @@ class TrickWebView:
         notes = []
         for seat in range(obs.players):
             bid = bids[seat]
-            parts = [] if bid is None else [f"bid {bid}"]
+            parts = [] if bid is None else [f"bid {bid}" + (" blind" if obs.blind_bids and obs.blind_bids[seat] else "")]
             if obs.phase == Phase.PLAYING:
                 parts.append(f"took {obs.taken[seat]}")
             notes.append(", ".join(parts))
@@ -180,6 +180,11 @@ class TrickWebView:
                                              self.pack), "move": str(a), "group": "Call"}
                        for a in legal if isinstance(a, Call)]
             buttons += [{"label": "Pass", "move": "pass", "group": "Call"} for a in legal if isinstance(a, Decline)]
+        elif obs.phase == Phase.BLIND and obs.turn == obs.seat:
+            prompt = "bid blind, or look at your cards first"
+            buttons = [{"label": f"Blind {a.bid}", "move": str(a), "group": "Blind"} for a in legal
+                       if isinstance(a, BlindBid)]
+            buttons.append({"label": "Look", "move": "look", "group": "Blind"})
         elif obs.phase == Phase.KITTY and obs.turn == obs.seat:
             prompt = f"a card to discard face down ({obs.kitty_size - len(obs.kitty_discards)} to go)"
         elif obs.phase == Phase.DISCARD and obs.turn == obs.seat:

@@ -27,7 +27,8 @@ from .state import state_class
 
 _PUBLIC_EVENTS: Mapping[str, Declaration] = {
     "trump": {"suit": Seen.ALL, "seat": Seen.ALL, "upcard": Seen.ALL, "alone": Seen.ALL},
-    "bid": {"seat": Seen.ALL, "bid": Seen.ALL},
+    "bid": {"seat": Seen.ALL, "bid": Seen.ALL, "blind": Seen.ALL},
+    "look": {"seat": Seen.ALL},  # a seat that might have bid blind looked at its hand
     "play": {"trick": Seen.ALL, "seat": Seen.ALL, "card": Seen.ALL, "as": Seen.ALL},
     "trick": {"trick": Seen.ALL, "winner": Seen.ALL},
     # the exchange: who passes to whom is public, the card only its passer's; the cards
@@ -56,7 +57,7 @@ class TrickTaking:
     # places (play, trump, the leader, counters) hide a let of the same spelling there
     bound_names = frozenset(bound.BID_NAMES) | frozenset(bound.SCORE_NAMES)
     record_events: tuple[str, ...] = ("trump", "decline", "pickup", "discard", "pass", "receive", "call", "contract",
-                                      "kitty", "bid", "play", "trick")
+                                      "kitty", "look", "bid", "play", "trick")
     derived_events = frozenset({"trump", "trick", "receive", "pickup", "contract", "kitty"})
     optional_fields: frozenset[str] = frozenset()
     policies: Mapping[str, Callable[..., Any]] = {"bot": TrickBot}

@@ -90,12 +90,31 @@ class Call:
         return f"bid {self.tricks}{self.code}" if self.code else f"bid {self.tricks} suit"
 
 
+@dataclass(frozen=True, slots=True)
+class BlindBid:
+    """A bid made before looking at one's hand (bidding.blind)."""
+
+    bid: int
+
+    def __str__(self) -> str:
+        return f"blind {self.bid}"
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """Looking at one's hand instead of bidding blind (bidding.blind): the bid follows."""
+
+    def __str__(self) -> str:
+        return "look"
+
+
 DECLINE = Decline()
+LOOK = Look()
 
 
 # A seat's move in a trick-taking game; and what the state's legal list holds and its
 # verify and apply take: a seat's move, or chance's (the core's Deal).
-TrickAction = Union[Bid, Play, ChooseTrump, Pass, Decline, Discard, Call]
+TrickAction = Union[Bid, Play, ChooseTrump, Pass, Decline, Discard, Call, BlindBid, Look]
 Move = Union[TrickAction, Deal]
 
 BIDS: tuple[Bid, ...] = tuple(Bid(n) for n in range(0, 200))

@@ -192,6 +192,10 @@ def _bid_event(round_number: int, seat: int, bid: int) -> dict[str, Any]:
     return {"event": "bid", "round": round_number, "seat": seat, "bid": bid}
 
 
+def _blind_bid_event(round_number: int, seat: int, bid: int) -> dict[str, Any]:
+    return {"event": "bid", "round": round_number, "seat": seat, "bid": bid, "blind": True}
+
+
 class BiddingPhase(RoundState):
     """The bidding: in turn from the first to act (``deal.first_to_act``) or all at
     once, each seat's bids those of the round's range that every restriction allows
@@ -259,6 +263,8 @@ class BiddingPhase(RoundState):
             first = int(self._evaluated(rule, env, ("bidding", "first"))) % self.players
             self.bid_order = [(first + k) % self.players for k in range(self.players)]
         self.turn = self.bid_order[0]
+        if self.tricks.blind is not None:
+            self._offer_blind()
 
     def _legal_bids(self, seat: int) -> list[int]:
         """The bids ``seat`` may make now (what is listed and what verifies).  They
@@ -313,7 +319,7 @@ class BiddingPhase(RoundState):
             raise IllegalActionError(bid_refusal(self.tricks.bidding, self._env_for_bid(turn), self._candidates,
                                                  action.bid))
 
-    def _bid(self, bid: int) -> None:
+    def _bid(self, bid: int, blind: bool = False) -> None:
         seat = self.turn
         if self._restricted and len(self._keys(seat) if self._keys_at != self.moves else self._legal_keys) < \
                 len(self._candidates):
@@ -324,10 +330,12 @@ class BiddingPhase(RoundState):
             self.hold_events()  # bids made at once: none is seen before all are made
         made.append(bid)
         self._made_key += (bid,)
-        self._log.append((_bid_event, self.round_index + 1, seat, bid))
+        self._log.append((_blind_bid_event if blind else _bid_event, self.round_index + 1, seat, bid))
         position = len(made)  # the next bidder's place in the bidding order
         if position < self.players:
             self.turn = self.bid_order[position]
+            if self.tricks.blind is not None:
+                self._offer_blind()
             return
         if self._simultaneous:
             self.release_events()

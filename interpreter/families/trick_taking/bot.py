@@ -12,7 +12,7 @@ from typing import Any
 from ...cards import JOKER
 from ...rules import Ruleset, Winner
 from . import power as power_module
-from .actions import Bid, Call, ChooseTrump, Decline, Discard, Pass, Play, TrickAction
+from .actions import LOOK, Bid, BlindBid, Call, ChooseTrump, Decline, Discard, Pass, Play, TrickAction
 from .observation import TrickObservation
 from .trickplay import led_suit
 from .trump import LEAD_PASSES, NO_SUIT, card_order
@@ -56,6 +56,8 @@ class TrickBot:
             return _choose_discard(obs, legal)
         if obs.phase == "auction":
             return _choose_auction_call(obs, legal, self)
+        if obs.phase == "blind":
+            return _choose_blind(obs, legal)
         if obs.making_round:
             return _choose_call(obs, legal, self)
         if isinstance(first, Play):
@@ -277,6 +279,20 @@ def _choose_auction_call(obs: TrickObservation, actions: Sequence[TrickAction], 
     if fine:
         return min(fine, key=lambda a: (a.tricks, -worth["named" if a.named else a.suit]))
     return passing if passing is not None else calls[0]
+
+
+def _choose_blind(obs: TrickObservation, actions: Sequence[TrickAction]) -> TrickAction:
+    """Bid blind (the lowest blind bid) only when the seat's side trails by 200 or more,
+    a gamble worth its risk then; else look at the hand first."""
+    side = [s for s in range(obs.players) if obs.players % 2 == 0 and (s - obs.seat) % 2 == 0] or [obs.seat]
+    own = sum(obs.totals[s] for s in side)
+    others = max((sum(obs.totals[t] for t in range(obs.players) if (t - s) % 2 == 0)
+                  for s in range(obs.players) if s not in side), default=own) if obs.players % 2 == 0 else \
+        max(obs.totals)
+    blind = [a for a in actions if isinstance(a, BlindBid)]
+    if blind and others - own >= 200:
+        return min(blind, key=lambda a: a.bid)
+    return LOOK
 
 
 def _lone_hand(hand: Sequence[int], trump: int | None, bot: TrickBot) -> bool:

@@ -49,11 +49,17 @@ class DealPhase(RoundState):
                 hidden["upcard"] = Seen.NOBODY
             if self._own_hidden or self._others_shown:
                 hidden["hands"] = Seen.NOBODY
+            if tricks.blind is not None:
+                hidden["hands"] = Seen.NOBODY
             self.log_deal(deal, hidden)
+        elif tricks.blind is not None:  # a seat may bid blind: its hand shows in its observation once it looks
+            self.log_deal(deal, {"hands": Seen.NOBODY})
         else:
             self.log_deal(deal)
         if self.tricks.kitty is not None:
             self._deal_kitty(deal.stock)
+        if self.tricks.blind is not None:
+            self._open_blind()
         self._open_bidding()
         self._open_play()
         self._open_exchange()

@@ -19,10 +19,10 @@ from typing import Any, Sequence, cast
 from ...deal import Deal
 from ...game import observed_mode
 from ...rules import Ruleset
-from .actions import DECLINE, Bid, Call, ChooseTrump, Pass, trump_choices
+from .actions import DECLINE, LOOK, Bid, BlindBid, Call, ChooseTrump, Pass, trump_choices
 from .bot import TrickBot
 from .observation import TrickObservation
-from .phases import _AUCTION, _BIDDING, _CHOOSE_TRUMP, _DISCARD, _EXCHANGE, _KITTY, _PLAYING
+from .phases import _AUCTION, _BIDDING, _BLIND, _CHOOSE_TRUMP, _DISCARD, _EXCHANGE, _KITTY, _PLAYING
 from .rules import NAMED_SUIT
 from .state import TrickTakingState, state_class
 from .trickplay import led_suit
@@ -72,7 +72,7 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
 
     # the trump (chosen before the bidding, or named after it) and the bids, as observed
     while state.phase is _CHOOSE_TRUMP or state.phase is _BIDDING or state.phase is _EXCHANGE or \
-            state.phase is _DISCARD or state.phase is _AUCTION or state.phase is _KITTY:
+            state.phase is _DISCARD or state.phase is _AUCTION or state.phase is _KITTY or state.phase is _BLIND:
         if state.turn == seat and obs.turn == seat and state.phase == obs.phase and \
                 (state.phase is not _EXCHANGE or len(state.passing[seat]) == len(obs.passing)) and \
                 (not state._ordering or len(state.trump_calls) == len(obs.trump_calls)) and \
@@ -82,6 +82,10 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
             who, tricks, suit = obs.auction[len(state.auction_calls)]
             state.apply(DECLINE if tricks == 0 else Call(tricks, None, "", True) if suit == NAMED_SUIT else
                         Call(tricks, None if suit < 0 else suit))
+            continue
+        if state.phase is _BLIND:  # a seat's choice to bid blind or to look, as observed (both public)
+            blind = obs.blind_bids[state.turn] and obs.bids[state.turn] is not None
+            state.apply(BlindBid(obs.bids[state.turn]) if blind else LOOK)  # type: ignore[arg-type]
             continue
         if state.phase is _KITTY:  # the kitty's discards: this seat's own when it took the kitty
             state._skip_kitty(obs.kitty_discards if obs.kitty_taker == seat else ())

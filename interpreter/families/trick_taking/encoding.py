@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from ...encoding import Layout, Vocabulary, card_counts
 from ...rules import Ruleset
-from .actions import DECLINE, Bid, Call, ChooseTrump, Play, TrickAction, discards, passes, plays, trump_choices
+from .actions import DECLINE, LOOK, Bid, BlindBid, Call, ChooseTrump, Play, TrickAction, discards, passes, plays, trump_choices
 from .auction import candidate_bids
 from .contracts import all_calls
 from .observation import TrickObservation
@@ -90,6 +90,10 @@ class TrickCodec:
                 add(call, str(call))
             if DECLINE not in self._ids:
                 add(DECLINE, str(DECLINE))
+        if section.blind is not None:  # a bid made blind (any bid of the range), and looking first
+            for b in self.bids:
+                add(BlindBid(b), f"blind {b}")
+            add(LOOK, str(LOOK))
         if section.kitty is not None and section.trump.kind is not TrumpKind.ORDER_UP:
             for discard in discards(pack):  # a card the kitty's taker discards
                 add(discard, str(discard))
@@ -98,6 +102,8 @@ class TrickCodec:
         # per seat each round: a bid, a card passed and a card played a trick, two calls of
         # the trump making; and the dealer's discard: one id each
         self.max_decisions = rounds * (players * (2 * longest + 4) + 2)
+        if section.blind is not None:  # each seat's choice to look or bid blind
+            self.max_decisions += rounds * players
         if calls:  # an auction: each seat may call up to once for every call, and pass; the kitty's discards
             self.max_decisions += rounds * (len(calls) + players + pack.size)
 
@@ -153,7 +159,8 @@ class TrickEncoder:
             extra += [("kitty_taker", players), ("kitty", cards), ("kitty_discards", cards)]
         self.layout = Layout([
             ("seat", players), ("dealer", players), ("turn", players), ("leader", players),
-            ("phase", len(PHASES) if self.auction or self.has_kitty else len(PHASES) - 2), ("round", rounds), ("hand_size", 1), ("hand", cards), ("others", players * cards),
+            ("phase", len(PHASES) if self.auction or self.has_kitty or section.blind is not None
+             else len(PHASES) - 3), ("round", rounds), ("hand_size", 1), ("hand", cards), ("others", players * cards),
             ("upcard", cards), ("trump", self.suits), ("hidden", 2),
             ("bids", players * (len(codec.bids) + 1)), ("taken", players), ("trick", players * cards),
             ("played", self.plays * cards), ("totals", players), ("counters", len(self.counter_names) * players),

@@ -28,7 +28,9 @@ SCORE_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "tricks": Type.I
                                 # the maker plays alone (trump.alone), its partner sitting out
                                 "alone": Type.BOOL,
                                 # the auction's contract, and whether the seat is the declarer or its partner
-                                **CONTRACT_NAMES, "is_declarer": Type.BOOL, "is_declarer_side": Type.BOOL}
+                                **CONTRACT_NAMES, "is_declarer": Type.BOOL, "is_declarer_side": Type.BOOL,
+                                # the seat bid blind, before looking at its hand (bidding.blind)
+                                "blind": Type.BOOL}
 # trump.suit: the round's names and the turned card
 TRUMP_NAMES: dict[str, Type] = {**ROUND_NAMES, "has_upcard": Type.BOOL, "upcard_suit": Type.INT,
                                 "upcard_rank": Type.INT, "upcard_is_joker": Type.BOOL, "upcard": Type.INT,
@@ -40,6 +42,9 @@ CHOOSER_NAMES: dict[str, Type] = {k: v for k, v in TRUMP_NAMES.items() if k != "
 # play.leader: who leads the first trick, once the bids are in
 LEADER_NAMES: dict[str, Type] = {**ROUND_NAMES, "dealer": Type.INT, "first": Type.INT, "bids": Type.LIST,
                                  "highest_bidder": Type.INT, "trump": Type.INT, **CONTRACT_NAMES}
+# bidding.blind.when: may this seat bid blind? the bidding's names (no bid yet) and the totals
+BLIND_NAMES: dict[str, Type] = {**{k: v for k, v in BID_NAMES.items() if k != "bid"}, "totals": Type.LIST,
+                                "team_totals": Type.LIST}
 # auction.tricks: the numbers of tricks a seat may bid in the auction
 AUCTION_NAMES: dict[str, Type] = dict(ROUND_NAMES)
 # kitty.cards, kitty.taker and bidding.first: the round's, the dealer, the first to act and the contract

@@ -79,6 +79,7 @@ class TrickObservation(NamedTuple):
     kitty_taker: int = -1
     kitty: tuple[int, ...] = ()
     kitty_discards: tuple[int, ...] = ()
+    blind_bids: tuple[bool, ...] = ()  # bidding.blind: each seat's bid was made blind (public)
 
 
 class Observations(RoundState):
@@ -115,6 +116,9 @@ class Observations(RoundState):
                 upcard = trump = None
                 suits, power = self._order(None)
                 trump_hidden = True
+        if self.tricks.blind is not None and not over and phase is not _PLAYING and not self.looked[seat]:
+            hand = ()  # it has not looked at its hand yet: it may still bid blind
+            own = False
         obs = TrickObservation(
             seat, self.players, self.round_index + 1, len(self.setup.hand_sizes),
             0 if over else self.hand_size, self.dealer, _OVER if over else phase, self.turn,
@@ -135,6 +139,8 @@ class Observations(RoundState):
                                trump_calls=tuple(self.trump_calls), maker=self.maker, picked_up=self.picked_up,
                                discarded=self.discarded if seat == self.dealer else -1, alone=self.alone,
                                sitting_out=self.sitting_out)
+        if self.tricks.blind is not None:
+            obs = obs._replace(blind_bids=tuple(self.blind_bids))
         if self._auctioning:  # the calls are public, and so is the contract once made
             obs = obs._replace(auction=tuple(self.auction_calls), declarer=self.declarer, contract=self.contract,
                                contract_suit=self.contract_suit)

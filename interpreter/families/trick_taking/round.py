@@ -86,6 +86,11 @@ class RoundState(GameState):
     kitty_taken: list[int]  # the cards it took (its own to see)
     kitty_discards: list[int]  # the cards it discarded (its own to see)
 
+    # --- blind bids (blind.py) -------------------------------------------------------------------
+    looked: list[bool]  # per seat: it has looked at its hand this round (or no blind bid was open to it)
+    blind_bids: list[bool]  # per seat: its bid this round was made blind
+    _blind_offer: list[Any]  # the blind bids open to the seat choosing, and looking
+
     # --- the bidding (auction.py) -------------------------------------------------------------
     bids: list[int | None]
     bid_order: list[int]
@@ -182,6 +187,11 @@ class RoundState(GameState):
         def _start_auction(self) -> None: ...  # contracts
         def contract_names(self) -> dict[str, Any]: ...  # contracts
         def _start_kitty(self) -> None: ...  # kitty
+        def _offer_blind(self) -> None: ...  # blind
+        def _open_blind(self) -> None: ...  # blind
+        def _env_for_bid(self, seat: int) -> dict[str, Any]: ...  # auction
+        def _legal_bids(self, seat: int) -> list[int]: ...  # auction
+        def _bid(self, bid: int, blind: bool = False) -> None: ...  # auction
         def _start_making(self) -> None: ...  # making
         def _set_trump(self, suit: int | None, seat: int | None, alone: bool = False) -> None: ...  # trump
         def _sit_out(self) -> None: ...  # making
@@ -201,7 +211,8 @@ FIELDS = ("tricks", "phase", "_legal_keys", "_keys_at",
           "passing", "received", "pass_count", "pass_offset",
           "ace_high", "trump", "suits", "power", "_orders", "_named_trump", "_trump_due", "_ordering",
           "_auctioning", "auction_calls", "_calls", "_high", "_out", "declarer", "contract", "contract_rank",
-          "contract_suit", "kitty", "kitty_taker", "kitty_taken", "kitty_discards",
+          "contract_suit", "kitty", "kitty_taker", "kitty_taken", "kitty_discards", "looked", "blind_bids",
+          "_blind_offer",
           "maker", "making_round", "trump_calls", "discarded", "picked_up", "alone", "sitting_out", "laid_aside",
           "bids", "bid_order", "constrained_bids", "_candidates", "_candidate_actions", "_candidate_action",
           "_candidate_cache", "_bid_env", "_made", "_made_key", "_simultaneous", "_first_offset", "_restricted",

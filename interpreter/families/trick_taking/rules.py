@@ -10,7 +10,7 @@ from typing import Any, Callable, Mapping
 from ...errors import EvaluationError
 from ...expressions import CONSTANTS, Compiled, Type, names_read
 from ...rules import ROUND_NAMES, Ace, RulesBuilder, Ruleset, Setup, Template
-from .names import (AUCTION_NAMES, BID_NAMES, CONTRACT_NAMES, KITTY_NAMES, CARD_POINT_NAMES, CHOOSER_NAMES, COUNTER_NAMES, COUNT_NAMES, DEFAULT_PHASES,
+from .names import (AUCTION_NAMES, BID_NAMES, BLIND_NAMES, CONTRACT_NAMES, KITTY_NAMES, CARD_POINT_NAMES, CHOOSER_NAMES, COUNTER_NAMES, COUNT_NAMES, DEFAULT_PHASES,
                     EXCHANGE_NAMES, LEADER_NAMES, PHASE_NAMES, PLAY_NAMES, SCORE_NAMES, TRICK_POINT_NAMES,
                     TRUMP_NAMES, UPCARD_NAMES)
 from .order_rules import build_order
@@ -164,6 +164,14 @@ class ExchangeRules:
 
 
 @dataclass(frozen=True)
+class BlindRules:
+    """bidding.blind: bids a seat may make before looking at its hand, and when."""
+
+    bids: Compiled  # the blind bids, a list expression of the round's names
+    when: Compiled | None  # whether this seat may bid blind now (BLIND_NAMES); None: always
+
+
+@dataclass(frozen=True)
 class AuctionRules:
     """auction: the calls of trump.kind: auction (a number of tricks with a suit)."""
 
@@ -200,6 +208,7 @@ class TrickRules:
     auction: AuctionRules | None = None  # trump.kind: auction's calls
     kitty: KittyRules | None = None  # the kitty (with "kitty" in phases)
     bidding_first: Compiled | None = None  # bidding.first: the seat that bids first (KITTY_NAMES)
+    blind: BlindRules | None = None  # bidding.blind: bids made before looking at the hand
 
     @property
     def has_bidding(self) -> bool:
@@ -362,6 +371,20 @@ def _kitty(builder: RulesBuilder, phases: tuple[str, ...], kind: TrumpKind) -> K
                      "the auction: list 'kitty' after 'trump'")
     return KittyRules(cards=cards, taker=taker, discards_as_trick=bool(builder.get(("kitty", "discards_as_trick"),
                                                                                    False)))
+
+
+def _blind(builder: RulesBuilder, phases: tuple[str, ...], counter_names: dict[str, Type]) -> BlindRules | None:
+    """``bidding.blind``: the bids a seat may make before looking at its hand, and when."""
+    if builder.get(("bidding", "blind")) is None or "bidding" not in phases:
+        return None
+    before = phases[1:phases.index("bidding")]
+    if "exchange" in before or "kitty" in before:
+        step = "exchange" if "exchange" in before else "kitty"
+        builder.fail(("bidding", "blind"), f"a seat looks at its hand in the {step} before the bidding, so it cannot "
+                     "bid blind then: put the bidding first", at_key=True, span=len("blind"))
+    return BlindRules(bids=builder.expr(("bidding", "blind", "bids"), ROUND_NAMES, Type.LIST),
+                      when=builder.expr(("bidding", "blind", "when"), {**BLIND_NAMES, **counter_names}, Type.BOOL)
+                      if builder.get(("bidding", "blind", "when")) is not None else None)
 
 
 def _first_lead(builder: RulesBuilder) -> tuple[tuple[int, ...], bool]:
@@ -590,6 +613,7 @@ def build_section(builder: RulesBuilder) -> TrickRules:
         kitty=_kitty(builder, phases, kind),
         bidding_first=builder.expr(("bidding", "first"), KITTY_NAMES, Type.INT)
         if get(("bidding", "first")) is not None else None,
+        blind=_blind(builder, phases, counter_names),
     )
 
 

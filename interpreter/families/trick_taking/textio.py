@@ -8,7 +8,7 @@ from ...deal import deal_from_event
 from ...errors import IllegalActionError
 from ...pack import STANDARD, Pack
 from ...textio import DIGITS
-from .actions import DECLINE, Bid, Call, ChooseTrump, Move, Play, TrickAction, discards, passes, plays, trump_choices
+from .actions import DECLINE, LOOK, Bid, BlindBid, Call, ChooseTrump, Move, Play, TrickAction, discards, passes, plays, trump_choices
 from .phases import Phase
 from .state import TrickTakingState
 
@@ -24,6 +24,14 @@ def parse_input(phase: str, text: str, pack: Pack = STANDARD, roles: Any = None,
     if not words:
         raise IllegalActionError("type a bid or a card (or 'help')")
     verb, rest = words[0], words[1:]
+    if phase == Phase.BLIND:  # before looking at the hand: 'look', or a blind bid ('blind 0', 'blind nil')
+        if words == ["look"] or words == ["no"]:
+            return LOOK
+        number = " ".join(rest if verb == "blind" else words)
+        number = "0" if number == "nil" else number
+        if not DIGITS.fullmatch(number) or len(number) > 6:
+            raise IllegalActionError("bid blind ('blind 0', 'blind nil') or 'look' at your hand first")
+        return BlindBid(int(number))
     if verb == "bid" or (phase == Phase.BIDDING and DIGITS.fullmatch(verb)):
         numbers = rest if verb == "bid" else words
         if len(numbers) != 1 or not DIGITS.fullmatch(numbers[0]):
@@ -150,14 +158,16 @@ def action_from_event(state: TrickTakingState, event: dict[str, Any]) -> Move | 
     pack = state.setup.pack
     if kind == "deal":
         return deal_from_event(event, state.deck, pack)
-    if kind in ("bid", "play", "trump", "pass", "decline", "discard", "call") and "seat" in event and \
+    if kind in ("bid", "play", "trump", "pass", "decline", "discard", "call", "look") and "seat" in event and \
             event["seat"] != state.turn:
         raise IllegalActionError(f"seat {event['seat']} acts out of turn (it is {state.whose_turn()})")
     if kind == "bid":
         value = event["bid"]
         if not isinstance(value, int) or isinstance(value, bool):
             raise ValueError(f"bid {value!r} is not a number")
-        return Bid(value)
+        return BlindBid(value) if event.get("blind") is True else Bid(value)
+    if kind == "look":
+        return LOOK
     if kind == "pass":
         return passes(pack)[pack.card(event["card"])]
     if kind == "call":
