@@ -273,7 +273,7 @@ class BiddingPhase(RoundState):
         for every game of the setup: simulations meet the same situations again and again."""
         if not self._restricted:
             return self._candidates
-        if self.counters or self._auctioning:  # the bids may depend on the counters or the contract: nothing to remember
+        if self.counters or self._auctioning:  # the bids may depend on the counters or the contract: not kept
             fresh = legal_bids(self.tricks.bidding, self._env_for_bid(seat), self._candidates)
             if not fresh:
                 raise EvaluationError(f"the bidding restrictions leave seat {seat} no legal bid in round "

@@ -14,7 +14,8 @@ def candidate_actions(state: GameState) -> list[TrickAction]:
     every trump choice, every card passed, every call of an auction (a suit, no trump or
     one named after it) from 0 to the hand size + 1 tricks."""
     return [Play(c) for c in range(JOKER + 1)] + [Bid(b) for b in range(-1, state.hand_size + 3)] + \
-        list(TRUMP_CHOICES) + [Pass(c) for c in range(JOKER + 1)] + [DECLINE] + [Discard(c) for c in range(JOKER + 1)] + \
+        list(TRUMP_CHOICES) + [Pass(c) for c in range(JOKER + 1)] + [DECLINE] + \
+        [Discard(c) for c in range(JOKER + 1)] + \
         [Call(n, s) for n in range(0, state.hand_size + 2) for s in (0, 1, 2, 3, None)] + \
         [Call(n, None, "", True) for n in range(0, state.hand_size + 2)] + \
         [BlindBid(b) for b in range(-1, state.hand_size + 3)] + [LOOK]

@@ -14,7 +14,8 @@ from typing import Any, Sequence
 
 from ...encoding import Layout, Vocabulary, card_counts
 from ...rules import Ruleset
-from .actions import DECLINE, LOOK, Bid, BlindBid, Call, ChooseTrump, Play, TrickAction, discards, passes, plays, trump_choices
+from .actions import (DECLINE, LOOK, Bid, BlindBid, Call, ChooseTrump, Play, TrickAction, discards, passes, plays,
+                      trump_choices)
 from .auction import candidate_bids
 from .contracts import all_calls
 from .observation import TrickObservation

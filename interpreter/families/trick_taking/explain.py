@@ -117,8 +117,8 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     if tricks.others_hands is not None:
         seeing.append(f"When `{tricks.others_hands.source}`, every player sees all the other players' hands.")
     if tricks.blind is not None:
-        when = f" when `{tricks.blind.when.source}`" if tricks.blind.when is not None else ""
-        seeing.append(f"A player may bid blind, before looking at their hand{when}: one of `{tricks.blind.bids.source}`"
+        blind_when = f" when `{tricks.blind.when.source}`" if tricks.blind.when is not None else ""
+        seeing.append(f"A player may bid blind, before looking at their hand{blind_when}: one of `{tricks.blind.bids.source}`"
                       " (the scoring's `blind`); they choose at their turn to bid, and see their hand only then.")
     starter = SEAT_WORDS[rules.deal.first_to_act] if tricks.bidding_first is None else \
         ("the declarer" if tricks.bidding_first.source == "declarer" else f"`{tricks.bidding_first.source}`")
@@ -351,8 +351,8 @@ def _taken_examples(rules: Ruleset, setup: Any) -> list[str]:
 
     def scores(won: list[list[int]]) -> int:
         env: dict[str, Any] = {**setup.round_env(0), "bid": 0, "seat": 0, "is_dealer": False,
-                               "bids": [0] * players, "team": 0, "team_bid": 0, "maker": 0, "maker_team": 0, "alone": False,
-                               **_NO_CONTRACT}
+                               "bids": [0] * players, "team": 0, "team_bid": 0, "maker": 0, "maker_team": 0,
+                               "alone": False, **_NO_CONTRACT}
         taken = [len(cards) // players for cards in won]
         points = [sum(worth[c] for c in cards) for cards in won]
         env.update(tricks=taken[0], taken=taken, team_tricks=taken[0], card_points=points[0],

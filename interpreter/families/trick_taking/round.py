@@ -71,7 +71,8 @@ class RoundState(GameState):
 
     # --- the auction of contracts (contracts.py) ------------------------------------------------
     _auctioning: bool  # trump.kind: auction
-    auction_calls: list[tuple[int, int, int]]  # (seat, tricks, suit: -1 no trump, NAMED_SUIT) of each call; tricks 0: a pass
+    # (seat, tricks, suit: -1 no trump, or NAMED_SUIT) of each call; tricks 0: a pass
+    auction_calls: list[tuple[int, int, int]]
     _calls: list[Any]  # the round's calls, lowest first (setup-wide)
     _high: int  # the index in _calls of the highest call so far (-1: none)
     _out: list[bool]  # per seat: it has passed
