@@ -331,3 +331,30 @@ def test_blind_bids_play_and_replay(seats, tmp_path):
     path = tmp_path / "game.jsonl"
     save_record(state, path)
     assert replay(path).complete or searching
+
+
+def test_the_search_seat_samples_keeping_the_kitty_it_took_and_discarded():
+    import random
+
+    from cardrules.interpreter.families.trick_taking.determinize import determinize
+    state = stacked()
+    for text in ("7H", "pass", "pass", "pass"):
+        state.apply(call(state, text))
+    pack = state.setup.pack
+    state.apply(Discard(pack.card("4D")))
+    # seat 1 still discarding: what it took and discarded so far is kept
+    sample = determinize(state.rules, state.observation(1), {}, random.Random(1))
+    assert sample.phase == "kitty" and sorted(sample.hands[1]) == sorted(state.hands[1])
+    assert sample.kitty_discards == [pack.card("4D")] and all(pack.card("4D") not in h for h in sample.hands)
+    for code in ("QS", "TS"):
+        state.apply(Discard(pack.card(code)))
+    lead = state.legal_actions()[0]
+    state.apply(lead)
+    for seat in range(4):
+        sample = determinize(state.rules, state.observation(seat), {}, random.Random(seat))
+        assert sample.phase == "play" and sorted(sample.hands[seat]) == sorted(state.hands[seat])
+        cards = [c for h in sample.hands for c in h] + list(sample.played)
+        assert len(cards) == len(set(cards)) == 40  # ten a seat: nine held and the one led by seat 1
+        if seat == 1:  # its discards are out of play in every sample
+            assert not {pack.card(c) for c in ("4D", "QS", "TS")} & set(cards)
+        assert sample.declarer == 1 and sample.trump == HEARTS and sample.kitty_taker == 1
