@@ -358,3 +358,15 @@ def test_the_search_seat_samples_keeping_the_kitty_it_took_and_discarded():
         if seat == 1:  # its discards are out of play in every sample
             assert not {pack.card(c) for c in ("4D", "QS", "TS")} & set(cards)
         assert sample.declarer == 1 and sample.trump == HEARTS and sample.kitty_taker == 1
+
+
+def test_a_person_calls_at_the_terminal_and_is_told_why_a_call_is_refused(run_cli, tmp_path):
+    keys = "\n".join(["hint", "6S", "5S", "7 diamonds", "quit"]) + "\n"
+    result = run_cli("play", "five-hundred", "--seats", "human,bot,bot,bot", "--seed", "3", "--fast", "--ascii",
+                     "--save", str(tmp_path / "s.jsonl"), input=keys)
+    out = result.output
+    assert "bot-3 calls 6 diamonds" in out and "Auction: bot-1 pass, bot-2 pass, bot-3 6 diamonds" in out, out
+    assert "Kitty: 3 cards face down" in out and "the bot would pass" in out
+    assert "'bid 6S' is not higher than bid 6D (bot-3): call higher, or pass" in out
+    assert "'bid 5S' is not a call here: calls run from 6S to 10NT" in out
+    assert "you call 7 diamonds" in out

@@ -7,7 +7,7 @@ from typing import Any, Sequence
 
 from ...interpreter.families.trick_taking.trickplay import trick_standing
 from ...interpreter.families.trick_taking.trump import round_order, trump_env
-from ...interpreter.families.trick_taking.actions import Bid, BlindBid, Call, ChooseTrump, Decline, Discard, Pass, Play
+from ...interpreter.families.trick_taking.actions import Bid, BlindBid, Call, ChooseTrump, Decline, Discard, Look, Pass, Play
 from ...interpreter.families.trick_taking.bot import estimate_tricks, tricks_wanted
 from ...interpreter.families.trick_taking.rules import NAMED_SUIT, TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
@@ -359,6 +359,15 @@ class TrickView:
                 return "your share of the tricks, less for the strong cards you see"
             worth = estimate_tricks(obs.hand, obs.suits, obs.power, obs.trump, obs.players)
             return f"your hand looks worth about {worth:.1f} tricks"
+        if isinstance(action, Decline) and obs.phase == Phase.AUCTION:
+            return "no call left is covered by the tricks your hand looks worth (with a partner's share and the kitty)"
+        if isinstance(action, Call):
+            return "the lowest call that the tricks your hand looks worth in that suit cover (with a partner's share " \
+                "and the kitty)"
+        if isinstance(action, BlindBid):
+            return "your side trails by 200 or more: a blind bid is worth the gamble"
+        if isinstance(action, Look):
+            return "your side is not far enough behind to gamble on a blind bid"
         if isinstance(action, Decline):
             return "your hand is not worth your side's share of the tricks with that trump"
         if isinstance(action, ChooseTrump) and obs.making_round:
