@@ -68,4 +68,7 @@ class DealPhase(RoundState):
     def sees(self, seat: int) -> tuple[bool, bool]:
         """(whether ``seat`` sees its own hand now, whether it sees every other hand)."""
         own = not (self._own_hidden and self.phase is not _PLAYING and self.turn != OVER)
+        if own and self.tricks.blind is not None and not self.looked[seat] and self.phase is not _PLAYING and \
+                self.turn != OVER:
+            own = False  # it has not looked at its hand yet: it may still bid blind
         return own, self._others_shown and self.turn != OVER
