@@ -7,9 +7,9 @@ from typing import Any, Sequence
 
 from ...interpreter.families.trick_taking.trickplay import trick_standing
 from ...interpreter.families.trick_taking.trump import round_order, trump_env
-from ...interpreter.families.trick_taking.actions import Bid, ChooseTrump, Decline, Discard, Pass, Play
+from ...interpreter.families.trick_taking.actions import Bid, BlindBid, Call, ChooseTrump, Decline, Discard, Look, Pass, Play
 from ...interpreter.families.trick_taking.bot import estimate_tricks, tricks_wanted
-from ...interpreter.families.trick_taking.rules import TrickRules, TrumpKind
+from ...interpreter.families.trick_taking.rules import NAMED_SUIT, TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
 from ...interpreter.rules import Ruleset
 from ..output import echo
@@ -67,6 +67,9 @@ class TrickView:
         self.r.round["trump"] = event["suit"]
         if "upcard" in event:  # the trump was hidden during the bidding: now the turned card shows too
             self.r.round["upcard"] = event["upcard"]
+        if "seat" in event and self.section.auction is not None and \
+                (self.r.round.get("contract") or (0, 0, None))[2] != "named":
+            return  # the auction's winning call named it (said with the contract)
         if "seat" in event:  # named by a player (not turned up): say what was named
             named = self.suit_name(event["suit"])
             ordered = self.section.trump.kind is TrumpKind.ORDER_UP and \
@@ -74,7 +77,35 @@ class TrickView:
             alone = " and plays alone" if event.get("alone") else ""
             self.r.say(f"{self.r.names[event['seat']]} {'orders up' if ordered else 'names'} {named}{alone}")
 
+    def call_text(self, tricks: int, suit: str | None) -> str:
+        """An auction's call in words: "7 hearts", "6 no trump", "4 (a suit to be named)"."""
+        if suit == "none" or suit is None:
+            return f"{tricks} no trump"
+        if suit == "named":
+            return f"{tricks} (a suit to be named)"
+        return f"{tricks} {self.suit_name(suit)}"
+
+    def on_call(self, event: dict[str, Any]) -> None:
+        self.r.round.setdefault("calls", []).append((event["seat"], event["tricks"], event["suit"]))
+        self.r.say(f"{self.r.names[event['seat']]} calls {self.call_text(event['tricks'], event['suit'])}")
+
+    def on_contract(self, event: dict[str, Any]) -> None:
+        self.r.round["contract"] = (event["seat"], event["tricks"], event["suit"])
+        self.r.say(f"{self.r.names[event['seat']]} wins the auction: {self.call_text(event['tricks'], event['suit'])}")
+
+    def on_look(self, event: dict[str, Any]) -> None:
+        self.r.say(f"{self.r.names[event['seat']]} looks at their cards (no blind bid)")
+
+    def on_kitty(self, event: dict[str, Any]) -> None:
+        cards = event.get("cards") or []
+        shown = " ".join(self.r.card(c) for c in cards) if cards and all(c is not None for c in cards) else \
+            f"{len(cards)} cards"
+        self.r.say(f"{self.r.names[event['seat']]} takes the kitty ({shown})")
+
     def on_decline(self, event: dict[str, Any]) -> None:
+        if self.section.auction is not None:  # a pass in the auction
+            self.r.say(f"{self.r.names[event['seat']]} passes")
+            return
         self.r.round["declines"] = self.r.round.get("declines", 0) + 1
         turned = " (the turned card is turned down)" if self.r.round["declines"] == len(self.r.names) else ""
         self.r.say(f"{self.r.names[event['seat']]} passes{turned}")
@@ -109,7 +140,7 @@ class TrickView:
     def on_bid(self, event: dict[str, Any]) -> None:
         self.r.round["bids"][event["seat"]] = event["bid"]
         # (bids made at once reach the table together, once everyone has bid: the engine holds them)
-        self.r.say(f"{self.r.names[event['seat']]} bids {event['bid']}")
+        self.r.say(f"{self.r.names[event['seat']]} bids {event['bid']}" + (" blind" if event.get("blind") else ""))
         if len(self.r.round["bids"]) == len(self.r.names):
             self.r.say(self._bids_against_tricks(list(self.r.round["bids"].values())))
 
@@ -211,7 +242,26 @@ class TrickView:
         offered = (f"{self.pack.suits[self.pack.suit_of[obs.upcard]].name} offered" if obs.making_round == 1 and
                    obs.upcard is not None and self.pack.suit_of[obs.upcard] >= 0 else
                    "to be named (not the turned suit)" if obs.making_round == 2 else "none yet")
-        line = "Trump: " + (offered if obs.phase == Phase.CHOOSE_TRUMP else
+        if self.section.auction is not None:  # the auction so far, and the contract once won
+            offered = "named by the auction's winner"
+            calls = ", ".join(f"{names[s]} " + ("pass" if n == 0 else self.call_text(
+                n, "none" if suit == -1 else "named" if suit == NAMED_SUIT else self.pack.suits[suit].code))
+                for s, n, suit in obs.auction)
+            echo(f"Auction: {calls or '-'}")
+            if obs.declarer >= 0:
+                suit_code = "none" if obs.contract_suit < 0 and obs.phase != Phase.CHOOSE_TRUMP else \
+                    "named" if obs.contract_suit < 0 else self.pack.suits[obs.contract_suit].code
+                echo(f"Contract: {names[obs.declarer]} {self.call_text(obs.contract, suit_code)}")
+        if obs.kitty_size:
+            if obs.kitty_taker < 0:
+                echo(f"Kitty: {obs.kitty_size} cards face down")
+            elif obs.kitty:
+                aside = " ".join(self.r.card(self.codes[c]) for c in obs.kitty_discards)
+                echo("Kitty: you took " + " ".join(self.r.card(self.codes[c]) for c in obs.kitty)
+                     + (f"; discarded {aside}" if aside else ""))
+            else:
+                echo(f"Kitty: taken by {names[obs.kitty_taker]}")
+        line = "Trump: " + (offered if obs.phase == Phase.CHOOSE_TRUMP or obs.phase == Phase.AUCTION else
                             "named by the highest bidder after the bidding" if named_later else
                             "hidden until the bidding is over" if obs.trump_hidden else
                             "no trump" if trump is None else self.pack.suits[trump].name)
@@ -271,6 +321,17 @@ class TrickView:
                     + " ".join(self.r.card(self.codes[c]) for c in sorted(
                         {a.card for a in legal}, key=lambda c: (obs.suits[c], obs.power[c]) if obs.suits else
                         (self.pack.suit_of[c], self.pack.rank_of[c]))) + ")")
+        if obs.phase == Phase.BLIND:
+            return "bid blind before you look at your cards (" + ", ".join(
+                f"'{a}'" for a in legal if isinstance(a, BlindBid)) + ") or 'look'"
+        if obs.phase == Phase.AUCTION:
+            calls = [a for a in legal if isinstance(a, Call)]
+            shown = f"{str(calls[0])[4:]} to {str(calls[-1])[4:]}, e.g. '{str(calls[0])[4:]}'" if calls else ""
+            return "your call (" + shown + (", or 'pass'" if any(isinstance(a, Decline) for a in legal) else "") + ")"
+        if obs.phase == Phase.KITTY:
+            left = obs.kitty_size - len(obs.kitty_discards)
+            return f"a card to discard face down ({left} to go: " + " ".join(
+                self.r.card(self.codes[a.card]) for a in self._in_hand_order(obs, legal)) + ")"
         if obs.phase == Phase.DISCARD:
             return "a card to discard face down (" + " ".join(
                 self.r.card(self.codes[a.card]) for a in self._in_hand_order(obs, legal)) + ")"
@@ -298,6 +359,15 @@ class TrickView:
                 return "your share of the tricks, less for the strong cards you see"
             worth = estimate_tricks(obs.hand, obs.suits, obs.power, obs.trump, obs.players)
             return f"your hand looks worth about {worth:.1f} tricks"
+        if isinstance(action, Decline) and obs.phase == Phase.AUCTION:
+            return "no call left is covered by the tricks your hand looks worth (with a partner's share and the kitty)"
+        if isinstance(action, Call):
+            return "the lowest call that the tricks your hand looks worth in that suit cover (with a partner's share " \
+                "and the kitty)"
+        if isinstance(action, BlindBid):
+            return "your side trails by 200 or more: a blind bid is worth the gamble"
+        if isinstance(action, Look):
+            return "your side is not far enough behind to gamble on a blind bid"
         if isinstance(action, Decline):
             return "your hand is not worth your side's share of the tricks with that trump"
         if isinstance(action, ChooseTrump) and obs.making_round:
@@ -340,7 +410,7 @@ class TrickView:
     def help_text(self) -> str:
         return ("  Type a bid ('3' or 'bid 3'), a card ('QS', '10h', 'q♠', 'play QS'), 'trump hearts' ('order' to "
                 "order up the turned suit, 'pass' to pass), a card to pass ('pass QS', or the card alone) or to "
-                "discard ('discard QS').")
+                "discard ('discard QS'); in an auction a call ('7H', 'bid 7 hearts', '6NT') or 'pass'; before looking at your cards 'blind 0' or 'look'.")
 
     # --- simulate ---
     def seat_columns(self) -> str:

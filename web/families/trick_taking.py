@@ -5,12 +5,19 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...interpreter.families.trick_taking.actions import Bid, ChooseTrump, Decline, Discard, Pass, Play
-from ...interpreter.families.trick_taking.rules import BidOrder, TrickRules, TrumpKind
+from ...interpreter.families.trick_taking.actions import Bid, BlindBid, Call, ChooseTrump, Decline, Discard, Pass, Play
+from ...interpreter.families.trick_taking.rules import NAMED_SUIT, BidOrder, TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
 from ...interpreter.families.trick_taking.trickplay import trick_standing
 from ...interpreter.pack import Pack
 from ...interpreter.rules import Ruleset
+
+
+def _call_words(tricks: int, suit: int, pack: Pack) -> str:
+    """An auction's call in words (``suit``: -1 no trump, NAMED_SUIT one named after it)."""
+    if suit == NAMED_SUIT:
+        return f"{tricks} (a suit to be named)"
+    return f"{tricks} {'no trump' if suit < 0 else pack.suits[suit].name}"
 
 
 def _suit_words(suit: int | None, pack: Pack) -> str:
@@ -49,6 +56,22 @@ class TrickWebView:
             trump = (offered if obs.phase == Phase.CHOOSE_TRUMP else
                      "named by the highest bidder after the bidding" if named_later else
                      "hidden until the bidding is over" if obs.trump_hidden else _suit_words(obs.trump, self.pack))
+            if self.section.auction is not None:  # the auction so far, and the contract once won
+                calls = ", ".join(f"{names[seat]} " + ("pass" if n == 0 else _call_words(n, suit, self.pack))
+                                  for seat, n, suit in obs.auction)
+                facts.append({"label": "Auction", "value": calls or "no call yet"})
+                if obs.declarer >= 0:
+                    facts.append({"label": "Contract", "value": f"{names[obs.declarer]}: " + _call_words(
+                        obs.contract, obs.contract_suit if obs.contract_suit >= 0 or obs.phase != Phase.CHOOSE_TRUMP
+                        else NAMED_SUIT, self.pack)})
+                if obs.phase == Phase.AUCTION:
+                    trump = "made by the auction"
+            if obs.kitty_size:
+                facts.append({"label": "Kitty", "value": f"{obs.kitty_size} cards face down" if obs.kitty_taker < 0
+                              else "you took it" if obs.kitty else f"taken by {names[obs.kitty_taker]}",
+                              "cards": [self.codes[c] for c in obs.kitty],
+                              "note": ("discarded " + " ".join(self.codes[c] for c in obs.kitty_discards))
+                              if obs.kitty_discards else ""})
             facts.append({"label": "Trump", "value": trump,
                           "cards": [self.codes[obs.upcard]] if obs.upcard is not None else [],
                           "note": "turned" if obs.upcard is not None else ""})
@@ -103,7 +126,7 @@ class TrickWebView:
         notes = []
         for seat in range(obs.players):
             bid = bids[seat]
-            parts = [] if bid is None else [f"bid {bid}"]
+            parts = [] if bid is None else [f"bid {bid}" + (" blind" if obs.blind_bids and obs.blind_bids[seat] else "")]
             if obs.phase == Phase.PLAYING:
                 parts.append(f"took {obs.taken[seat]}")
             notes.append(", ".join(parts))
@@ -151,6 +174,19 @@ class TrickWebView:
             buttons += [{"label": "Pass", "move": "pass", "group": "Trump"} for a in legal if isinstance(a, Decline)]
             if obs.making_round == 1:
                 prompt = "order up the turned suit, or pass"
+        elif obs.phase == Phase.AUCTION and obs.turn == obs.seat:
+            prompt = "your call"
+            buttons = [{"label": _call_words(a.tricks, NAMED_SUIT if a.named else -1 if a.suit is None else a.suit,
+                                             self.pack), "move": str(a), "group": "Call"}
+                       for a in legal if isinstance(a, Call)]
+            buttons += [{"label": "Pass", "move": "pass", "group": "Call"} for a in legal if isinstance(a, Decline)]
+        elif obs.phase == Phase.BLIND and obs.turn == obs.seat:
+            prompt = "bid blind, or look at your cards first"
+            buttons = [{"label": f"Blind {a.bid}", "move": str(a), "group": "Blind"} for a in legal
+                       if isinstance(a, BlindBid)]
+            buttons.append({"label": "Look", "move": "look", "group": "Blind"})
+        elif obs.phase == Phase.KITTY and obs.turn == obs.seat:
+            prompt = f"a card to discard face down ({obs.kitty_size - len(obs.kitty_discards)} to go)"
         elif obs.phase == Phase.DISCARD and obs.turn == obs.seat:
             prompt = "a card to discard face down"
         elif obs.phase == Phase.EXCHANGE and obs.turn == obs.seat:

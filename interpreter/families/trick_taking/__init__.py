@@ -27,7 +27,8 @@ from .state import state_class
 
 _PUBLIC_EVENTS: Mapping[str, Declaration] = {
     "trump": {"suit": Seen.ALL, "seat": Seen.ALL, "upcard": Seen.ALL, "alone": Seen.ALL},
-    "bid": {"seat": Seen.ALL, "bid": Seen.ALL},
+    "bid": {"seat": Seen.ALL, "bid": Seen.ALL, "blind": Seen.ALL},
+    "look": {"seat": Seen.ALL},  # a seat that might have bid blind looked at its hand
     "play": {"trick": Seen.ALL, "seat": Seen.ALL, "card": Seen.ALL, "as": Seen.ALL},
     "trick": {"trick": Seen.ALL, "winner": Seen.ALL},
     # the exchange: who passes to whom is public, the card only its passer's; the cards
@@ -39,6 +40,11 @@ _PUBLIC_EVENTS: Mapping[str, Declaration] = {
     "decline": {"seat": Seen.ALL},
     "pickup": {"seat": Seen.ALL, "card": Seen.ALL},
     "discard": {"seat": Seen.ALL, "card": Seen.ACTOR},
+    # an auction: every call (a pass is a decline) and the contract it made are public
+    "call": {"seat": Seen.ALL, "tricks": Seen.ALL, "suit": Seen.ALL},
+    "contract": {"seat": Seen.ALL, "tricks": Seen.ALL, "suit": Seen.ALL},
+    # the kitty: who took it is public, its cards the taker's only
+    "kitty": {"seat": Seen.ALL, "cards": Seen.ACTOR},
 }
 
 
@@ -50,9 +56,9 @@ class TrickTaking:
     # names a let may not take (those of bidding and scoring); the names of the other
     # places (play, trump, the leader, counters) hide a let of the same spelling there
     bound_names = frozenset(bound.BID_NAMES) | frozenset(bound.SCORE_NAMES)
-    record_events: tuple[str, ...] = ("trump", "decline", "pickup", "discard", "pass", "receive", "bid", "play",
-                                      "trick")
-    derived_events = frozenset({"trump", "trick", "receive", "pickup"})
+    record_events: tuple[str, ...] = ("trump", "decline", "pickup", "discard", "pass", "receive", "call", "contract",
+                                      "kitty", "look", "bid", "play", "trick")
+    derived_events = frozenset({"trump", "trick", "receive", "pickup", "contract", "kitty"})
     optional_fields: frozenset[str] = frozenset()
     policies: Mapping[str, Callable[..., Any]] = {"bot": TrickBot}
     # the table views, imported only by what draws them (the interpreter never imports cli or web)
@@ -91,8 +97,12 @@ class TrickTaking:
         simultaneous = section.bidding.order is rules.BidOrder.SIMULTANEOUS
         read = frozenset().union(*(r.rule.names for r in section.bidding.restrictions))
         counters = [c for c in section.counters if c.name in read]
+        contract = 0
+        if section.auction is not None:  # the estimates after an auction: its lowest call won by the first bidder
+            calls = [n for n in section.auction.tricks(setup.round_env(0)) if n > 0]
+            contract = min(calls) if calls else 0
         if not counters:
-            return list(auction.dead_ends(section.bidding, setup, simultaneous, seconds, rng))
+            return list(auction.dead_ends(section.bidding, setup, simultaneous, seconds, rng, contract=contract))
         # The bids depend on what earlier rounds left in the counters: try each counter at
         # its starting values and at 0, 1 and 2, the last (or the first) bidder holding one
         # combination and the others another. Such a dead end may need values the game
@@ -114,7 +124,7 @@ class TrickTaking:
             if left <= 0:
                 break
             found_ends = auction.dead_ends(section.bidding, setup, simultaneous, min(left, seconds / 8), rng,
-                                           lambda position: own if position == target else rest)
+                                           lambda position: own if position == target else rest, contract)
             for path, message in found_ends:
                 held = ", ".join(f"`{name}` {value}" for name, value in own.items())
                 others = ", ".join(f"`{name}` {value}" for name, value in rest.items())
@@ -129,6 +139,8 @@ class TrickTaking:
     def parse_input(self, ruleset: Ruleset, observation: Any, text: str) -> TrickAction:
         section: rules.TrickRules = ruleset.section
         roles = section.order.roles if section.order is not None else None
+        if observation.phase == "auction":
+            return textio.parse_call(text, ruleset.deck.pack)
         return textio.parse_input(observation.phase, text, ruleset.deck.pack, roles,
                                   observation.upcard if observation.making_round == 1 else None)
 

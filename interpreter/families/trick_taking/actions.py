@@ -76,12 +76,45 @@ class Discard:
         return f"discard {self.code or NAMES[self.card]}"
 
 
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A bid in an auction (trump.kind: auction): a number of tricks with a suit, no
+    trump (``suit`` None) or a suit its caller names on winning (``named``)."""
+
+    tricks: int
+    suit: int | None
+    code: str = field(default="", compare=False)  # the suit's code in its pack, "NT", or "" for a named suit
+    named: bool = False  # the caller names the trump suit after winning the auction
+
+    def __str__(self) -> str:
+        return f"bid {self.tricks}{self.code}" if self.code else f"bid {self.tricks} suit"
+
+
+@dataclass(frozen=True, slots=True)
+class BlindBid:
+    """A bid made before looking at one's hand (bidding.blind)."""
+
+    bid: int
+
+    def __str__(self) -> str:
+        return f"blind {self.bid}"
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """Looking at one's hand instead of bidding blind (bidding.blind): the bid follows."""
+
+    def __str__(self) -> str:
+        return "look"
+
+
 DECLINE = Decline()
+LOOK = Look()
 
 
 # A seat's move in a trick-taking game; and what the state's legal list holds and its
 # verify and apply take: a seat's move, or chance's (the core's Deal).
-TrickAction = Union[Bid, Play, ChooseTrump, Pass, Decline, Discard]
+TrickAction = Union[Bid, Play, ChooseTrump, Pass, Decline, Discard, Call, BlindBid, Look]
 Move = Union[TrickAction, Deal]
 
 BIDS: tuple[Bid, ...] = tuple(Bid(n) for n in range(0, 200))

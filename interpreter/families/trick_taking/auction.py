@@ -122,14 +122,15 @@ def bid_refusal(bidding: BiddingRules, env: dict[str, Any], candidates: list[int
 
 
 def dead_ends(bidding: BiddingRules, setup: Any, simultaneous: bool, seconds: float,
-              rng: Any, counters: Callable[[int], Mapping[str, int]] | None = None
-              ) -> list[tuple[tuple[str | int, ...], str]]:
+              rng: Any, counters: Callable[[int], Mapping[str, int]] | None = None,
+              contract: int = 0) -> list[tuple[tuple[str | int, ...], str]]:
     """Bidding situations in which the restrictions leave a seat no legal bid: for every
     round of ``setup`` and every dealer, every sequence of legal bids before each seat
     (all of them where they are few; else the lowest, the highest and random ones),
     within ``seconds``; ``counters(position)`` gives the counters' values of the seat at
-    each place in the bidding order.  Returns (path,
-    message) for the first dead end of each kind."""
+    each place in the bidding order; ``contract``: after an auction, the tricks of the
+    contract the first bidder is taken to have won (the lowest call; 0: no auction).
+    Returns (path, message) for the first dead end of each kind."""
     import time
 
     if not bidding.restrictions:
@@ -153,7 +154,9 @@ def dead_ends(bidding: BiddingRules, setup: Any, simultaneous: bool, seconds: fl
                 seat = order[position]
                 env.update(seat=seat, position=position, is_dealer=seat == dealer, bids=[] if simultaneous else made,
                            is_first=position == 0 and not simultaneous,
-                           is_last=position == players - 1 and not simultaneous)
+                           is_last=position == players - 1 and not simultaneous,
+                           contract=contract, contract_suit=-1, contract_rank=0 if contract else -1,
+                           declarer=order[0] if contract else -1, is_declarer=bool(contract) and position == 0)
                 return legal_bids(bidding, env, candidates)
 
             sequences: list[list[int] | None] = []
@@ -187,6 +190,10 @@ def dead_ends(bidding: BiddingRules, setup: Any, simultaneous: bool, seconds: fl
 
 def _bid_event(round_number: int, seat: int, bid: int) -> dict[str, Any]:
     return {"event": "bid", "round": round_number, "seat": seat, "bid": bid}
+
+
+def _blind_bid_event(round_number: int, seat: int, bid: int) -> dict[str, Any]:
+    return {"event": "bid", "round": round_number, "seat": seat, "bid": bid, "blind": True}
 
 
 class BiddingPhase(RoundState):
@@ -244,9 +251,20 @@ class BiddingPhase(RoundState):
             self._round_bids = memo.setdefault((round_index, self.dealer), {})
 
     def _start_bidding(self) -> None:
-        """Once the trump is made (or before it is named by the highest bidder)."""
+        """Once the trump is made (or before it is named by the highest bidder); with
+        bidding.first, the bidding order starts at the seat it names."""
         self.phase = _BIDDING
+        rule = self.tricks.bidding_first
+        if rule is not None:
+            env = self.setup.round_env(self.round_index)
+            env["dealer"] = self.dealer
+            env["first"] = self.bid_order[0]
+            env.update(self.contract_names())
+            first = int(self._evaluated(rule, env, ("bidding", "first"))) % self.players
+            self.bid_order = [(first + k) % self.players for k in range(self.players)]
         self.turn = self.bid_order[0]
+        if self.tricks.blind is not None:
+            self._offer_blind()
 
     def _legal_bids(self, seat: int) -> list[int]:
         """The bids ``seat`` may make now (what is listed and what verifies).  They
@@ -255,7 +273,7 @@ class BiddingPhase(RoundState):
         for every game of the setup: simulations meet the same situations again and again."""
         if not self._restricted:
             return self._candidates
-        if self.counters:  # the bids may depend on the seat's counters: nothing to remember
+        if self.counters or self._auctioning:  # the bids may depend on the counters or the contract: not kept
             fresh = legal_bids(self.tricks.bidding, self._env_for_bid(seat), self._candidates)
             if not fresh:
                 raise EvaluationError(f"the bidding restrictions leave seat {seat} no legal bid in round "
@@ -287,6 +305,11 @@ class BiddingPhase(RoundState):
         env["is_last"] = position == self.players - 1 and not simultaneous
         for name, values in self.counters.items():
             env[name] = values[seat]
+        env["contract"] = self.contract
+        env["contract_suit"] = self.contract_suit
+        env["contract_rank"] = self.contract_rank
+        env["declarer"] = self.declarer
+        env["is_declarer"] = seat == self.declarer
         return env
 
     def _verify_bid(self, action: Move, turn: int) -> None:
@@ -296,7 +319,7 @@ class BiddingPhase(RoundState):
             raise IllegalActionError(bid_refusal(self.tricks.bidding, self._env_for_bid(turn), self._candidates,
                                                  action.bid))
 
-    def _bid(self, bid: int) -> None:
+    def _bid(self, bid: int, blind: bool = False) -> None:
         seat = self.turn
         if self._restricted and len(self._keys(seat) if self._keys_at != self.moves else self._legal_keys) < \
                 len(self._candidates):
@@ -307,10 +330,12 @@ class BiddingPhase(RoundState):
             self.hold_events()  # bids made at once: none is seen before all are made
         made.append(bid)
         self._made_key += (bid,)
-        self._log.append((_bid_event, self.round_index + 1, seat, bid))
+        self._log.append((_blind_bid_event if blind else _bid_event, self.round_index + 1, seat, bid))
         position = len(made)  # the next bidder's place in the bidding order
         if position < self.players:
             self.turn = self.bid_order[position]
+            if self.tricks.blind is not None:
+                self._offer_blind()
             return
         if self._simultaneous:
             self.release_events()

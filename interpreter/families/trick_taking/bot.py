@@ -12,7 +12,7 @@ from typing import Any
 from ...cards import JOKER
 from ...rules import Ruleset, Winner
 from . import power as power_module
-from .actions import Bid, ChooseTrump, Decline, Discard, Pass, Play, TrickAction
+from .actions import LOOK, Bid, BlindBid, Call, ChooseTrump, Decline, Discard, Pass, Play, TrickAction
 from .observation import TrickObservation
 from .trickplay import led_suit
 from .trump import LEAD_PASSES, NO_SUIT, card_order
@@ -64,6 +64,10 @@ class TrickBot:
             return _choose_pass(obs, legal, self.avoids)
         if isinstance(first, Discard):
             return _choose_discard(obs, legal)
+        if obs.phase == "auction":
+            return _choose_auction_call(obs, legal, self)
+        if obs.phase == "blind":
+            return _choose_blind(obs, legal)
         if obs.making_round:
             return _choose_call(obs, legal, self)
         if isinstance(first, Play):
@@ -258,6 +262,56 @@ def _choose_call(obs: TrickObservation, actions: Sequence[TrickAction], bot: Tri
                 return alone
         return chosen
     return next(a for a in actions if isinstance(a, Decline))
+
+
+def _choose_auction_call(obs: TrickObservation, actions: Sequence[TrickAction], bot: TrickBot) -> TrickAction:
+    """An auction's call: the hand's likely tricks in each suit the calls offer (and in
+    no trump), with its partner's share (a partnership) and the kitty's help (the
+    declarer takes it); the lowest call that the best of them covers, else a pass."""
+    hand = list(obs.hand)
+    worth: dict[Any, float] = {}
+    share = obs.hand_size / max(obs.players, 2)
+    partner = 0.0
+    if any(s != obs.seat and (s - obs.seat) % 2 == 0 for s in range(obs.players)) and obs.players % 2 == 0:
+        partner = share * 0.7  # (a partnership: the partner's tricks count too)
+    kitty = 0.6 if obs.kitty_size or obs.phase == "auction" and obs.hand_size * obs.players < len(obs.suits) else 0.0
+    for action in actions:
+        if not isinstance(action, Call):
+            continue
+        key = "named" if action.named else action.suit
+        if key in worth:
+            continue
+        if action.named:  # a suit named after winning: the best suit of the hand
+            value = 0.0
+            for suit in range(bot.suit_count):
+                suits, power = card_order(bot.trump_rules, suit, bot.ace_high, bot.pack)
+                value = max(value, estimate_tricks(hand, suits, power, suit, obs.players, bot.joker, bot.top))
+        else:
+            suits, power = card_order(bot.trump_rules, action.suit, bot.ace_high, bot.pack)
+            value = estimate_tricks(hand, suits, power, action.suit, obs.players, bot.joker, bot.top)
+            if action.suit is None:
+                value *= 0.9  # (no trump: the long suits count for less)
+        worth[key] = value + partner + kitty
+    calls = [a for a in actions if isinstance(a, Call)]
+    fine = [a for a in calls if a.tricks <= worth["named" if a.named else a.suit] + 0.25]
+    passing = next((a for a in actions if isinstance(a, Decline)), None)
+    if fine:
+        return min(fine, key=lambda a: (a.tricks, -worth["named" if a.named else a.suit]))
+    return passing if passing is not None else calls[0]
+
+
+def _choose_blind(obs: TrickObservation, actions: Sequence[TrickAction]) -> TrickAction:
+    """Bid blind (the lowest blind bid) only when the seat's side trails by 200 or more,
+    a gamble worth its risk then; else look at the hand first."""
+    side = [s for s in range(obs.players) if obs.players % 2 == 0 and (s - obs.seat) % 2 == 0] or [obs.seat]
+    own = sum(obs.totals[s] for s in side)
+    others = max((sum(obs.totals[t] for t in range(obs.players) if (t - s) % 2 == 0)
+                  for s in range(obs.players) if s not in side), default=own) if obs.players % 2 == 0 else \
+        max(obs.totals)
+    blind = [a for a in actions if isinstance(a, BlindBid)]
+    if blind and others - own >= 200:
+        return min(blind, key=lambda a: a.bid)
+    return LOOK
 
 
 def _lone_hand(hand: Sequence[int], trump: int | None, bot: TrickBot) -> bool:

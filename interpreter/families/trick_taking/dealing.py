@@ -49,9 +49,17 @@ class DealPhase(RoundState):
                 hidden["upcard"] = Seen.NOBODY
             if self._own_hidden or self._others_shown:
                 hidden["hands"] = Seen.NOBODY
+            if tricks.blind is not None:
+                hidden["hands"] = Seen.NOBODY
             self.log_deal(deal, hidden)
+        elif tricks.blind is not None:  # a seat may bid blind: its hand shows in its observation once it looks
+            self.log_deal(deal, {"hands": Seen.NOBODY})
         else:
             self.log_deal(deal)
+        if self.tricks.kitty is not None:
+            self._deal_kitty(deal.stock)
+        if self.tricks.blind is not None:
+            self._open_blind()
         self._open_bidding()
         self._open_play()
         self._open_exchange()
@@ -60,4 +68,7 @@ class DealPhase(RoundState):
     def sees(self, seat: int) -> tuple[bool, bool]:
         """(whether ``seat`` sees its own hand now, whether it sees every other hand)."""
         own = not (self._own_hidden and self.phase is not _PLAYING and self.turn != OVER)
+        if own and self.tricks.blind is not None and not self.looked[seat] and self.phase is not _PLAYING and \
+                self.turn != OVER:
+            own = False  # it has not looked at its hand yet: it may still bid blind
         return own, self._others_shown and self.turn != OVER

@@ -19,10 +19,11 @@ from typing import Any, Sequence, cast
 from ...deal import Deal
 from ...game import observed_mode
 from ...rules import Ruleset
-from .actions import DECLINE, Bid, ChooseTrump, Pass, trump_choices
+from .actions import DECLINE, LOOK, Bid, BlindBid, Call, ChooseTrump, Pass, trump_choices
 from .bot import TrickBot
 from .observation import TrickObservation
-from .phases import _BIDDING, _CHOOSE_TRUMP, _DISCARD, _EXCHANGE, _PLAYING
+from .phases import _AUCTION, _BIDDING, _BLIND, _CHOOSE_TRUMP, _DISCARD, _EXCHANGE, _KITTY, _PLAYING
+from .rules import NAMED_SUIT
 from .state import TrickTakingState, state_class
 from .trickplay import led_suit
 
@@ -71,11 +72,24 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
 
     # the trump (chosen before the bidding, or named after it) and the bids, as observed
     while state.phase is _CHOOSE_TRUMP or state.phase is _BIDDING or state.phase is _EXCHANGE or \
-            state.phase is _DISCARD:
+            state.phase is _DISCARD or state.phase is _AUCTION or state.phase is _KITTY or state.phase is _BLIND:
         if state.turn == seat and obs.turn == seat and state.phase == obs.phase and \
                 (state.phase is not _EXCHANGE or len(state.passing[seat]) == len(obs.passing)) and \
-                (not state._ordering or len(state.trump_calls) == len(obs.trump_calls)):
+                (not state._ordering or len(state.trump_calls) == len(obs.trump_calls)) and \
+                (not state._auctioning or len(state.auction_calls) == len(obs.auction)):
             break
+        if state.phase is _AUCTION:  # the calls, as observed (every call is public)
+            who, tricks, suit = obs.auction[len(state.auction_calls)]
+            state.apply(DECLINE if tricks == 0 else Call(tricks, None, "", True) if suit == NAMED_SUIT else
+                        Call(tricks, None if suit < 0 else suit))
+            continue
+        if state.phase is _BLIND:  # a seat's choice to bid blind or to look, as observed (both public)
+            blind = obs.blind_bids[state.turn] and obs.bids[state.turn] is not None
+            state.apply(BlindBid(obs.bids[state.turn]) if blind else LOOK)  # type: ignore[arg-type]
+            continue
+        if state.phase is _KITTY:  # the kitty's discards: this seat's own when it took the kitty
+            state._skip_kitty(obs.kitty_discards if obs.kitty_taker == seat else ())
+            continue
         if state.phase is _DISCARD:  # the dealer's discard: its own when this seat deals
             state._skip_discard(obs.discarded)
             continue
@@ -93,7 +107,8 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
                 state.apply(bot().act(state.observation(state.turn), passes))
             continue
         if state.phase is _CHOOSE_TRUMP:
-            if obs.trump is not None or obs.phase == "play":
+            if obs.trump is not None or obs.phase == "play" or (state._auctioning and obs.phase != "auction"
+                                                                 and obs.phase != "trump"):
                 state.apply(ChooseTrump(obs.trump))
             else:
                 choices = cast("list[ChooseTrump]", state.legal_actions())  # a seat's turn: no deal
@@ -141,6 +156,9 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
         suits_now = suits
     else:
         suits_now = state.suits
+    if state.phase is _KITTY:  # this seat, discarding from the kitty it took: what it took and has discarded
+        state.kitty_taken = list(obs.kitty)
+        state.kitty_discards = list(obs.kitty_discards)
     if obs.phase == "exchange":  # the hands as the exchange has left them so far
         state._legal_at = -1
         state._keys_at = -1
@@ -173,6 +191,8 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
         elif upcard not in played_by[obs.dealer]:
             fixed[obs.dealer].append(upcard)  # (held until played, as far as the others know)
         upcard = None
+    if obs.kitty_taker == seat:  # the kitty this seat took and discarded: out of play (its hand holds the rest)
+        out_of_play = out_of_play + list(obs.kitty_discards)
     full, stock = _deal_hidden(obs, deck, played_by, voids, suits_now, upcard, rng, fixed, out_of_play)
     state.hands = full
     if state.sitting_out >= 0:  # its cards, unknown to the others, laid aside again

@@ -14,11 +14,13 @@ from typing import Any, Sequence
 
 from ...encoding import Layout, Vocabulary, card_counts
 from ...rules import Ruleset
-from .actions import DECLINE, Bid, ChooseTrump, Play, TrickAction, discards, passes, plays, trump_choices
+from .actions import (DECLINE, LOOK, Bid, BlindBid, Call, ChooseTrump, Play, TrickAction, discards, passes, plays,
+                      trump_choices)
 from .auction import candidate_bids
+from .contracts import all_calls
 from .observation import TrickObservation
 from .phases import Phase
-from .rules import TrickRules, TrumpKind
+from .rules import NAMED_SUIT, TrickRules, TrumpKind
 
 PHASES = tuple(p.value for p in Phase)
 
@@ -78,11 +80,33 @@ class TrickCodec:
         if "exchange" in section.phases:
             for passed in passes(pack):  # a card put aside in the exchange
                 add(passed, str(passed))
+        calls: set[Call] = set()
+        if section.auction is not None:  # every call of any round, then passing
+            for setup in setups:
+                for index in range(len(setup.hand_sizes)):
+                    tricks = section.auction.tricks(setup.round_env(index))
+                    calls.update(all_calls(section.auction, list(tricks), pack))
+            for call in sorted(calls, key=lambda c: (c.tricks, section.auction.suits.index(  # type: ignore[union-attr]
+                    NAMED_SUIT if c.named else c.suit))):
+                add(call, str(call))
+            if DECLINE not in self._ids:
+                add(DECLINE, str(DECLINE))
+        if section.blind is not None:  # a bid made blind (any bid of the range), and looking first
+            for b in self.bids:
+                add(BlindBid(b), f"blind {b}")
+            add(LOOK, str(LOOK))
+        if section.kitty is not None and section.trump.kind is not TrumpKind.ORDER_UP:
+            for discard in discards(pack):  # a card the kitty's taker discards
+                add(discard, str(discard))
         self.vocabulary = vocabulary
         self.size = vocabulary.size
         # per seat each round: a bid, a card passed and a card played a trick, two calls of
         # the trump making; and the dealer's discard: one id each
         self.max_decisions = rounds * (players * (2 * longest + 4) + 2)
+        if section.blind is not None:  # each seat's choice to look or bid blind
+            self.max_decisions += rounds * players
+        if calls:  # an auction: each seat may call up to once for every call, and pass; the kitty's discards
+            self.max_decisions += rounds * (len(calls) + players + pack.size)
 
     def encode(self, action: Any) -> tuple[int, ...]:
         token = self._ids.get(action)
@@ -127,12 +151,21 @@ class TrickEncoder:
         pack = _all_setups(rules, players)[0].pack
         self.codes = pack.codes
         self.suit_codes = tuple(suit.code for suit in pack.suits)
+        self.auction = section.auction is not None
+        self.has_kitty = section.kitty is not None
+        extra: list[tuple[str, int]] = []
+        if self.auction:  # the contract: its declarer, tricks and suit (the last place: no trump)
+            extra += [("declarer", players), ("contract", 1), ("contract_suit", self.suits + 1)]
+        if self.has_kitty:  # the kitty's taker, and the cards this seat took and discarded
+            extra += [("kitty_taker", players), ("kitty", cards), ("kitty_discards", cards)]
         self.layout = Layout([
             ("seat", players), ("dealer", players), ("turn", players), ("leader", players),
-            ("phase", len(PHASES)), ("round", rounds), ("hand_size", 1), ("hand", cards), ("others", players * cards),
+            ("phase", len(PHASES) if self.auction or self.has_kitty or section.blind is not None
+             else len(PHASES) - 3), ("round", rounds), ("hand_size", 1), ("hand", cards), ("others", players * cards),
             ("upcard", cards), ("trump", self.suits), ("hidden", 2),
             ("bids", players * (len(codec.bids) + 1)), ("taken", players), ("trick", players * cards),
             ("played", self.plays * cards), ("totals", players), ("counters", len(self.counter_names) * players),
+            *extra,
         ])
         self.pieces = self.layout.pieces
         self.size = self.layout.size
@@ -166,6 +199,15 @@ class TrickEncoder:
         values = dict(o.counters)
         for i, name in enumerate(self.counter_names):
             layout.put(out, "counters", values.get(name, (0,) * players), i * players)
+        if self.auction:
+            layout.one_hot(out, "declarer", o.declarer if o.declarer >= 0 else None)
+            layout.put(out, "contract", [o.contract])
+            if o.declarer >= 0:
+                layout.one_hot(out, "contract_suit", o.contract_suit if o.contract_suit >= 0 else self.suits)
+        if self.has_kitty:
+            layout.one_hot(out, "kitty_taker", o.kitty_taker if o.kitty_taker >= 0 else None)
+            layout.put(out, "kitty", card_counts(o.kitty, cards))
+            layout.put(out, "kitty_discards", card_counts(o.kitty_discards, cards))
         return out
 
     def text(self, obs: Any) -> str:

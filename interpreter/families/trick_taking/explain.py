@@ -11,6 +11,7 @@ from ...rules import Ruleset
 from ...errors import EvaluationError
 from .auction import candidate_bids
 from .names import DEFAULT_PHASES
+from .rules import NAMED_SUIT, AllPass, AuctionRounds
 from .rules import BidOrder, JokerRank, TrickRules, TrumpKind, exchange_env
 
 
@@ -58,6 +59,8 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                       "scores nothing and the next dealer deals.")
                    + " The player who orders up or names the trump is the maker (`maker`, and their side "
                    "`maker_team`, in the scoring).")
+    elif trump.kind is TrumpKind.AUCTION and tricks.auction is not None:
+        out += _auction_lines(tricks, rules)
     elif trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER:
         out.append("After the bidding, the highest bidder (the first in bidding order on a tie) names the trump "
                    f"({choices}).")
@@ -90,11 +93,20 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
         out.append(f"\nThe trump (and the turned card) is shown before the bidding when `{tricks.trump_while_bidding.source}`; "
                    "otherwise players bid without knowing it, and it is revealed when the bidding is over.")
     if tricks.phases != DEFAULT_PHASES:
-        words = {"deal": "the deal", "trump": "the trump", "exchange": "the pass", "bidding": "the bidding",
+        words = {"deal": "the deal", "trump": "the auction" if trump.kind is TrumpKind.AUCTION else "the trump",
+                 "kitty": "the kitty", "exchange": "the pass", "bidding": "the bidding",
                  "play": "the tricks", "score": "the scoring"}
         shown = [words[p] for p in tricks.phases if p != "trump" or trump.kind is not TrumpKind.NONE]
         out.append(f"\nA round goes: {', '.join(shown[:-1])} and {shown[-1]}"
                    + (" (no bidding)." if not tricks.has_bidding else "."))
+    if tricks.kitty is not None:
+        kitty = tricks.kitty
+        taker = _seat_words(kitty.taker.source, rules) if kitty.taker.source != "declarer" else "the declarer"
+        out += ["", "## The kitty", "",
+                f"`{kitty.cards.source}` cards are dealt face down aside (the kitty). {taker[0].upper()}{taker[1:]} "
+                "takes them into their hand and then discards as many face down"
+                + (", which count as a trick they took." if kitty.discards_as_trick else ", which count for nobody.")
+                + " Only the taker sees the kitty and the discards."]
     if tricks.exchange is not None:
         out += ["", "## Passing", ""] + _exchange_lines(tricks, rules)
     bidding = tricks.bidding
@@ -104,10 +116,16 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                       "starts everyone sees their own).")
     if tricks.others_hands is not None:
         seeing.append(f"When `{tricks.others_hands.source}`, every player sees all the other players' hands.")
+    if tricks.blind is not None:
+        blind_when = f" when `{tricks.blind.when.source}`" if tricks.blind.when is not None else ""
+        seeing.append(f"A player may bid blind, before looking at their hand{blind_when}: one of `{tricks.blind.bids.source}`"
+                      " (the scoring's `blind`); they choose at their turn to bid, and see their hand only then.")
+    starter = SEAT_WORDS[rules.deal.first_to_act] if tricks.bidding_first is None else \
+        ("the declarer" if tricks.bidding_first.source == "declarer" else f"`{tricks.bidding_first.source}`")
     if tricks.has_bidding:
         out += ["", "## Bidding", "", *seeing,
                 ("Every player bids at once, without seeing the others' bids." if bidding.order is
-                 BidOrder.SIMULTANEOUS else f"Starting with {SEAT_WORDS[rules.deal.first_to_act]} and going "
+                 BidOrder.SIMULTANEOUS else f"Starting with {starter} and going "
                  "clockwise, each player bids once how many tricks they will take."),
                 f"Bids allowed: `{bidding.range.source}` (with the round's `hand_size`).", ""]
     elif seeing:
@@ -192,6 +210,8 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
             out.append(f"- `{counter.name}` starts at `{counter.initial.source}` and becomes "
                        f"`{counter.update.source}`.")
     setup = rules.setup(rules.min_players)
+    if tricks.auction is not None and not tricks.has_bidding:
+        return out + _contract_examples(rules, setup) + [""]
     if not tricks.has_bidding:
         return out + _taken_examples(rules, setup) + [""]
     size = max(setup.hand_sizes)  # the largest hand the game deals
@@ -211,13 +231,76 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                                "trick_points": 0, "card_points_by_seat": [0] * (others + 1),
                                "trick_points_by_seat": [0] * (others + 1), "cards_taken": took * (others + 1),
                                "cards_taken_by_seat": [took * (others + 1)] + [0] * others, "all_card_points": 0,
-                               "maker": 0, "maker_team": 0, "alone": False}
+                               "maker": 0, "maker_team": 0, "alone": False, **_NO_CONTRACT}
         for name, _ in tricks.scoring.counts:
             env.update({name: 0, f"{name}_by_seat": [0] * (others + 1), f"{name}_dealt": 0, f"{name}_taker": -1})
         for counter in tricks.counters:  # as they start
             env[counter.name] = counter.initial({**setup.round_env(0), "seat": 0})
         out.append(f"| bid {bid}, took {took} | {tricks.scoring.points(env)} |")
     return out + [""]
+
+
+# the contract's names in a worked example of a round without an auction
+_NO_CONTRACT = {"contract": 0, "contract_suit": -1, "contract_rank": -1, "declarer": -1, "is_declarer": False,
+                "is_declarer_side": False, "blind": False}
+
+
+def _contract_examples(rules: Any, setup: Any) -> list[str]:
+    """Worked examples of an auction's scoring: the declarer's side (seat 0) making its
+    contract or falling a trick short, at the lowest and the highest calls."""
+    tricks = rules.section
+    auction = tricks.auction
+    pack = rules.deck.pack
+    size = max(setup.hand_sizes)
+    calls = sorted({n for n in auction.tricks(setup.round_env(0)) if 0 < n <= size})
+    players = setup.players
+    rows = ["", f"Worked example, in a round of {size} cards, for the declarer (the first seat of its side):", "",
+            "| contract | the declarer's side took | scores |", "|---|---|---|"]
+    for n, rank in ((calls[0], 0), (calls[-1], len(auction.suits) - 1)):
+        suit = auction.suits[rank]
+        word = "no trump" if suit is None else "a named suit" if suit == NAMED_SUIT else pack.suits[suit].name
+        for took in dict.fromkeys((n, n - 1, size)):
+            env: dict[str, Any] = {**setup.round_env(0), "hand_size": size, "bid": 0, "tricks": took, "seat": 0,
+                                   "is_dealer": False, "bids": [0] * players, "taken": [took] + [0] * (players - 1),
+                                   "team": 0, "team_bid": 0, "team_tricks": took, "card_points": 0,
+                                   "trick_points": 0, "card_points_by_seat": [0] * players,
+                                   "trick_points_by_seat": [0] * players, "cards_taken": took * players,
+                                   "cards_taken_by_seat": [took * players] + [0] * (players - 1),
+                                   "all_card_points": 0, "maker": 0, "maker_team": 0, "alone": False,
+                                   "contract": n, "contract_suit": -1 if suit is None else
+                                   next((c for c in tricks.trump.choices if c is not None), -1)
+                                   if suit == NAMED_SUIT else suit,
+                                   "contract_rank": rank, "declarer": 0, "is_declarer": True,
+                                   "is_declarer_side": True, "blind": False}
+            for name, _ in tricks.scoring.counts:
+                env.update({name: 0, f"{name}_by_seat": [0] * players, f"{name}_dealt": 0, f"{name}_taker": -1})
+            for counter in tricks.counters:
+                env[counter.name] = counter.initial({**setup.round_env(0), "seat": 0})
+            try:
+                rows.append(f"| {n} {word} | {took} | {tricks.scoring.points(env)} |")
+            except EvaluationError:
+                continue
+    return rows
+
+
+def _auction_lines(tricks: Any, rules: Any) -> list[str]:
+    """The auction in words: the calls, their order, when it ends, a hand passed out."""
+    auction = tricks.auction
+    pack = rules.deck.pack
+    suits = ["no trump" if s is None else "a suit named by the winner" if s == NAMED_SUIT else pack.suits[s].name
+             for s in auction.suits]
+    first = SEAT_WORDS[rules.deal.first_to_act]
+    rounds = ("each player calls once" if auction.rounds is AuctionRounds.ONCE else
+              "the calls go round until all but one player have passed after a call (a player who passes may not "
+              "call again)")
+    passed = {AllPass.REDEAL: "the hand is thrown in (it scores nothing) and the next dealer deals",
+              AllPass.REDEAL_SAME_DEALER: "the hand is thrown in (it scores nothing) and the same dealer deals again",
+              AllPass.DEALER_BIDS: "the last player to call may not pass"}[auction.all_pass]
+    return [f"An auction makes the trump. Starting with {first} and going clockwise, each player calls a number of "
+            f"tricks (`{auction.tricks.source}`) with a trump, or passes; {rounds}. Each call must be higher than the "
+            f"last: more tricks, or as many in a higher suit ({', '.join(suits)}, lowest first). When everyone "
+            f"passes, {passed}. The highest call wins: its player is the declarer (`declarer`), its suit the trump, "
+            "and its tricks the contract (`contract`, `contract_suit`, `contract_rank` in the scoring)."]
 
 
 def _exchange_lines(tricks: TrickRules, rules: Ruleset) -> list[str]:
@@ -268,7 +351,8 @@ def _taken_examples(rules: Ruleset, setup: Any) -> list[str]:
 
     def scores(won: list[list[int]]) -> int:
         env: dict[str, Any] = {**setup.round_env(0), "bid": 0, "seat": 0, "is_dealer": False,
-                               "bids": [0] * players, "team": 0, "team_bid": 0, "maker": 0, "maker_team": 0, "alone": False}
+                               "bids": [0] * players, "team": 0, "team_bid": 0, "maker": 0, "maker_team": 0,
+                               "alone": False, **_NO_CONTRACT}
         taken = [len(cards) // players for cards in won]
         points = [sum(worth[c] for c in cards) for cards in won]
         env.update(tricks=taken[0], taken=taken, team_tricks=taken[0], card_points=points[0],
@@ -340,6 +424,14 @@ def refused_example(rules: Ruleset, which: int, budget: int = 3000
     dealer = 0
     order = [(dealer + 1 + k) % players for k in range(players)]
     seen = 0
+    lowest = 0
+    if tricks.auction is not None:  # the estimates after an auction: its lowest call, won by the first bidder
+        lowest = min((n for n in tricks.auction.tricks(setup.round_env(0)) if n > 0), default=0)
+
+    def contract_of(position: int) -> dict[str, Any]:
+        return {"contract": lowest, "contract_suit": -1, "contract_rank": 0 if lowest else -1,
+                "declarer": order[0] if lowest else -1, "is_declarer": bool(lowest) and position == 0}
+
     for index in order_of_rounds[:8]:
         base = setup.round_env(index)
         for counter in tricks.counters:
@@ -362,7 +454,7 @@ def refused_example(rules: Ruleset, which: int, budget: int = 3000
                 env[counter.name] = int(counter.initial({**setup.round_env(0), "seat": seat}))
             env.update(seat=seat, position=position, is_dealer=seat == dealer, bids=[] if simultaneous else made,
                        is_first=position == 0 and not simultaneous,
-                       is_last=position == players - 1 and not simultaneous)
+                       is_last=position == players - 1 and not simultaneous, **contract_of(position))
             allowed = []
             for bid in candidates:
                 seen += 1

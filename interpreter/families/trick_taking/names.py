@@ -6,9 +6,14 @@ from __future__ import annotations
 from ...expressions import Type
 from ...rules import ROUND_NAMES
 
+# the contract an auction (trump.kind: auction) made this round: the tricks bid (0: none),
+# the bid's suit (no_trump: none), its place in auction.suits (0: the lowest), the declarer
+# (-1: none)
+CONTRACT_NAMES: dict[str, Type] = {"contract": Type.INT, "contract_suit": Type.INT, "contract_rank": Type.INT,
+                                   "declarer": Type.INT}
 BID_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "bids": Type.LIST, "seat": Type.INT,
                               "position": Type.INT, "is_dealer": Type.BOOL, "is_first": Type.BOOL,
-                              "is_last": Type.BOOL}
+                              "is_last": Type.BOOL, **CONTRACT_NAMES, "is_declarer": Type.BOOL}
 SCORE_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "tricks": Type.INT, "seat": Type.INT,
                                 "is_dealer": Type.BOOL, "bids": Type.LIST, "taken": Type.LIST,
                                 "team": Type.INT, "team_bid": Type.INT, "team_tricks": Type.INT,
@@ -21,7 +26,11 @@ SCORE_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "tricks": Type.I
                                 # the seat that made the trump (ordered it up or named it), and its team
                                 "maker": Type.INT, "maker_team": Type.INT,
                                 # the maker plays alone (trump.alone), its partner sitting out
-                                "alone": Type.BOOL}
+                                "alone": Type.BOOL,
+                                # the auction's contract, and whether the seat is the declarer or its partner
+                                **CONTRACT_NAMES, "is_declarer": Type.BOOL, "is_declarer_side": Type.BOOL,
+                                # the seat bid blind, before looking at its hand (bidding.blind)
+                                "blind": Type.BOOL}
 # trump.suit: the round's names and the turned card
 TRUMP_NAMES: dict[str, Type] = {**ROUND_NAMES, "has_upcard": Type.BOOL, "upcard_suit": Type.INT,
                                 "upcard_rank": Type.INT, "upcard_is_joker": Type.BOOL, "upcard": Type.INT,
@@ -32,7 +41,14 @@ UPCARD_NAMES = frozenset(TRUMP_NAMES) - frozenset(ROUND_NAMES) - {"dealer", "cho
 CHOOSER_NAMES: dict[str, Type] = {k: v for k, v in TRUMP_NAMES.items() if k != "chosen"}
 # play.leader: who leads the first trick, once the bids are in
 LEADER_NAMES: dict[str, Type] = {**ROUND_NAMES, "dealer": Type.INT, "first": Type.INT, "bids": Type.LIST,
-                                 "highest_bidder": Type.INT, "trump": Type.INT}
+                                 "highest_bidder": Type.INT, "trump": Type.INT, **CONTRACT_NAMES}
+# bidding.blind.when: may this seat bid blind? the bidding's names (no bid yet) and the totals
+BLIND_NAMES: dict[str, Type] = {**{k: v for k, v in BID_NAMES.items() if k != "bid"}, "totals": Type.LIST,
+                                "team_totals": Type.LIST}
+# auction.tricks: the numbers of tricks a seat may bid in the auction
+AUCTION_NAMES: dict[str, Type] = dict(ROUND_NAMES)
+# kitty.cards, kitty.taker and bidding.first: the round's, the dealer, the first to act and the contract
+KITTY_NAMES: dict[str, Type] = {**ROUND_NAMES, "dealer": Type.INT, "first": Type.INT, **CONTRACT_NAMES}
 # play.restrictions and play.free: one card a seat might play, and the trick as it stands
 PLAY_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "is_dealer": Type.BOOL, "bid": Type.INT,
                                "bids": Type.LIST, "taken": Type.LIST, "tricks": Type.INT, "trick": Type.INT,
@@ -64,5 +80,5 @@ COUNT_NAMES = CARD_POINT_NAMES
 EXCHANGE_NAMES: dict[str, Type] = {**ROUND_NAMES, "dealer": Type.INT, "left": Type.INT, "right": Type.INT,
                                    "across": Type.INT, "hold": Type.INT}
 # the steps of a round, in the order a ruleset may list them under `phases`
-PHASE_NAMES = ("deal", "trump", "exchange", "bidding", "play", "score")
+PHASE_NAMES = ("deal", "trump", "kitty", "exchange", "bidding", "play", "score")
 DEFAULT_PHASES = ("deal", "trump", "bidding", "play", "score")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ...game import OVER
-from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _EXCHANGE, _OVER, _PLAYING
+from .phases import _AUCTION, _BIDDING, _CHOOSE_TRUMP, _DEAL, _EXCHANGE, _OVER, _PLAYING
 from .round import RoundState
 
 
@@ -66,6 +66,20 @@ class TrickObservation(NamedTuple):
     discarded: int = -1
     alone: bool = False  # the maker plays this hand alone (trump.alone) ...
     sitting_out: int = -1  # ... and this seat sits it out (-1: none)
+    # an auction (trump.kind: auction): each call so far ((seat, tricks, suit): suit -1 no
+    # trump, 99 a suit the winner names; tricks 0 a pass), and once it is won the declarer
+    # (-1: none yet), the contract's tricks and its trump (-1: no trump, or not named yet)
+    auction: tuple[tuple[int, int, int], ...] = ()
+    declarer: int = -1
+    contract: int = 0
+    contract_suit: int = -1
+    # the kitty: the cards dealt aside this round (public), the seat that took them (-1: not
+    # yet), and for that seat only the cards it took and those it discarded
+    kitty_size: int = 0
+    kitty_taker: int = -1
+    kitty: tuple[int, ...] = ()
+    kitty_discards: tuple[int, ...] = ()
+    blind_bids: tuple[bool, ...] = ()  # bidding.blind: each seat's bid was made blind (public)
 
 
 _make = TrickObservation._make
@@ -92,7 +106,7 @@ class Observations(RoundState):
             public = self.observation(0)
             hidden = self._simultaneous and self.phase is _BIDDING
             return public._replace(seat=-1, hand=(), others=(), hand_hidden=False, passing=(), received=(),
-                                   pass_to=-1, pass_from=-1, discarded=-1,
+                                   pass_to=-1, pass_from=-1, discarded=-1, kitty=(), kitty_discards=(),
                                    bids=tuple(None for _ in public.bids) if hidden else public.bids)
         phase = self.phase
         over = self.turn == OVER
@@ -100,7 +114,7 @@ class Observations(RoundState):
         bids = self.bids
         hand: tuple[int, ...] = tuple(self.hands[seat])
         upcard, suits, power = self.upcard, self.suits, self.power
-        trump = None if phase is _DEAL or phase is _CHOOSE_TRUMP else self.trump
+        trump = None if phase is _DEAL or phase is _CHOOSE_TRUMP or phase is _AUCTION else self.trump
         others: tuple[tuple[int, ...], ...] = ()
         own = True
         trump_hidden = False
@@ -114,6 +128,9 @@ class Observations(RoundState):
                 upcard = trump = None
                 suits, power = self._order(None)
                 trump_hidden = True
+        if self.tricks.blind is not None and not over and phase is not _PLAYING and not self.looked[seat]:
+            hand = ()  # it has not looked at its hand yet: it may still bid blind
+            own = False
         # built by place, not by keyword (a NamedTuple's keywords cost more than the rest
         # of the observation; observations are built for every decision a bot makes)
         pass_count = self.pass_count
@@ -140,4 +157,14 @@ class Observations(RoundState):
                                trump_calls=tuple(self.trump_calls), maker=self.maker, picked_up=self.picked_up,
                                discarded=self.discarded if seat == self.dealer else -1, alone=self.alone,
                                sitting_out=self.sitting_out)
+        if self.tricks.blind is not None:
+            obs = obs._replace(blind_bids=tuple(self.blind_bids))
+        if self._auctioning:  # the calls are public, and so is the contract once made
+            obs = obs._replace(auction=tuple(self.auction_calls), declarer=self.declarer, contract=self.contract,
+                               contract_suit=self.contract_suit)
+        if self.tricks.kitty is not None:  # its cards are the taker's own to see
+            taker = self.kitty_taker
+            obs = obs._replace(kitty_size=len(self.kitty_taken) if taker >= 0 else len(self.kitty), kitty_taker=taker,
+                               kitty=tuple(self.kitty_taken) if seat == taker else (),
+                               kitty_discards=tuple(self.kitty_discards) if seat == taker else ())
         return obs

@@ -18,6 +18,10 @@ class Phase(StrEnum):
     BIDDING = "bidding"
     PLAYING = "play"
     OVER = "over"
+    # (after OVER, so that the encodings of the phases before them keep their places)
+    AUCTION = "auction"  # trump.kind: auction, the calls of tricks and suits (contracts.py)
+    KITTY = "kitty"  # the kitty's taker discarding (kitty.py)
+    BLIND = "blind"  # a seat choosing to bid blind or to look at its hand first (bidding.blind; blind.py)
 
 
 # The phases as plain module constants, for the family's own modules to import by name:
@@ -26,3 +30,4 @@ class Phase(StrEnum):
 _DEAL, _CHOOSE_TRUMP, _BIDDING, _PLAYING, _OVER = (Phase.DEAL, Phase.CHOOSE_TRUMP, Phase.BIDDING, Phase.PLAYING,
                                                    Phase.OVER)
 _EXCHANGE, _DISCARD = Phase.EXCHANGE, Phase.DISCARD
+_AUCTION, _KITTY, _BLIND = Phase.AUCTION, Phase.KITTY, Phase.BLIND

@@ -69,6 +69,29 @@ class RoundState(GameState):
     sitting_out: int  # the seat sitting this hand out (the lone maker's partner); -1: none
     laid_aside: list[int]  # the cards of the seat sitting out
 
+    # --- the auction of contracts (contracts.py) ------------------------------------------------
+    _auctioning: bool  # trump.kind: auction
+    # (seat, tricks, suit: -1 no trump, or NAMED_SUIT) of each call; tricks 0: a pass
+    auction_calls: list[tuple[int, int, int]]
+    _calls: list[Any]  # the round's calls, lowest first (setup-wide)
+    _high: int  # the index in _calls of the highest call so far (-1: none)
+    _out: list[bool]  # per seat: it has passed
+    declarer: int  # the auction's winner (-1: none)
+    contract: int  # the tricks of its call (0: none)
+    contract_rank: int  # its suit's place in auction.suits (-1: none)
+    contract_suit: int  # the trump it made (-1: no trump, or none yet)
+
+    # --- the kitty (kitty.py) ----------------------------------------------------------------
+    kitty: list[int]  # the cards dealt aside this round, until taken (hidden)
+    kitty_taker: int  # the seat that took them (-1: not yet)
+    kitty_taken: list[int]  # the cards it took (its own to see)
+    kitty_discards: list[int]  # the cards it discarded (its own to see)
+
+    # --- blind bids (blind.py) -------------------------------------------------------------------
+    looked: list[bool]  # per seat: it has looked at its hand this round (or no blind bid was open to it)
+    blind_bids: list[bool]  # per seat: its bid this round was made blind
+    _blind_offer: list[Any]  # the blind bids open to the seat choosing, and looking
+
     # --- the bidding (auction.py) -------------------------------------------------------------
     bids: list[int | None]
     bid_order: list[int]
@@ -138,6 +161,8 @@ class RoundState(GameState):
             self._start_bidding()
         elif step == "exchange":
             self._start_exchange()
+        elif step == "kitty":
+            self._start_kitty()
         else:
             self._start_play()
 
@@ -160,10 +185,19 @@ class RoundState(GameState):
         def _open_bidding(self) -> None: ...  # auction
         def _start_bidding(self) -> None: ...  # auction
         def _start_exchange(self) -> None: ...  # exchange
+        def _start_auction(self) -> None: ...  # contracts
+        def contract_names(self) -> dict[str, Any]: ...  # contracts
+        def _start_kitty(self) -> None: ...  # kitty
+        def _offer_blind(self) -> None: ...  # blind
+        def _open_blind(self) -> None: ...  # blind
+        def _env_for_bid(self, seat: int) -> dict[str, Any]: ...  # auction
+        def _legal_bids(self, seat: int) -> list[int]: ...  # auction
+        def _bid(self, bid: int, blind: bool = False) -> None: ...  # auction
         def _start_making(self) -> None: ...  # making
         def _set_trump(self, suit: int | None, seat: int | None, alone: bool = False) -> None: ...  # trump
         def _sit_out(self) -> None: ...  # making
         def _open_exchange(self) -> None: ...  # exchange
+        def _deal_kitty(self, stock: tuple[int, ...]) -> None: ...  # kitty
         def _keys(self, turn: int) -> list[int]: ...  # state
         def _open_play(self) -> None: ...  # trickplay
         def _values_of_cards(self) -> tuple[int, ...] | None: ...  # trickplay
@@ -177,6 +211,9 @@ FIELDS = ("tricks", "phase", "_legal_keys", "_keys_at",
           "hands", "upcard", "_own_hidden", "_others_shown", "_trump_hidden",
           "passing", "received", "pass_count", "pass_offset",
           "ace_high", "trump", "suits", "power", "_orders", "_named_trump", "_trump_due", "_ordering",
+          "_auctioning", "auction_calls", "_calls", "_high", "_out", "declarer", "contract", "contract_rank",
+          "contract_suit", "kitty", "kitty_taker", "kitty_taken", "kitty_discards", "looked", "blind_bids",
+          "_blind_offer",
           "maker", "making_round", "trump_calls", "discarded", "picked_up", "alone", "sitting_out", "laid_aside",
           "bids", "bid_order", "constrained_bids", "_candidates", "_candidate_actions", "_candidate_action",
           "_candidate_cache", "_bid_env", "_made", "_made_key", "_simultaneous", "_first_offset", "_restricted",

@@ -10,7 +10,7 @@ from typing import Any, Callable, Mapping
 from ...errors import EvaluationError
 from ...expressions import CONSTANTS, Compiled, Type, names_read
 from ...rules import ROUND_NAMES, Ace, RulesBuilder, Ruleset, Setup, Template
-from .names import (BID_NAMES, CARD_POINT_NAMES, CHOOSER_NAMES, COUNTER_NAMES, COUNT_NAMES, DEFAULT_PHASES,
+from .names import (AUCTION_NAMES, BID_NAMES, BLIND_NAMES, CONTRACT_NAMES, KITTY_NAMES, CARD_POINT_NAMES, CHOOSER_NAMES, COUNTER_NAMES, COUNT_NAMES, DEFAULT_PHASES,
                     EXCHANGE_NAMES, LEADER_NAMES, PHASE_NAMES, PLAY_NAMES, SCORE_NAMES, TRICK_POINT_NAMES,
                     TRUMP_NAMES, UPCARD_NAMES)
 from .order_rules import build_order
@@ -22,6 +22,23 @@ class TrumpKind(StrEnum):
     NONE = "none"
     NAMED_BY_HIGHEST_BIDDER = "named-by-highest-bidder"
     ORDER_UP = "order-up"  # the turned card's suit offered round the table, then another suit named
+    AUCTION = "auction"  # bids of tricks and a suit around the table; the highest names the trump
+
+
+class AuctionRounds(StrEnum):
+    """auction.rounds: how long the calls go on."""
+    UNTIL_PASSED = "until-passed"  # around and around until all but one have passed (a pass is final)
+    ONCE = "once"  # each seat calls once, in turn; the highest call wins
+
+
+class AllPass(StrEnum):
+    """auction.all_pass: what happens when every seat passes."""
+    REDEAL = "redeal"  # the hand is thrown in; the next dealer deals
+    REDEAL_SAME_DEALER = "redeal-same-dealer"  # thrown in; the same dealer deals again
+    DEALER_BIDS = "dealer-bids"  # the dealer, last to call, may not pass then
+
+
+NAMED_SUIT = 99  # auction.suits' `named`: a suit the auction's winner names (no suit's number)
 
 
 class JokerRank(StrEnum):
@@ -147,6 +164,33 @@ class ExchangeRules:
 
 
 @dataclass(frozen=True)
+class BlindRules:
+    """bidding.blind: bids a seat may make before looking at its hand, and when."""
+
+    bids: Compiled  # the blind bids, a list expression of the round's names
+    when: Compiled | None  # whether this seat may bid blind now (BLIND_NAMES); None: always
+
+
+@dataclass(frozen=True)
+class AuctionRules:
+    """auction: the calls of trump.kind: auction (a number of tricks with a suit)."""
+
+    tricks: Compiled  # the numbers of tricks a call may name, of the round's names (AUCTION_NAMES)
+    suits: tuple[int | None, ...]  # the suits a call may name, lowest first (None: no trump; NAMED_SUIT)
+    rounds: AuctionRounds = AuctionRounds.UNTIL_PASSED
+    all_pass: AllPass = AllPass.REDEAL
+
+
+@dataclass(frozen=True)
+class KittyRules:
+    """kitty: cards dealt face down aside, taken by a seat who then discards as many."""
+
+    cards: Compiled  # how many cards are dealt aside each round (KITTY_NAMES without the contract)
+    taker: Compiled  # the seat that takes them (KITTY_NAMES)
+    discards_as_trick: bool = False  # the taker's discards count as a trick it took (its cards' points too)
+
+
+@dataclass(frozen=True)
 class TrickRules:
     """The trick-taking section of a ruleset (``Ruleset.section``)."""
 
@@ -161,6 +205,10 @@ class TrickRules:
     order: Any = None  # trick.order and trick.roles (power.TrickOrder), or None: following suit and trump alone
     phases: tuple[str, ...] = DEFAULT_PHASES  # the round's steps, in order (deal first; play, score last)
     exchange: ExchangeRules | None = None  # the exchange phase's rules (with "exchange" in phases)
+    auction: AuctionRules | None = None  # trump.kind: auction's calls
+    kitty: KittyRules | None = None  # the kitty (with "kitty" in phases)
+    bidding_first: Compiled | None = None  # bidding.first: the seat that bids first (KITTY_NAMES)
+    blind: BlindRules | None = None  # bidding.blind: bids made before looking at the hand
 
     @property
     def has_bidding(self) -> bool:
@@ -267,6 +315,78 @@ def _exchange(builder: RulesBuilder, phases: tuple[str, ...]) -> ExchangeRules |
                          direction=builder.expr(("exchange", "direction"), EXCHANGE_NAMES, Type.INT, "left"))
 
 
+def _auction(builder: RulesBuilder, kind: TrumpKind, suit_codes: list[str]) -> AuctionRules | None:
+    """``auction``: with trump.kind: auction, the numbers of tricks and the suits a call
+    names, how long the calls go on and what happens when every seat passes."""
+    written = builder.get(("auction",))
+    if kind is not TrumpKind.AUCTION:
+        if written is not None:
+            builder.warn(("auction",), "trump.kind is not auction, so no auction is held and these keys are never "
+                         "read", at_key=True, span=len("auction"))
+        return None
+    if written is None:
+        builder.fail(("trump", "kind"), "an auction needs an `auction` key: the tricks a call may name "
+                     "(auction.tricks) and its suits (auction.suits)")
+        return None
+    suits: list[int | None] = []
+    for i, code in enumerate(builder.get(("auction", "suits"), (*suit_codes, "none"))):
+        if code == "named":
+            value: int | None = NAMED_SUIT
+        else:
+            value = _suit_code(builder, ("auction", "suits", i), code, suit_codes)
+            if value is None and code != "none":
+                continue
+        if value in suits:
+            builder.fail(("auction", "suits", i), f"'{code}' is listed twice: each suit has one place in the order")
+            continue
+        suits.append(value)
+    return AuctionRules(tricks=builder.expr(("auction", "tricks"), AUCTION_NAMES, Type.LIST),
+                        suits=tuple(suits),
+                        rounds=AuctionRounds(builder.get(("auction", "rounds"), "until-passed")),
+                        all_pass=AllPass(builder.get(("auction", "all_pass"), "redeal")))
+
+
+def _kitty(builder: RulesBuilder, phases: tuple[str, ...], kind: TrumpKind) -> KittyRules | None:
+    """``kitty``: with a kitty phase, the cards dealt aside and the seat that takes them."""
+    written = builder.get(("kitty",))
+    if "kitty" not in phases:
+        if written is not None:
+            builder.warn(("kitty",), "the round has no kitty phase (list 'kitty' in phases), so no kitty is dealt",
+                         at_key=True, span=len("kitty"))
+        return None
+    if written is None:
+        builder.fail(("phases", phases.index("kitty") - ("trump" not in (builder.get(("phases",)) or ()))),
+                     "a kitty phase needs a `kitty` key: how many cards are dealt aside (kitty.cards) and who "
+                     "takes them (kitty.taker)")
+        return None
+    cards = builder.expr(("kitty", "cards"), {k: v for k, v in KITTY_NAMES.items() if k not in CONTRACT_NAMES},
+                         Type.INT)
+    taker = builder.expr(("kitty", "taker"), KITTY_NAMES, Type.INT, "declarer")
+    if "declarer" in taker.names and kind is not TrumpKind.AUCTION:
+        builder.fail(("kitty", "taker"), "the declarer is the auction's winner, but trump.kind is not auction: "
+                     "name another seat (dealer, first) or hold an auction")
+    elif "declarer" in taker.names and "kitty" in phases and "trump" in phases and \
+            phases.index("kitty") < phases.index("trump"):
+        builder.fail(("phases", phases.index("kitty")), "the declarer takes the kitty, so the kitty comes after "
+                     "the auction: list 'kitty' after 'trump'")
+    return KittyRules(cards=cards, taker=taker, discards_as_trick=bool(builder.get(("kitty", "discards_as_trick"),
+                                                                                   False)))
+
+
+def _blind(builder: RulesBuilder, phases: tuple[str, ...], counter_names: dict[str, Type]) -> BlindRules | None:
+    """``bidding.blind``: the bids a seat may make before looking at its hand, and when."""
+    if builder.get(("bidding", "blind")) is None or "bidding" not in phases:
+        return None
+    before = phases[1:phases.index("bidding")]
+    if "exchange" in before or "kitty" in before:
+        step = "exchange" if "exchange" in before else "kitty"
+        builder.fail(("bidding", "blind"), f"a seat looks at its hand in the {step} before the bidding, so it cannot "
+                     "bid blind then: put the bidding first", at_key=True, span=len("blind"))
+    return BlindRules(bids=builder.expr(("bidding", "blind", "bids"), ROUND_NAMES, Type.LIST),
+                      when=builder.expr(("bidding", "blind", "when"), {**BLIND_NAMES, **counter_names}, Type.BOOL)
+                      if builder.get(("bidding", "blind", "when")) is not None else None)
+
+
 def _first_lead(builder: RulesBuilder) -> tuple[tuple[int, ...], bool]:
     """``play.first_lead``: the cards whose holder leads the first trick, and whether
     that card must be led."""
@@ -351,6 +471,8 @@ def build_section(builder: RulesBuilder) -> TrickRules:
     if get(("trump", "chooser")) is not None and not (isinstance(get(("trump", "suit")), str)
                                                        and "chosen" in names_read(get(("trump", "suit")))):
         builder.warn(("trump", "chooser"), "trump.suit never gives `chosen`, so no one is asked to name the trump")
+    if has_suit and kind is TrumpKind.AUCTION:
+        builder.fail(("trump", "suit"), "trump.suit chooses the trump; with trump.kind: auction the winning call names it")
     if has_suit and kind is TrumpKind.ORDER_UP:
         builder.fail(("trump", "suit"), "trump.suit chooses the trump; with trump.kind: order-up the players make it")
     if get(("trump", "alone")) and get(("team",)) is None:
@@ -360,7 +482,7 @@ def build_section(builder: RulesBuilder) -> TrickRules:
         if get(("trump", key)) is not None and kind is not TrumpKind.ORDER_UP:
             builder.warn(("trump", key), f"trump.{key} applies to trump.kind: order-up only, so it never applies "
                          "here", at_key=True, span=len(key))
-    names_trump = kind in (TrumpKind.NAMED_BY_HIGHEST_BIDDER, TrumpKind.ORDER_UP) or (
+    names_trump = kind in (TrumpKind.NAMED_BY_HIGHEST_BIDDER, TrumpKind.ORDER_UP, TrumpKind.AUCTION) or (
         isinstance(get(("trump", "suit")), str) and "chosen" in names_read(get(("trump", "suit"))))
     if get(("information", "trump_while_bidding")) is not None and isinstance(get(("trump", "suit")), str) and \
             "chosen" in names_read(get(("trump", "suit"))):
@@ -487,6 +609,11 @@ def build_section(builder: RulesBuilder) -> TrickRules:
         order=build_order(builder),
         phases=phases,
         exchange=_exchange(builder, phases),
+        auction=_auction(builder, kind, suit_codes),
+        kitty=_kitty(builder, phases, kind),
+        bidding_first=builder.expr(("bidding", "first"), KITTY_NAMES, Type.INT)
+        if get(("bidding", "first")) is not None else None,
+        blind=_blind(builder, phases, counter_names),
     )
 
 
@@ -505,6 +632,11 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
         or trump.kind is TrumpKind.ORDER_UP
     for index, (number, size) in enumerate(zip(setup.round_numbers, setup.hand_sizes)):
         dealt = size * setup.players + (1 if needs_upcard else 0)
+        if tricks.kitty is not None and not _check_kitty(tricks.kitty, setup, index, dealt, once,
+                                                           rules.deal.first_to_act.offset):
+            return
+        if tricks.auction is not None and not _check_auction(tricks.auction, setup, index, once):
+            return
         if dealt > setup.deck_size:
             extra = " and a trump card" if needs_upcard else ""
             once(("deal", "hand_size"), f"with {setup.players} players, round {number} deals {size} cards "
@@ -527,6 +659,45 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
             setup.decks, setup.jokers, setup.ranks, setup.removed, setup.special_counts)):
         once(("play", "first_lead", "holder"), f"with {setup.players} players none of these cards is in the deck "
              "(deck.remove, deck.ranks), so no one could lead the first trick by them")
+
+
+def _check_kitty(kitty: KittyRules, setup: Setup, index: int, dealt: int, once: Callable[..., None],
+                 first_offset: int) -> bool:
+    """The kitty of the round at ``index`` fits in what the hands leave of the pack, for
+    every dealer (False: reported)."""
+    number, size = setup.round_numbers[index], setup.hand_sizes[index]
+    for dealer in range(setup.players):
+        env = setup.round_env(index)
+        env.update(dealer=dealer, first=(dealer + first_offset) % setup.players)
+        try:
+            cards = kitty.cards(env)
+        except EvaluationError as exc:
+            once(("kitty", "cards"), f"with {setup.players} players, round {number}: {exc}")
+            return False
+        if cards < 0 or dealt + cards > setup.deck_size:
+            once(("kitty", "cards"), f"with {setup.players} players, round {number} deals {size} card"
+                 f"{'s' if size != 1 else ''} each ({dealt} in all), so the {setup.deck_size}-card pack leaves "
+                 f"{max(setup.deck_size - dealt, 0)} for a kitty of {cards}")
+            return False
+    return True
+
+
+def _check_auction(auction: AuctionRules, setup: Setup, index: int, once: Callable[..., None]) -> bool:
+    """Some call of the round at ``index`` can be made: a number of tricks the hands can
+    take, a suit (False: reported, an auction nobody can win)."""
+    number, size = setup.round_numbers[index], setup.hand_sizes[index]
+    try:
+        tricks = auction.tricks(setup.round_env(index))
+    except EvaluationError as exc:
+        once(("auction", "tricks"), f"with {setup.players} players, round {number}: {exc}")
+        return False
+    possible = [n for n in tricks if 1 <= n <= size]
+    if not possible or not auction.suits:
+        once(("auction", "tricks"), f"with {setup.players} players, round {number} has {size} trick"
+             f"{'s' if size != 1 else ''}, so no call of {sorted(set(tricks)) or 'none'} can be made: an auction "
+             "nobody can win")
+        return False
+    return True
 
 
 def exchange_env(setup: Setup, index: int, dealer: int) -> dict[str, Any]:

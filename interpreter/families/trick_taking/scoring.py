@@ -25,7 +25,7 @@ class ScoringPhase(RoundState):
         self._score = self.tricks.scoring.program
         # whether the scoring reads any per-seat name besides the bid and the tricks taken
         self._per_seat_names = bool(self.tricks.scoring.names & {"team", "team_bid", "team_tricks", "seat",
-                                                                 "is_dealer"})
+                                                                 "is_dealer", "is_declarer", "is_declarer_side", "blind"})
         # the names of the cards taken (cards_taken, all_card_points, scoring.counts) are
         # worked out only for a ruleset that reads them (decided once for the setup)
         reads = self.setup.cache.get("reads_taken")
@@ -60,6 +60,18 @@ class ScoringPhase(RoundState):
         env["maker"] = maker
         env["maker_team"] = -1 if maker < 0 else self._teams[maker] if self._teams else maker
         env["alone"] = self.alone
+        declarer = self.declarer
+        if self._auctioning:
+            env["contract"] = self.contract
+            env["contract_suit"] = self.contract_suit
+            env["contract_rank"] = self.contract_rank
+            env["declarer"] = declarer
+        else:
+            env["contract"] = env["contract_rank"] = 0
+            env["contract_suit"] = env["declarer"] = -1
+        declarer_team = -1 if declarer < 0 else self._teams[declarer] if self._teams else declarer
+        blind = self.blind_bids if self.tricks.blind is not None else None
+        env["blind"] = False
         points = []
         score = self._score
         dealer = self.dealer
@@ -99,6 +111,10 @@ class ScoringPhase(RoundState):
                     env["team_tricks"] = took
                 env["seat"] = seat
                 env["is_dealer"] = seat == dealer
+                env["is_declarer"] = seat == declarer
+                env["is_declarer_side"] = declarer >= 0 and (teams[seat] if teams else seat) == declarer_team
+                if blind is not None:
+                    env["blind"] = blind[seat]
                 for name, values in counters.items():
                     env[name] = values[seat]
             if counting:
@@ -184,6 +200,10 @@ class ScoringPhase(RoundState):
             env["is_dealer"] = seat == self.dealer
             team = self._teams[seat] if self._teams else seat
             env["team"] = team
+            env["is_declarer"] = seat == self.declarer
+            env["blind"] = self.tricks.blind is not None and self.blind_bids[seat]
+            env["is_declarer_side"] = self.declarer >= 0 and team == (self._teams[self.declarer] if self._teams
+                                                                      else self.declarer)
             members = [s for s in range(self.players) if (self._teams[s] if self._teams else s) == team]
             env["team_bid"] = sum(env["bids"][s] for s in members)
             env["team_tricks"] = sum(env["taken"][s] for s in members)

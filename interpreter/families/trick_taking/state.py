@@ -18,13 +18,16 @@ from typing import Any
 from ...deal import Deal
 from ...errors import IllegalActionError
 from ...game import CHANCE, OVER, GameState
-from .actions import Bid, Decline, Discard, Move, Pass, Play
+from .actions import Bid, BlindBid, Call, Decline, Discard, Look, Move, Pass, Play
 from .auction import BiddingPhase
+from .blind import BlindPhase
+from .contracts import AuctionPhase
+from .kitty import KittyPhase
 from .dealing import DealPhase
 from .exchange import ExchangePhase
 from .making import MakingPhase
 from .observation import Observations, TrickObservation
-from .phases import _BIDDING, _CHOOSE_TRUMP, _DEAL, _DISCARD, _EXCHANGE, _PLAYING, Phase
+from .phases import _AUCTION, _BIDDING, _BLIND, _CHOOSE_TRUMP, _DEAL, _DISCARD, _EXCHANGE, _KITTY, _PLAYING, Phase
 from .round import FIELDS
 from .scoring import ScoringPhase
 from .trickplay import PlayPhase
@@ -32,8 +35,8 @@ from .trump import TrumpPhase
 
 __all__ = ["Phase", "TrickObservation", "TrickTakingState"]
 
-class TrickTakingState(DealPhase, TrumpPhase, MakingPhase, ExchangePhase, BiddingPhase, PlayPhase, ScoringPhase,
-                       Observations):
+class TrickTakingState(DealPhase, TrumpPhase, MakingPhase, AuctionPhase, KittyPhase, ExchangePhase, BlindPhase,
+                       BiddingPhase, PlayPhase, ScoringPhase, Observations):
     """A game of any trick-taking ruleset."""
 
     # Every field's slot (declared in round.py) is this class's own, not a base's: a slot
@@ -53,6 +56,9 @@ class TrickTakingState(DealPhase, TrumpPhase, MakingPhase, ExchangePhase, Biddin
         self._init_deal()
         self._init_trump()
         self._init_making()
+        self._init_auction()
+        self._init_kitty()
+        self._init_blind()
         self._init_exchange()
         self._init_bidding()
         self._init_play()
@@ -81,6 +87,12 @@ class TrickTakingState(DealPhase, TrumpPhase, MakingPhase, ExchangePhase, Biddin
             actions = self._legal_passes(turn)
         elif self.phase is _DISCARD:
             actions = self._legal_discards(turn)
+        elif self.phase is _AUCTION:
+            actions = self._legal_auction(turn)
+        elif self.phase is _KITTY:
+            actions = self._legal_kitty_discards(turn)
+        elif self.phase is _BLIND:
+            actions = self._legal_blind(turn)
         elif self._ordering:
             actions = self._legal_calls(turn)
         else:
@@ -148,6 +160,12 @@ class TrickTakingState(DealPhase, TrumpPhase, MakingPhase, ExchangePhase, Biddin
             self._verify_pass(action, turn)
         elif phase is _DISCARD:
             self._verify_discard(action, turn)
+        elif phase is _AUCTION:
+            self._verify_auction(action, turn)
+        elif phase is _KITTY:
+            self._verify_kitty_discard(action, turn)
+        elif phase is _BLIND:
+            self._verify_blind(action, turn)
 
     # --- applying --------------------------------------------------------------------------
     def apply(self, action: Move) -> None:
@@ -177,7 +195,14 @@ class TrickTakingState(DealPhase, TrumpPhase, MakingPhase, ExchangePhase, Biddin
         elif isinstance(action, Pass):
             self._pass(action.card)
         elif isinstance(action, Discard):
-            self._discard(action.card)
+            if self.phase is _KITTY:
+                self._kitty_discard(action.card)
+            else:
+                self._discard(action.card)
+        elif isinstance(action, (BlindBid, Look)):
+            self._choose_blind(action)
+        elif isinstance(action, Call) or (self.phase is _AUCTION and isinstance(action, Decline)):
+            self._auction_call(action)
         elif self._ordering or isinstance(action, Decline):
             self._call(action)
         else:
@@ -213,6 +238,16 @@ class TrickTakingState(DealPhase, TrumpPhase, MakingPhase, ExchangePhase, Biddin
         if self._ordering:
             new.trump_calls = self.trump_calls[:]
             new.laid_aside = self.laid_aside[:]
+        if self._auctioning:
+            new.auction_calls = self.auction_calls[:]
+            new._out = self._out[:]
+        if self.tricks.blind is not None:
+            new.looked = self.looked[:]
+            new.blind_bids = self.blind_bids[:]
+        if self.tricks.kitty is not None:
+            new.kitty = self.kitty[:]
+            new.kitty_taken = self.kitty_taken[:]
+            new.kitty_discards = self.kitty_discards[:]
 
 
 class TrickTakingWithRoles(TrickTakingState):

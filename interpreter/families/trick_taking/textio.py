@@ -8,7 +8,7 @@ from ...deal import deal_from_event
 from ...errors import IllegalActionError
 from ...pack import STANDARD, Pack
 from ...textio import DIGITS
-from .actions import DECLINE, Bid, ChooseTrump, Move, Play, TrickAction, discards, passes, plays, trump_choices
+from .actions import DECLINE, LOOK, Bid, BlindBid, Call, ChooseTrump, Move, Play, TrickAction, discards, passes, plays, trump_choices
 from .phases import Phase
 from .state import TrickTakingState
 
@@ -24,6 +24,14 @@ def parse_input(phase: str, text: str, pack: Pack = STANDARD, roles: Any = None,
     if not words:
         raise IllegalActionError("type a bid or a card (or 'help')")
     verb, rest = words[0], words[1:]
+    if phase == Phase.BLIND:  # before looking at the hand: 'look', or a blind bid ('blind 0', 'blind nil')
+        if words == ["look"] or words == ["no"]:
+            return LOOK
+        number = " ".join(rest if verb == "blind" else words)
+        number = "0" if number == "nil" else number
+        if not DIGITS.fullmatch(number) or len(number) > 6:
+            raise IllegalActionError("bid blind ('blind 0', 'blind nil') or 'look' at your hand first")
+        return BlindBid(int(number))
     if verb == "bid" or (phase == Phase.BIDDING and DIGITS.fullmatch(verb)):
         numbers = rest if verb == "bid" else words
         if len(numbers) != 1 or not DIGITS.fullmatch(numbers[0]):
@@ -46,7 +54,7 @@ def parse_input(phase: str, text: str, pack: Pack = STANDARD, roles: Any = None,
         offered_suit = pack.suit_of[offered]
         if offered_suit >= 0:
             return trump_choices(pack)[offered_suit]
-    if phase == Phase.DISCARD:
+    if phase == Phase.DISCARD or phase == Phase.KITTY:
         target = rest if verb == "discard" else words
         try:
             return discards(pack)[pack.card(" ".join(target))]
@@ -95,6 +103,40 @@ def parse_input(phase: str, text: str, pack: Pack = STANDARD, roles: Any = None,
     return plays(pack)[card]
 
 
+_NO_TRUMP_WORDS = ("nt", "none", "no", "notrump", "notrumps", "no-trump", "no-trumps", "no trump", "no trumps", "sans")
+_NAMED_WORDS = ("suit", "named", "trump", "a suit")
+
+
+def parse_call(text: str, pack: Pack = STANDARD) -> TrickAction:
+    """A call in an auction: ``pass``, ``7H``, ``bid 7 hearts``, ``6nt``, ``bid 8 no trump``,
+    ``4 suit`` (a suit the winner names).  Raises IllegalActionError with a hint."""
+    words = text.strip().lower().split()
+    if words and words[0] == "bid":
+        words = words[1:]
+    if not words:
+        raise IllegalActionError("call a number of tricks and a suit ('7H', 'bid 7 hearts', '6NT') or 'pass'")
+    if " ".join(words) in ("pass", "no", "p"):
+        return DECLINE
+    head = words[0]
+    digits = len(head) - len(head.lstrip("0123456789"))
+    if digits == 0 or digits > 3:
+        raise IllegalActionError(f"'{text.strip()}' is not a call: a number of tricks and a suit, e.g. '7H', "
+                                 "'bid 7 hearts', '6NT', or 'pass'")
+    tricks = int(head[:digits])
+    word = " ".join(([head[digits:]] if head[digits:] else []) + words[1:])
+    if word in _NO_TRUMP_WORDS:
+        return Call(tricks, None, "NT")
+    if word in _NAMED_WORDS:
+        return Call(tricks, None, "", True)
+    for i, suit in enumerate(pack.suits):
+        name = suit.name.lower()
+        if word in (suit.code.lower(), name, name.rstrip("s"), suit.symbol.lower()):
+            return Call(tricks, i, suit.code)
+    names = ", ".join(suit.name for suit in pack.suits)
+    raise IllegalActionError(f"'{word}' is not a suit of a call ({names}, NT for no trump, or 'suit' for one "
+                             "named after winning)")
+
+
 def _role(pack: Pack, roles: Any, card: int, word: str) -> str:
     """The role a player named for ``card`` (a tier's name, or a special card's code or
     name in that tier)."""
@@ -116,15 +158,30 @@ def action_from_event(state: TrickTakingState, event: dict[str, Any]) -> Move | 
     pack = state.setup.pack
     if kind == "deal":
         return deal_from_event(event, state.deck, pack)
-    if kind in ("bid", "play", "trump", "pass", "decline", "discard") and "seat" in event and event["seat"] != state.turn:
+    if kind in ("bid", "play", "trump", "pass", "decline", "discard", "call", "look") and "seat" in event and \
+            event["seat"] != state.turn:
         raise IllegalActionError(f"seat {event['seat']} acts out of turn (it is {state.whose_turn()})")
     if kind == "bid":
         value = event["bid"]
         if not isinstance(value, int) or isinstance(value, bool):
             raise ValueError(f"bid {value!r} is not a number")
-        return Bid(value)
+        return BlindBid(value) if event.get("blind") is True else Bid(value)
+    if kind == "look":
+        return LOOK
     if kind == "pass":
         return passes(pack)[pack.card(event["card"])]
+    if kind == "call":
+        tricks, suit = event["tricks"], event["suit"]
+        if not isinstance(tricks, int) or isinstance(tricks, bool):
+            raise ValueError(f"tricks {tricks!r} is not a number")
+        if suit == "none":
+            return Call(tricks, None, "NT")
+        if suit == "named":
+            return Call(tricks, None, "", True)
+        codes = [s.code for s in pack.suits]
+        if not isinstance(suit, str) or suit not in codes:
+            raise ValueError(f"{suit!r} is not a suit")
+        return Call(tricks, codes.index(suit), suit)
     if kind == "decline":
         return DECLINE
     if kind == "discard":

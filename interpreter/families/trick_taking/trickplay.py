@@ -196,15 +196,17 @@ class PlayPhase(RoundState):
     def _start_play(self) -> None:
         """After the bidding (and a trump named): the first trick's leader leads."""
         self.phase = _PLAYING
-        self.leader = self.bid_order[0]
+        # the first to act (bid_order[0], unless bidding.first started the bidding elsewhere)
+        self.leader = first = (self.dealer + self._first_offset) % self.players
         rule = self.tricks.play.leader
         if rule is not None:
             env = self.setup.round_env(self.round_index)
             bids = [b if b is not None else 0 for b in self.bids]
             high = max(bids)
-            env.update(dealer=self.dealer, first=self.bid_order[0], bids=bids,
+            env.update(dealer=self.dealer, first=first, bids=bids,
                        highest_bidder=next(s for s in self.bid_order if bids[s] == high),
                        trump=-1 if self.trump is None else self.trump)
+            env.update(self.contract_names())
             self.leader = self._evaluated(rule, env, ("play", "leader")) % self.players
         self._lead_card = -1
         if self.tricks.play.first_lead:

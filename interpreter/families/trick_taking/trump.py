@@ -171,6 +171,9 @@ class TrumpPhase(RoundState):
         if self._ordering:  # made at the table: ordered up or named (making.py)
             self._start_making()
             return
+        if self._auctioning:  # won at an auction (contracts.py)
+            self._start_auction()
+            return
         if self.tricks.trump.suit is not None:
             suit = self._rule_trump()
             if suit == CHOSEN:  # a seat names it, before the bidding
@@ -280,6 +283,8 @@ class TrumpPhase(RoundState):
 
     def _choose_trump(self, suit: int | None) -> None:
         self.maker = self.turn
+        if self._auctioning:  # the auction's winner names the suit of a call that left it to them
+            self.contract_suit = -1 if suit is None else suit
         self._set_trump(suit, self.turn)
         if self._named_trump:  # the highest bidder, after the bidding
             self._advance("bidding")
