@@ -218,8 +218,8 @@ def _choose_play(obs: TrickObservation, cards: list[int], actions: Sequence[Tric
         return actions[by_power[0]]
     led = led_suit(obs.trick, suits)
     best = max(_strength(c, led, suits, power, trump) for _, c in obs.trick)  # the trick's winner so far
-    winners = []
-    losers = []
+    winners: list[int] = []
+    losers: list[int] = []
     for i in by_power:
         (winners if _strength(cards[i], led, suits, power, trump) > best else losers).append(i)
     if need > 0:
