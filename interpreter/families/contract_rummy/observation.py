@@ -30,7 +30,7 @@ class RummyObservation(NamedTuple):
     turn: int
     totals: tuple[int, ...]
     hand: tuple[int, ...]  # this seat's cards, in the order held
-    contract: Contract | None  # this round's (None once the game is over)
+    contract: Contract | None  # this seat's this round (None once the game is over)
     player: int  # the player in turn (``turn`` is whoever must act now)
     hand_counts: tuple[int, ...]
     top_discard: int | None
@@ -50,6 +50,10 @@ class RummyObservation(NamedTuple):
     points: tuple[int, ...] = ()  # each card's penalty points this round, by card (card_points)
     out_first: int | None = None  # who went out, while the others take their last turns (going_out.last_turns)
     final_turns: tuple[int, ...] = ()  # the last turns still to come, by seat, in order
+    contracts: tuple[Contract, ...] = ()  # each seat's contract this round, where they differ (``contract``)
+    contract_numbers: tuple[int, ...] = ()  # their numbers in ``contracts`` (1 the first)
+    counters: tuple[tuple[str, tuple[int, ...]], ...] = ()  # each counter's name and every seat's value
+    skipped: tuple[int, ...] = ()  # the turns each seat is yet to lose (``skip``)
 
 
 class Observations(RoundState):
@@ -67,6 +71,8 @@ class Observations(RoundState):
         else:
             phase = self.phase
             _, _, contract, hand_size, buy_limit, points, _ = self._round_facts()
+            if self.seat_contracts:
+                contract = self.seat_contracts[seat]
         pile = self.pile
         down = self.down
         # tuple.__new__ rather than RummyObservation(...): the named tuple's own __new__
@@ -81,4 +87,6 @@ class Observations(RoundState):
             self.joker_debt, tuple(self.window) if phase is _WINDOW else (), self.buyer,
             tuple(self.known), self.turn_number,
             down[seat] and self.down_turn[seat] == self.turn_number, self.meld_engine.wild, points,
-            self.out_first, self.final_turns))
+            self.out_first, self.final_turns, self.seat_contracts, self.contract_numbers,
+            tuple((name, tuple(values)) for name, values in self.seat_counters.items()) if self.seat_counters else (),
+            tuple(self.skipped)))

@@ -87,6 +87,13 @@ class RoundState(GameState):
     discarder: int | None  # who discarded the card on top of the pile
     protected: bool  # the discard was protected by a call
 
+    # --- each seat's own (dealing.py, scoring.py) ----------------------------------------------
+    seat_counters: dict[str, list[int]]  # counters: name -> each seat's value, carried from round to round
+    seat_contracts: tuple[Contract, ...]  # each seat's contract this round (``contract``); empty: the round's
+    contract_numbers: tuple[int, ...]  # their numbers in ``contracts`` (1 the first); empty as above
+    skips: frozenset[int]  # the cards whose discard skips the next player this round (``skip``)
+    skipped: list[int]  # seats to lose their next turn (empty where no card skips)
+
     # --- the round's end (scoring.py) ---------------------------------------------------------
     went_out: list[int]  # rounds each seat went out in
     penalties: list[int]  # penalty points from cards left in hand
@@ -105,12 +112,28 @@ class RoundState(GameState):
                  "down", "down_turn", "jokers_melded", "_go_downs",
                  "joker_debt",
                  "discarder", "protected",
+                 "seat_counters", "seat_contracts", "contract_numbers", "skips", "skipped",
                  "went_out", "penalties", "out_first", "final_turns")
 
     # --- the round's facts ----------------------------------------------------------------------
     @property
     def contract(self) -> Contract:
-        return self._round_facts()[2]
+        """The contract of the player in turn (each seat's own where ``contract`` says so)."""
+        own = self.seat_contracts
+        return own[self.player] if own else self._round_facts()[2]
+
+    def contract_of(self, seat: int) -> Contract:
+        """``seat``'s contract this round."""
+        own = self.seat_contracts
+        return own[seat] if own else self._round_facts()[2]
+
+    def contract_number(self, seat: int) -> int:
+        """``seat``'s contract's number in ``contracts`` this round (1 the first)."""
+        numbers = self.contract_numbers
+        return numbers[seat] if numbers else self.rules_round
+
+    def seat_values(self) -> dict[str, list[int]]:
+        return self.seat_counters
 
     def _round_facts(self) -> tuple[int, Setup, Contract, int, int | None, tuple[int, ...], Any]:
         """(round index, setup, contract, hand size, buy limit or None, each card's
@@ -160,8 +183,11 @@ class RoundState(GameState):
                    is_next=seat == (self.player + 1) % self.players, is_down=self.down[seat], buys=self.buys[seat],
                    buys_left=max(0, limit - self.buys[seat]), cards_in_hand=len(self.hands[seat]),
                    others_down=sum(1 for s in range(self.players) if s != seat and self.down[s]),
-                   stock=len(self.stock),
+                   stock=len(self.stock), top_card=self.pile[-1] if self.pile else -1,
                    went_down_this_turn=self.down[seat] and self.down_turn[seat] == self.turn_number)
+        if self.seat_counters:
+            for name, values in self.seat_counters.items():
+                env[name] = values[seat]
         return env
 
     def _seat_allows(self, rule: SeatRule, seat: int, key: str) -> bool:
@@ -241,6 +267,7 @@ class RoundState(GameState):
         def _after_table_play(self, seat: int) -> None: ...  # discarding
         def _exhausted(self, reason: str) -> None: ...  # scoring
         def _end_round(self, goer: int | None) -> None: ...  # scoring
+        def _next_last_turn(self) -> None: ...  # discarding
 
 
 def not_now(action: Move, message: str) -> IllegalActionError:
