@@ -100,5 +100,7 @@ class DealPhase(RoundState):
         if self.section.skip_cards is not None:
             self.skips = skip_cards(self.section, self.setup, self.round_index)
             self.skipped = [0] * self.players
+            if self.section.skip_upcard and deal.upcard is not None and deal.upcard in self.skips:
+                self.skipped[self.seat_from_dealer(self.rules.deal.first_to_act)] = 1
         self.counters["rounds"] += 1
         self._start_turn(self.seat_from_dealer(self.rules.deal.first_to_act))

@@ -144,7 +144,10 @@ class RoundState(GameState):
         facts = self._facts
         if facts[0] != self.round_index or facts[1] is not self.setup:
             buying = self.section.buying
-            facts = self._facts = (self.round_index, self.setup, self.section.contracts[self.rules_round - 1],
+            # (where each seat has its own contract, ``seat_contracts`` holds them: the round's is a placeholder)
+            contracts = self.section.contracts
+            contract = contracts[self.rules_round - 1] if self.section.contract_rule is None else contracts[0]
+            facts = self._facts = (self.round_index, self.setup, contract,
                                    self.hand_size, self._round_value(buying.limit, ("buying", "limit")) if buying.allowed else None,
                                    round_card_points(self.section, self.setup, self.round_index),
                                    card_moves(self.setup.pack))

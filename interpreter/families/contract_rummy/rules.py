@@ -284,12 +284,21 @@ class RummyRules:
     counters: tuple[RummyCounter, ...] = ()  # counters: what each seat carries from round to round
     contract_rule: Compiled | None = None  # contract: each seat's contract number (COUNTER_START_NAMES, counters)
     skip_cards: Compiled | None = None  # skip.cards: the cards whose discard skips the next player (POINT_NAMES)
+    skip_upcard: bool = False  # skip.upcard: such a card turned up at the deal skips the first player
 
 
 MELD_OUT_NAME = "go out by melding every card"  # the name of a round with no contract
 
 def schedule(section: RummyRules, sizes: int | list[int]) -> list[int]:
-    """One hand size per contract: a single number for every round, or a list."""
+    """One hand size per contract: a single number for every round, or a list.  Where
+    each seat's contract is chosen by ``contract``, the rounds are not the contracts: the
+    list is the schedule (its length the most rounds), and a single number is refused."""
+    if section.contract_rule is not None:
+        if not isinstance(sizes, list):
+            raise ValueError("each seat's contract is chosen by 'contract', so the rounds are not the contracts: "
+                             "give the schedule as a list of hand sizes, one a round, long enough for a game "
+                             "(\"repeat(10, 100)\": at most 100 rounds of 10 cards)")
+        return sizes
     count = len(section.contracts)
     if isinstance(sizes, list):
         if len(sizes) != count:
@@ -426,6 +435,7 @@ def build_section(builder: RulesBuilder) -> RummyRules:
         contract_rule=builder.expr(("contract",), {**COUNTER_START_NAMES, **counter_names}, Type.INT)
         if get(("contract",)) is not None else None,
         skip_cards=builder.expr(("skip", "cards"), POINT_NAMES, Type.BOOL) if get(("skip",)) is not None else None,
+        skip_upcard=get(("skip", "upcard"), False),
     )
 
 

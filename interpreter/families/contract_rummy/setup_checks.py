@@ -66,9 +66,13 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
             once(("going_out", "last_turns"), f"with {setup.players} players, round {number} gives each other player "
                  f"{turns} last turns: give 0 to 10")
             break
-    for i, number in enumerate(setup.round_numbers):
-        if number > len(rummy.contracts):
-            continue
+    if rummy.contract_rule is not None:  # a seat may play any contract in any round: each in the first
+        # round, with the smallest hand the schedule deals
+        smallest = min(range(len(setup.hand_sizes)), key=lambda i: setup.hand_sizes[i])
+        plays = [(smallest, n) for n in range(1, len(rummy.contracts) + 1)]
+    else:
+        plays = [(i, number) for i, number in enumerate(setup.round_numbers) if number <= len(rummy.contracts)]
+    for i, number in plays:
         contract = rummy.contracts[number - 1]
         renv = setup.round_env(i)
         try:
@@ -90,6 +94,10 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
                  f"{1 + penalty} card{'s' if penalty else ''}{only_flip})")
         for meld in contract.melds:
             kinds = (MeldKind.SET, MeldKind.RUN) if meld.kind is MeldKind.EITHER else (meld.kind,)
+            if meld.kind is MeldKind.GROUP:
+                for path, message, key in _group_problems(rummy, setup, number, meld):
+                    once(path, message, key=key)
+                continue
             problems = []
             for kind in kinds:
                 try:
@@ -103,6 +111,33 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
             else:  # no kind the part may be can be made: the first kind's reasons
                 for path, message, key in problems[0]:
                     once(path, message, key=key)
+
+
+def _group_problems(rummy: RummyRules, setup: Setup, number: int,
+                    meld: MeldSpec) -> list[tuple[tuple[str | int, ...], str, str | None]]:
+    """Why no group of cards of the kind of melds.kinds that ``meld`` names can be made in
+    round ``number``: the pack's natural cards of one colour (or suit, or all of them)
+    with its wild cards are fewer than the part asks for."""
+    kind = rummy.melds.kinds[meld.name]
+    pack = setup.pack
+    naturals = [c for c, card_env in _deck_cards(setup) if not card_env["card_is_special"]]
+    wild = wild_cards(rummy.melds, setup, 0)
+    copies = setup.decks
+    colours: dict[str, int] = {}
+    for c in naturals:
+        if c in wild:
+            continue
+        suit = pack.suit_of[c]
+        key = "" if kind.like.value == "any" else pack.suits[suit].colour if kind.like.value == "colour" else \
+            pack.suits[suit].code
+        colours[key] = colours.get(key, 0) + copies
+    specials = sum(n for c, n in setup.special_counts if c in wild) + (setup.jokers if rummy_pack(pack).joker in wild
+                                                                      else 0)
+    most = max(colours.values(), default=0) + specials
+    if meld.min_size > most:
+        return [(("contracts", number - 1), f"contract {number} ({meld}) asks for {meld.min_size} cards of one "
+                 f"{kind.like.value}, but the pack holds at most {most} with its wild cards", None)]
+    return []
 
 
 def _spec_problems(rummy: RummyRules, setup: Setup, number: int, meld: MeldSpec,
