@@ -391,8 +391,8 @@ class MeldChecks:
                         out.append(self.make(RUN, tuple(cards)[::-1]))
                     except ValueError:
                         pass
-        for name, kind in self.kinds.items():  # a group of cards is one only as a kind of the ruleset's
-            if kind.kind is GROUP:
+        for name, own in self.kinds.items():  # a group of cards is one only as a kind of the ruleset's
+            if own.kind is GROUP:
                 try:
                     out.append(self.make_kind(name, cards))
                 except ValueError:

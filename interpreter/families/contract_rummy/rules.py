@@ -606,7 +606,7 @@ def skip_cards(section: RummyRules, setup: Setup, round_index: int) -> frozenset
             except EvaluationError as exc:
                 raise EvaluationError(f"skip.cards '{rule.source}': {exc}", ("skip", "cards")) from None
         got = setup.cache[key] = frozenset(found)
-    return got  # type: ignore[no-any-return]
+    return got
 
 
 def round_card_points(section: RummyRules, setup: Setup, round_index: int) -> tuple[int, ...]:
