@@ -88,7 +88,7 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
             buys, only_flip = 1, "; with 2 players only the flip card can be bought"
         most = setup.hand_sizes[i] + 1 + buys * (1 + penalty)
         if contract.cards_needed > most:
-            once(("contracts", number - 1), f"{'with 2 players, ' if only_flip else ''}round {number}'s contract "
+            once(("contracts", number - 1), f"{'with 2 players, ' if only_flip else ''}{_label(rummy, number)} "
                  f"({contract.name}) needs {contract.cards_needed} cards, but a player holds at most {most} "
                  f"({setup.hand_sizes[i]} dealt, 1 drawn, {buys} buy{'s' if buys != 1 else ''} of "
                  f"{1 + penalty} card{'s' if penalty else ''}{only_flip})")
@@ -111,6 +111,11 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
             else:  # no kind the part may be can be made: the first kind's reasons
                 for path, message, key in problems[0]:
                     once(path, message, key=key)
+
+
+def _label(rummy: RummyRules, number: int) -> str:
+    """How a message names contract ``number``: by its round, or (each seat its own) by its number."""
+    return f"contract {number}" if rummy.contract_rule is not None else f"round {number}'s contract"
 
 
 def _group_problems(rummy: RummyRules, setup: Setup, number: int,
@@ -165,13 +170,13 @@ def _spec_problems(rummy: RummyRules, setup: Setup, number: int, meld: MeldSpec,
             longest = len(setup.ranks)
         longest = min(longest, rummy.melds.run_max)
         if size > longest:
-            out.append((("contracts", number - 1), f"round {number}'s contract asks for a {meld}, but the longest "
+            out.append((("contracts", number - 1), f"{_label(rummy, number)} asks for a {meld}, but the longest "
                         f"possible run has {longest} cards", None))
         return out
     jokers = min(setup.jokers, max(most, 0))
     naturals = cards.suits if rummy.melds.set_distinct_suits else cards.suits * setup.decks
     if size > naturals + jokers:
-        out.append((("contracts", number - 1), f"round {number}'s contract asks for a {meld}, but with "
+        out.append((("contracts", number - 1), f"{_label(rummy, number)} asks for a {meld}, but with "
                     f"{setup.decks} deck(s) a set may hold {naturals} natural cards of a rank"
                     f"{' (one of each suit)' if rummy.melds.set_distinct_suits else ''} and {jokers} joker(s)", None))
     return out
