@@ -16,7 +16,7 @@ from typing import Any, Sequence
 from ...rules import Ruleset
 from .actions import ALLOW, DRAW, PASS, REFUSE, TAKE, Buy, Claim, Discard, GoDown, LayOff, RummyAction, Swap
 from .cardset import rummy_pack
-from .rules import EITHER, RUN, SET, RummyRules
+from .rules import EITHER, GROUP, RUN, SET, Like, RummyRules
 from .observation import RummyObservation
 from .phases import Phase
 
@@ -45,6 +45,13 @@ class RummyBot:
         # the discard it took this turn (round, turn number, card): it does not throw that
         # card back in the same turn (two bots passing one card to and fro for ever)
         self._took: tuple[int, int, int] | None = None
+        # runs of any suits (melds.run.same_suit: false): a run's neighbours are of every suit;
+        # groups (melds.kinds like colour or suit): cards that share the colour or suit build them
+        melds = self.section.melds
+        self._any_suit_runs = not melds.run_same_suit
+        colours: dict[str, int] = {}
+        self._colour_of = tuple(colours.setdefault(s.colour, len(colours)) for s in rules.deck.pack.suits)
+        self._groups_cache: tuple[Any, tuple[Like, ...]] = (None, ())
 
     def act(self, obs: RummyObservation, legal: Sequence[RummyAction]) -> RummyAction:
         actions = legal
@@ -104,14 +111,49 @@ class RummyBot:
         same_rank = 1
         total = 0.0
         near = self._neighbours[rank]
+        any_suit = need_runs and self._any_suit_runs
         for x in hand:
             if x not in wild and x < suited:
                 if x % stride == rank:
                     same_rank += 1
-                if need_runs and x // stride == suit:
+                if need_runs and not any_suit and x // stride == suit:
                     total += near[x % stride]
+        if any_suit:  # a run of any suits: each other rank held once, and nothing for a rank held already
+            held = {x % stride for x in hand if x not in wild and x < suited and x != c}
+            if rank not in held:
+                total += sum(near[r] for r in held)
         if need_sets:
             total += 3.0 * min(same_rank - 1, 2)
+        groups = self._groups(obs) if self.section.melds.kinds else ()
+        if groups:
+            total += self._group_score(groups, [x for x in hand if x not in wild and x < suited], c)
+        return total
+
+    def _groups(self, obs: RummyObservation) -> tuple[Like, ...]:
+        """What the contract's groups (melds.kinds like colour, suit or any) are made of."""
+        assert obs.contract is not None
+        contract = obs.contract.melds
+        cached_for, groups = self._groups_cache
+        if cached_for is not contract:
+            kinds = self.section.melds.kinds
+            groups = tuple(dict.fromkeys(kinds[m.name].like for m in contract if m.kind is GROUP and m.name in kinds))
+            self._groups_cache = (contract, groups)
+        return groups
+
+    def _group_score(self, groups: tuple[Like, ...], naturals: Sequence[int], c: int) -> float:
+        """What ``c`` adds toward the contract's groups: 1 for each other natural card of
+        ``naturals`` of its colour (or suit; any card, for a group of any cards)."""
+        stride = self._stride
+        suit = c // stride
+        total = 0.0
+        for like in groups:
+            if like is Like.COLOUR:
+                colour = self._colour_of[suit]
+                total += sum(1 for x in naturals if x != c and self._colour_of[x // stride] == colour)
+            elif like is Like.SUIT:
+                total += sum(1 for x in naturals if x != c and x // stride == suit)
+            else:
+                total += 1.0
         return total
 
     def keep_score(self, obs: RummyObservation, c: int) -> float:
@@ -266,6 +308,9 @@ class RummyBot:
                 if x not in wild and x < suited:
                     ranks[x % stride] += 1
                     by_suit[x // stride].append(x % stride)
+            any_suit = need_runs and self._any_suit_runs  # a run's neighbours are of every suit, each rank once
+            groups = self._groups(obs) if self.section.melds.kinds else ()
+            naturals = [x for x in obs.hand if x not in wild and x < suited] if groups else []
         # the lowest (keep + 5 * feeding, -worth, call) wins, the first listed on a tie;
         # a plain loop, as min() with a key function called it for every discard
         best = discards[0]
@@ -281,10 +326,16 @@ class RummyBot:
                     if need_sets:
                         others = ranks[rank] - 1
                         keep += 3.0 * (others if others < 2 else 2)
-                    if need_runs:
+                    if any_suit:
+                        if ranks[rank] == 1:  # (a second card of a rank held adds nothing to a run)
+                            near = neighbours[rank]
+                            keep += sum(near[r] for r in range(stride) if ranks[r])
+                    elif need_runs:
                         near = neighbours[rank]
                         for r in by_suit[c // stride]:
                             keep += near[r]
+                    if groups:
+                        keep += self._group_score(groups, naturals, c)
             if feeds and fits(c):
                 keep += 5.0
             worth = points[c]
