@@ -52,6 +52,8 @@ class RummyBot:
         colours: dict[str, int] = {}
         self._colour_of = tuple(colours.setdefault(s.colour, len(colours)) for s in rules.deck.pack.suits)
         self._groups_cache: tuple[Any, tuple[Like, ...]] = (None, ())
+        # (either takes the general scoring, apart: the plain one runs at nearly every decision)
+        self._general = self._any_suit_runs or bool(melds.kinds)
 
     def act(self, obs: RummyObservation, legal: Sequence[RummyAction]) -> RummyAction:
         actions = legal
@@ -106,27 +108,46 @@ class RummyBot:
         if c >= suited:
             return 0.0  # a special card that is not wild builds nothing
         need_sets, need_runs = self._needs(obs)
+        if self._general:
+            return self._general_keep_score(obs, hand, c, need_sets, need_runs)
         stride = self._stride
         rank, suit = c % stride, c // stride
         same_rank = 1
         total = 0.0
         near = self._neighbours[rank]
-        any_suit = need_runs and self._any_suit_runs
         for x in hand:
             if x not in wild and x < suited:
                 if x % stride == rank:
                     same_rank += 1
-                if need_runs and not any_suit and x // stride == suit:
+                if need_runs and x // stride == suit:
                     total += near[x % stride]
-        if any_suit:  # a run of any suits: each other rank held once, and nothing for a rank held already
-            held = {x % stride for x in hand if x not in wild and x < suited and x != c}
-            if rank not in held:
-                total += sum(near[r] for r in held)
         if need_sets:
             total += 3.0 * min(same_rank - 1, 2)
-        groups = self._groups(obs) if self.section.melds.kinds else ()
+        return total
+
+    def _general_keep_score(self, obs: RummyObservation, hand: Sequence[int], c: int, need_sets: bool,
+                            need_runs: bool) -> float:
+        """_keep_score where runs are of any suits or the contract has groups of the
+        ruleset's own kinds: a run's neighbours of every suit, each rank once (a second
+        card of a rank held adds nothing to a run); and the cards of the group's colour
+        or suit (see _group_score).  ``hand``: the other cards (``c`` not among them)."""
+        wild, suited, stride = obs.wild, self._suited, self._stride
+        naturals = [x for x in hand if x not in wild and x < suited]
+        rank = c % stride
+        near = self._neighbours[rank]
+        total = 0.0
+        if need_runs:
+            if self._any_suit_runs:
+                held = {x % stride for x in naturals}
+                if rank not in held:
+                    total += sum(near[r] for r in held)
+            else:
+                total += sum(near[x % stride] for x in naturals if x // stride == c // stride)
+        if need_sets:
+            total += 3.0 * min(sum(1 for x in naturals if x % stride == rank), 2)
+        groups = self._groups(obs)
         if groups:
-            total += self._group_score(groups, [x for x in hand if x not in wild and x < suited], c)
+            total += self._group_score(groups, naturals, c)
         return total
 
     def _groups(self, obs: RummyObservation) -> tuple[Like, ...]:
@@ -141,17 +162,17 @@ class RummyBot:
         return groups
 
     def _group_score(self, groups: tuple[Like, ...], naturals: Sequence[int], c: int) -> float:
-        """What ``c`` adds toward the contract's groups: 1 for each other natural card of
-        ``naturals`` of its colour (or suit; any card, for a group of any cards)."""
+        """What ``c`` adds toward the contract's groups: 1 for each natural card of
+        ``naturals`` (the others) of its colour (or suit; any card, for a group of any cards)."""
         stride = self._stride
         suit = c // stride
         total = 0.0
         for like in groups:
             if like is Like.COLOUR:
                 colour = self._colour_of[suit]
-                total += sum(1 for x in naturals if x != c and self._colour_of[x // stride] == colour)
+                total += sum(1 for x in naturals if self._colour_of[x // stride] == colour)
             elif like is Like.SUIT:
-                total += sum(1 for x in naturals if x != c and x // stride == suit)
+                total += sum(1 for x in naturals if x // stride == suit)
             else:
                 total += 1.0
         return total
@@ -308,9 +329,7 @@ class RummyBot:
                 if x not in wild and x < suited:
                     ranks[x % stride] += 1
                     by_suit[x // stride].append(x % stride)
-            any_suit = need_runs and self._any_suit_runs  # a run's neighbours are of every suit, each rank once
-            groups = self._groups(obs) if self.section.melds.kinds else ()
-            naturals = [x for x in obs.hand if x not in wild and x < suited] if groups else []
+            general = self._general
         # the lowest (keep + 5 * feeding, -worth, call) wins, the first listed on a tie;
         # a plain loop, as min() with a key function called it for every discard
         best = discards[0]
@@ -321,21 +340,20 @@ class RummyBot:
             if scoring:
                 if c in wild:
                     keep = 100.0
+                elif general:
+                    if c < suited:
+                        rest = list(obs.hand)
+                        rest.remove(c)
+                        keep = self._general_keep_score(obs, rest, c, need_sets, need_runs)
                 elif c < suited:
                     rank = c % stride
                     if need_sets:
                         others = ranks[rank] - 1
                         keep += 3.0 * (others if others < 2 else 2)
-                    if any_suit:
-                        if ranks[rank] == 1:  # (a second card of a rank held adds nothing to a run)
-                            near = neighbours[rank]
-                            keep += sum(near[r] for r in range(stride) if ranks[r])
-                    elif need_runs:
+                    if need_runs:
                         near = neighbours[rank]
                         for r in by_suit[c // stride]:
                             keep += near[r]
-                    if groups:
-                        keep += self._group_score(groups, naturals, c)
             if feeds and fits(c):
                 keep += 5.0
             worth = points[c]

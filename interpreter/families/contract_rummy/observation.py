@@ -89,4 +89,4 @@ class Observations(RoundState):
             down[seat] and self.down_turn[seat] == self.turn_number, self.meld_engine.wild, points,
             self.out_first, self.final_turns, self.seat_contracts, self.contract_numbers,
             tuple((name, tuple(values)) for name, values in self.seat_counters.items()) if self.seat_counters else (),
-            tuple(self.skipped)))
+            tuple(self.skipped) if self.skipped else ()))

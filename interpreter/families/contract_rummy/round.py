@@ -186,8 +186,10 @@ class RoundState(GameState):
                    is_next=seat == (self.player + 1) % self.players, is_down=self.down[seat], buys=self.buys[seat],
                    buys_left=max(0, limit - self.buys[seat]), cards_in_hand=len(self.hands[seat]),
                    others_down=sum(1 for s in range(self.players) if s != seat and self.down[s]),
-                   stock=len(self.stock), top_card=self.pile[-1] if self.pile else -1,
+                   stock=len(self.stock),
                    went_down_this_turn=self.down[seat] and self.down_turn[seat] == self.turn_number)
+        if self.section.reads_top_card:
+            env["top_card"] = self.pile[-1] if self.pile else -1
         if self.seat_counters:
             for name, values in self.seat_counters.items():
                 env[name] = values[seat]

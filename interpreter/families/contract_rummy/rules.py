@@ -4,7 +4,7 @@ fitting discard; built from the document and checked for every player count."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Mapping
 
@@ -285,6 +285,9 @@ class RummyRules:
     contract_rule: Compiled | None = None  # contract: each seat's contract number (COUNTER_START_NAMES, counters)
     skip_cards: Compiled | None = None  # skip.cards: the cards whose discard skips the next player (POINT_NAMES)
     skip_upcard: bool = False  # skip.upcard: such a card turned up at the deal skips the first player
+    # whether a seat rule reads top_card: only then is it put among a seat's names (one more
+    # name grows the dict past a size the seat rules of most rulesets stay within)
+    reads_top_card: bool = False
 
 
 MELD_OUT_NAME = "go out by melding every card"  # the name of a round with no contract
@@ -376,7 +379,7 @@ def build_section(builder: RulesBuilder) -> RummyRules:
             name=e["name"], description=e.get("description", ""), one_in=e["one_in"], seat=SeatFromDealer(e["seat"]),
             actor=builder.expr(("chance_events", i, "actor"), BUY_NAMES, Type.INT, 0),
             others=builder.expr(("chance_events", i, "others"), BUY_NAMES, Type.INT, 0)))
-    return RummyRules(
+    section = RummyRules(
         contracts=tuple(contracts),
         melds=MeldRules(
             set_min=set_min, run_min=run_min, run_ace=run_ace,
@@ -437,6 +440,20 @@ def build_section(builder: RulesBuilder) -> RummyRules:
         skip_cards=builder.expr(("skip", "cards"), POINT_NAMES, Type.BOOL) if get(("skip",)) is not None else None,
         skip_upcard=get(("skip", "upcard"), False),
     )
+    return replace(section, reads_top_card=_reads_top_card(section))
+
+
+def _reads_top_card(section: RummyRules) -> bool:
+    """Whether a rule about a seat (its rule or its message) reads ``top_card``."""
+    rules: list[Compiled | None] = [section.buying.may]
+    templates = [section.buying.may_message]
+    for seat_rule in (section.take_discard, section.discard, section.going_down.may, section.lay_off.may,
+                      section.joker_swap.may):
+        if seat_rule is not None:
+            rules.append(seat_rule.rule)
+            templates.append(seat_rule.message)
+    rules += [p for t in templates if t is not None for p in t.parts if not isinstance(p, str)]
+    return any(r is not None and "top_card" in r.names for r in rules)
 
 
 def _counters(builder: RulesBuilder) -> tuple[tuple[RummyCounter, ...], dict[str, Type]]:
