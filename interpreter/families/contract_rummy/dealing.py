@@ -102,5 +102,7 @@ class DealPhase(RoundState):
             self.skipped = [0] * self.players
             if self.section.skip_upcard and deal.upcard is not None and deal.upcard in self.skips:
                 self.skipped[self.seat_from_dealer(self.rules.deal.first_to_act)] = 1
+        if self._seat_facts is not None:
+            self._refresh_seat_facts()
         self.counters["rounds"] += 1
         self._start_turn(self.seat_from_dealer(self.rules.deal.first_to_act))

@@ -113,6 +113,7 @@ def determinize(rules: Ruleset, obs: RummyObservation, memory: dict[str, Any], r
         state.seat_contracts, state.contract_numbers = obs.contracts, obs.contract_numbers
     if obs.skipped:
         state.skipped = list(obs.skipped)
+    state._refresh_seat_facts()
     state.discarder = None if top is None or obs.turn_number <= 1 else (obs.player - 1) % players
     state.phase = Phase(obs.phase)
     state.turn = obs.turn

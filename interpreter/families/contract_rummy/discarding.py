@@ -98,6 +98,7 @@ class DiscardPhase(RoundState):
             following = self.final_turns if self.out_first is not None else (self.seat_after(seat),)
             if following:
                 self.skipped[following[0]] += 1
+                self._refresh_seat_facts()
         if self.out_first is not None:  # a last turn after someone went out
             self._next_last_turn()
             return

@@ -29,6 +29,7 @@ class DrawPhase(RoundState):
         skipped = self.skipped
         if skipped and skipped[seat]:  # a skip card was discarded to this seat: it loses this turn
             skipped[seat] -= 1
+            self._refresh_seat_facts()
             self.log(events.skip(self.round, seat))
             self.counters["turns_skipped"] += 1
             if self.out_first is not None:  # (a last turn lost)

@@ -13,7 +13,7 @@ the lay-off rules), and each phase sets its own.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Sequence, Union
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, Union
 
 from ...deal import Deal
 from ...errors import EvaluationError, IllegalActionError
@@ -32,6 +32,16 @@ Move = Union[RummyAction, RummyChance, Deal]
 # What verify returns for apply to use: a go-down's melds, the meld after a lay-off or a
 # swap; None for every other move.
 Checked = Union[Sequence[Meld], Meld, None]
+
+
+class SeatFacts(NamedTuple):
+    """What each seat has of its own, as observations show it (where the ruleset has
+    ``contract``, ``counters`` or ``skip``; remade when one of them changes)."""
+
+    contracts: tuple[Contract, ...] = ()  # each seat's contract this round (``contract``)
+    contract_numbers: tuple[int, ...] = ()  # their numbers in ``contracts`` (1 the first)
+    counters: tuple[tuple[str, tuple[int, ...]], ...] = ()  # each counter's name and every seat's value
+    skipped: tuple[int, ...] = ()  # the turns each seat is yet to lose (``skip``)
 
 
 class RoundState(GameState):
@@ -93,6 +103,7 @@ class RoundState(GameState):
     contract_numbers: tuple[int, ...]  # their numbers in ``contracts`` (1 the first); empty as above
     skips: frozenset[int]  # the cards whose discard skips the next player this round (``skip``)
     skipped: list[int]  # seats to lose their next turn (empty where no card skips)
+    _seat_facts: SeatFacts | None  # the above as observations show them (None where the ruleset has none)
 
     # --- the round's end (scoring.py) ---------------------------------------------------------
     went_out: list[int]  # rounds each seat went out in
@@ -112,7 +123,7 @@ class RoundState(GameState):
                  "down", "down_turn", "jokers_melded", "_go_downs",
                  "joker_debt",
                  "discarder", "protected",
-                 "seat_counters", "seat_contracts", "contract_numbers", "skips", "skipped",
+                 "seat_counters", "seat_contracts", "contract_numbers", "skips", "skipped", "_seat_facts",
                  "went_out", "penalties", "out_first", "final_turns")
 
     # --- the round's facts ----------------------------------------------------------------------
@@ -134,6 +145,16 @@ class RoundState(GameState):
 
     def seat_values(self) -> dict[str, list[int]]:
         return self.seat_counters
+
+    def _refresh_seat_facts(self) -> None:
+        """Remake ``_seat_facts`` after each seat's contract, counters or skips changed."""
+        section = self.section
+        if section.contract_rule is None and not section.counters and section.skip_cards is None:
+            self._seat_facts = None
+            return
+        self._seat_facts = SeatFacts(self.seat_contracts, self.contract_numbers,
+                                     tuple((name, tuple(values)) for name, values in self.seat_counters.items()),
+                                     tuple(self.skipped))
 
     def _round_facts(self) -> tuple[int, Setup, Contract, int, int | None, tuple[int, ...], Any]:
         """(round index, setup, contract, hand size, buy limit or None, each card's

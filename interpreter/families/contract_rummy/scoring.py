@@ -47,6 +47,7 @@ class ScoringPhase(RoundState):
         self._add_chance_event_points(points)
         if self.seat_counters:
             self._update_counters(goer, points)
+            self._refresh_seat_facts()
         self.cut_success = []
         self.chance_step = 0
         self.joker_debt = 0

@@ -101,6 +101,7 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
         self.contract_numbers = ()
         self.skips = frozenset()
         self.skipped = []
+        self._refresh_seat_facts()
         self._per_round = {}
         self.went_out = [0] * self.players
         self.penalties = [0] * self.players
