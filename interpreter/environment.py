@@ -54,7 +54,6 @@ from .encoding import ActionCodec, ObservationEncoder
 from .errors import IllegalActionError
 from .game import CHANCE as ENGINE_CHANCE, OVER, GameState, new_game
 from .rules import Ruleset
-from .scoring import winners
 
 CHANCE = -1  # current_player() at a chance event
 TERMINAL = -4  # current_player() once the game is over (OpenSpiel's number for it)
@@ -294,7 +293,7 @@ class StepState:
         if not self.is_terminal():
             return [0.0] * players
         engine = self.engine
-        best = winners(engine.totals, engine.rules.winner, engine.setup.teams)
+        best = engine.winners
         share = 1.0 / len(best) if best else 0.0
         return [(share if s in best else 0.0) - 1.0 / players for s in range(players)]
 

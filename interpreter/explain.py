@@ -124,9 +124,15 @@ def explain(rules: Ruleset, notes: bool = False) -> str:
             f"- {_first_dealer(rules.deal.first_dealer)} deals first; the deal "
             f"passes {'to the left' if rules.deal.rotation == 'left' else 'to the right' if rules.deal.rotation == 'right' else 'never (one dealer)'}; "
             f"{SEAT_WORDS[rules.deal.first_to_act]} acts first.",
-            f"- The {'highest' if rules.winner == 'highest' else 'lowest'} total after the last round wins."
+            (f"- The winner: of the players with the {' then '.join(('highest ' if best == 'highest' else 'lowest ') + f'`{rule.source}`' for rule, best in rules.winner_by)}, "
+             f"the {'highest' if rules.winner == 'highest' else 'lowest'} total (`winner_by`)."
+             if rules.winner_by else
+             f"- The {'highest' if rules.winner == 'highest' else 'lowest'} total after the last round wins.")
             + (f" The game ends after the first round after which `{rules.end_when.source}` holds (`totals`: "
-               "each player's total, `team_totals`: each player's team's), or after the last round of the "
+               "each player's total, `team_totals`: each player's team's"
+               + ("; each counter: every player's value" if rules.section is not None and
+                  list(getattr(rules.family, "counter_names", lambda s: [])(rules.section)) else "")
+               + "), or after the last round of the "
                "schedule." if rules.end_when is not None else ""), ""]
     if rules.team is not None:
         seats = rules.setup(rules.min_players).teams

@@ -222,7 +222,34 @@ class GameState:
 
     @property
     def winners(self) -> list[int]:
+        if self.rules.winner_by:
+            return self._winners_by()
         return winners(self.totals, self.rules.winner, self.setup.teams)
+
+    def seat_values(self) -> dict[str, list[int]]:
+        """The family's counters, each a list by seat (the numbers each seat carries from
+        round to round): ``rounds.end_when`` reads them as lists, ``winner_by`` as each
+        seat's value.  None by default."""
+        return {}
+
+    def _winners_by(self) -> list[int]:
+        """``winner_by``: the seats best by each of its rules in turn contend, and of them
+        ``winner`` picks by the totals (a tie shared)."""
+        values = self.seat_values()
+        seats = list(range(self.players))
+        for i, (rule, best) in enumerate(self.rules.winner_by):
+            scores = {}
+            for seat in seats:
+                env = self.setup.env
+                env.update(seat=seat, total=self.totals[seat], **{n: v[seat] for n, v in values.items()})
+                try:
+                    scores[seat] = int(rule(env))
+                except EvaluationError as exc:
+                    raise EvaluationError(f"winner_by '{rule.source}': {exc}", ("winner_by", i, "rule")) from None
+            top = max(scores.values()) if best == "highest" else min(scores.values())
+            seats = [s for s in seats if scores[s] == top]
+        chosen = winners([self.totals[s] for s in seats], self.rules.winner)
+        return [seats[i] for i in chosen]
 
     def whose_turn(self) -> str:
         """Who is to act, in words: "seat 2's turn", "chance's turn (a deal or a card off
@@ -347,6 +374,8 @@ class GameState:
         env["totals"] = totals[:]
         env["team_totals"] = [sum(t for s, t in enumerate(totals) if teams[s] == teams[seat])
                               for seat in range(self.players)] if teams else totals[:]
+        for name, values in self.seat_values().items():
+            env[name] = values[:]
         try:
             return bool(rule(env))
         except EvaluationError as exc:

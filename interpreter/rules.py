@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from .cards import RANKS
 from .pack import STANDARD, Pack
@@ -74,6 +74,8 @@ ROUND_NAMES: dict[str, Type] = {**GAME_NAMES, "round": Type.INT, "rounds": Type.
 TEAM_NAMES: dict[str, Type] = {**GAME_NAMES, "seat": Type.INT}
 # rounds.end_when: after a round is scored, the round's names and every total
 END_NAMES: dict[str, Type] = {**ROUND_NAMES, "totals": Type.LIST, "team_totals": Type.LIST}
+# winner_by: each seat's names at the game's end (and the family's counters, the seat's values)
+STANDING_NAMES: dict[str, Type] = {**GAME_NAMES, "seat": Type.INT, "total": Type.INT}
 
 
 @dataclass(frozen=True)
@@ -192,6 +194,8 @@ class Ruleset:
     # rules that can never apply as written (validate prints them; the ruleset still loads)
     warnings: tuple[Problem, ...] = field(default=(), repr=False, compare=False)
     end_when: Compiled | None = None  # rounds.end_when: the game ends after a round for which it holds
+    # winner_by: (rule, best) in order: the seats best by each rule contend, before `winner` picks by the totals
+    winner_by: tuple[tuple[Compiled, Winner], ...] = ()
     _setups: dict[tuple[int, str | None], Setup] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -395,6 +399,9 @@ class RulesBuilder:
             self.fail(("mode",), f"mode '{mode}' is not defined under 'modes'"
                       + (f" (modes: {', '.join(modes)})" if modes else ""))
         section = family.build_section(self)
+        # a family's counters (numbers each seat carries from round to round): lists by seat
+        # in rounds.end_when, each seat's value in winner_by
+        counters = tuple(getattr(family, "counter_names", lambda section: ())(section))
         ruleset = Ruleset(
             name=d.get("name") or Path(self.doc.source.name).stem,
             title=d.get("title") or d.get("name") or Path(self.doc.source.name).stem,
@@ -413,8 +420,9 @@ class RulesBuilder:
             winner=Winner(d["winner"]),
             section=section,
             team=self.expr(("team",), TEAM_NAMES, Type.INT) if self.get(("team",)) is not None else None,
-            end_when=self.expr(("rounds", "end_when"), END_NAMES, Type.BOOL)
+            end_when=self.expr(("rounds", "end_when"), {**END_NAMES, **{n: Type.LIST for n in counters}}, Type.BOOL)
             if self.get(("rounds", "end_when")) is not None else None,
+            winner_by=self._winner_by(counters),
             sha256=self.doc.sha256(),
             document=self.doc,
             warnings=tuple(self.warnings),
@@ -424,6 +432,18 @@ class RulesBuilder:
         return ruleset
 
     # --- checks that need numbers: run for every allowed player count ---
+    def _winner_by(self, counters: Sequence[str]) -> tuple[tuple[Compiled, Winner], ...]:
+        """``winner_by``: a list of ``{rule, best}``, each rule an int expression of a seat's
+        STANDING_NAMES and the family's counters (the seat's values)."""
+        out = []
+        names = {**STANDING_NAMES, **{n: Type.INT for n in counters}}
+        for i, entry in enumerate(self.get(("winner_by",), []) or []):
+            out.append((self.expr(("winner_by", i, "rule"), names, Type.INT), Winner(entry.get("best", "highest"))))
+        if out and self.get(("team",)) is not None:
+            self.fail(("winner_by",), "winner_by ranks seats, not partnerships: it cannot be used with team",
+                      at_key=True, span=len("winner_by"))
+        return tuple(out)
+
     def _check_every_player_count(self, rules: Ruleset) -> None:
         reported: set[tuple[JsonPath, str]] = set()
 

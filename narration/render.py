@@ -184,8 +184,11 @@ class Renderer:
                 else totals[winners[0]])
         echo(f"Game over. {'Winners' if len(winners) > 1 else 'Winner'}: "
                    f"{', '.join(self.names[s] for s in winners)} with {best} "
-                   f"({'highest' if self.rules.winner == 'highest' else 'lowest'} "
-                   f"{'team ' if teams else ''}total wins)")
+                   + (f"(the {' then '.join(('highest ' if b == 'highest' else 'lowest ') + r.source for r, b in self.rules.winner_by)}, "
+                      f"then the {'highest' if self.rules.winner == 'highest' else 'lowest'} total wins)"
+                      if self.rules.winner_by else
+                      f"({'highest' if self.rules.winner == 'highest' else 'lowest'} "
+                      f"{'team ' if teams else ''}total wins)"))
         for line in standings(self.names, totals, teams, self.rules.winner == "highest"):
             echo(f"  {line}")
 

@@ -90,6 +90,14 @@ class RummyView:
         left = self.r.cards(event["left"]) if event["left"] else "nothing"
         self.r.say(f"{self._name(event['seat'])} lays down {melds}; left: {left}")
 
+    def on_contracts(self, event: dict[str, Any]) -> None:
+        """Each player's own contract this round (``contract``)."""
+        self.r.round["contracts"] = event["names"]
+        self.r.say("Contracts: " + "; ".join(f"{self._name(s)} {name}" for s, name in enumerate(event["names"])))
+
+    def on_skip(self, event: dict[str, Any]) -> None:
+        self.r.say(f"{self._name(event['seat'])} is skipped and loses this turn")
+
     def on_exhausted(self, event: dict[str, Any]) -> None:
         self.r.round["exhausted"] = event["reason"]
 
@@ -118,6 +126,8 @@ class RummyView:
         deal = self.r.round.get("deal")
         if not deal:
             return ""
+        if self.section.contract_rule is not None:  # each player's own: named by the contracts event
+            return ", each player on their own contract"
         contract = self.section.contracts[self.r.setup.round_numbers[deal["round"] - 1] - 1]
         return f", contract {contract.name} ({', '.join(str(m) for m in contract.melds) or NO_CONTRACT})"
 
@@ -148,7 +158,14 @@ class RummyView:
         contract = obs.contract
         if contract is not None:
             spelled = ", ".join(str(m) for m in contract.melds) or NO_CONTRACT
-            echo(f"Contract: {contract.name} ({spelled}); {GOING_OUT_WORDS[contract.going_out]}")
+            echo(f"{'Your contract' if obs.contracts else 'Contract'}: {contract.name} ({spelled}); "
+                 f"{GOING_OUT_WORDS[contract.going_out]}")
+        if obs.contracts:  # each player's own
+            echo("Contracts: " + "; ".join(f"{self._name(s)} {c.name}" for s, c in enumerate(obs.contracts)
+                                           if s != obs.seat))
+        if obs.counters:
+            echo("Counters: " + "; ".join(f"{name} " + " ".join(f"{self._name(s)} {v}" for s, v in enumerate(values))
+                                          for name, values in obs.counters))
         top = obs.top_discard
         echo(f"Stock: {obs.stock} cards. Top discard: "
                    f"{self.r.card(self.codes[top]) if top is not None else '-'}"
@@ -157,7 +174,8 @@ class RummyView:
         if obs.table.melds:
             echo("Table:")
             for m in obs.table.melds:
-                echo(f"  [{m.id}] {possessive(self._name(m.owner))} {m.meld.kind.value}: {self.r.cards(m.meld.names(self.codes))}")
+                echo(f"  [{m.id}] {possessive(self._name(m.owner))} {m.meld.name or m.meld.kind.value}: "
+                     f"{self.r.cards(m.meld.names(self.codes))}")
         down = [self._name(s) for s, d in enumerate(obs.down) if d]
         echo(f"Down: {', '.join(down) if down else 'no one yet'}. Cards held: "
                    + ", ".join(f"{self._name(s)} {n}" for s, n in enumerate(obs.hand_counts)))

@@ -33,10 +33,17 @@ class RummyWebView:
 
     def panels(self, obs: RummyObservation, names: Sequence[str], spectator: bool) -> list[dict[str, Any]]:
         facts: list[dict[str, Any]] = []
-        if obs.contract is not None:
-            facts.append({"label": "Contract", "value": f"{obs.contract.name}: "
+        if obs.contract is not None and not (spectator and obs.contracts):  # (a spectator: every seat's, below)
+            facts.append({"label": "Your contract" if obs.contracts else "Contract",
+                          "value": f"{obs.contract.name}: "
                           + (", ".join(str(m) for m in obs.contract.melds) or "no contract: go out by melding every card")
                           + f"; {GOING_OUT_WORDS[obs.contract.going_out]}"})
+        if obs.contracts:  # each player's own
+            facts.append({"label": "Contracts", "value": "; ".join(f"{names[s]}: {c.name}" for s, c in
+                                                                     enumerate(obs.contracts))})
+        for name, values in obs.counters:
+            facts.append({"label": name.replace("_", " ").capitalize(),
+                          "value": ", ".join(f"{names[s]} {v}" for s, v in enumerate(values))})
         if obs.phase != Phase.OVER:
             top = obs.top_discard
             facts.append({"label": "Discard", "value": "" if top is not None else "empty",
@@ -56,7 +63,7 @@ class RummyWebView:
                 facts.append({"label": "Joker", "value": f"{names[obs.player]} freed a joker and must lay it off "
                               "before discarding"})
         panels: list[dict[str, Any]] = [{"kind": "facts", "items": facts}]
-        melds = [{"id": m.id, "owner": m.owner, "kind": m.meld.kind.value, "cards": m.meld.names(self.codes)}
+        melds = [{"id": m.id, "owner": m.owner, "kind": m.meld.name or m.meld.kind.value, "cards": m.meld.names(self.codes)}
                  for m in obs.table.melds]
         panels.append({"kind": "melds", "title": "Melds on the table", "melds": melds,
                        "empty": "no one has gone down yet"})
@@ -74,6 +81,8 @@ class RummyWebView:
                 parts.append("down")
             if obs.buys[seat]:
                 parts.append(f"{obs.buys[seat]} buy{'s' if obs.buys[seat] > 1 else ''}")
+            if obs.skipped and obs.skipped[seat]:
+                parts.append("skips the next turn")
             notes.append(", ".join(parts))
         return notes
 

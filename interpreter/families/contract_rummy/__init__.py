@@ -28,7 +28,7 @@ class ContractRummy:
     any_pack = True  # it reads every card through the ruleset's pack (deck.suits, ranks, specials)
     bound_names = frozenset(rules.MELD_NAMES) | frozenset(rules.BONUS_NAMES)
     record_events: tuple[str, ...] = rules.RECORD_EVENTS
-    derived_events = frozenset({"out", "reshuffle", "exhausted", "bonus", "laydown"})
+    derived_events = frozenset({"out", "reshuffle", "exhausted", "bonus", "laydown", "contracts", "skip"})
     optional_fields = frozenset({"cards_after"})
     policies: Mapping[str, Callable[..., Any]] = {"bot": RummyBot}
     # the table views, imported only by what draws them (the interpreter never imports cli or web)
@@ -55,6 +55,11 @@ class ContractRummy:
 
     def check_setup(self, ruleset: Ruleset, setup: Setup, report: Callable[..., None]) -> None:
         setup_checks.check_setup(ruleset, setup, report)
+
+    def counter_names(self, section: rules.RummyRules) -> list[str]:
+        """The counters' names (``rounds.end_when`` reads them as lists by seat, ``winner_by``
+        as each seat's value)."""
+        return [c.name for c in section.counters]
 
     def names(self) -> Mapping[str, Type]:
         return {**rules.MELD_NAMES, **rules.BONUS_NAMES}

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 from ...rules import Ruleset
 from .actions import ALLOW, DRAW, PASS, REFUSE, TAKE, Buy, Claim, Discard, GoDown, LayOff, RummyAction, Swap
 from .cardset import rummy_pack
-from .rules import EITHER, RUN, SET, RummyRules
+from .rules import EITHER, GROUP, RUN, SET, Like, RummyRules
 from .observation import RummyObservation
 from .phases import Phase
 
@@ -46,6 +46,15 @@ class RummyBot:
         # the discard it took this turn (round, turn number, card): it does not throw that
         # card back in the same turn (two bots passing one card to and fro for ever)
         self._took: tuple[int, int, int] | None = None
+        # runs of any suits (melds.run.same_suit: false): a run's neighbours are of every suit;
+        # groups (melds.kinds like colour or suit): cards that share the colour or suit build them
+        melds = self.section.melds
+        self._any_suit_runs = not melds.run_same_suit
+        colours: dict[str, int] = {}
+        self._colour_of = tuple(colours.setdefault(s.colour, len(colours)) for s in rules.deck.pack.suits)
+        self._groups_cache: tuple[Any, tuple[Like, ...]] = (None, ())
+        # (either takes the general scoring, apart: the plain one runs at nearly every decision)
+        self._general = self._any_suit_runs or bool(melds.kinds)
 
     def act(self, obs: RummyObservation, legal: Sequence[RummyAction]) -> RummyAction:
         actions = legal
@@ -100,6 +109,8 @@ class RummyBot:
         if c >= suited:
             return 0.0  # a special card that is not wild builds nothing
         need_sets, need_runs = self._needs(obs)
+        if self._general:
+            return self._general_keep_score(obs, hand, c, need_sets, need_runs)
         stride = self._stride
         rank, suit = c % stride, c // stride
         same_rank = 1
@@ -113,6 +124,58 @@ class RummyBot:
                     total += near[x % stride]
         if need_sets:
             total += 3.0 * min(same_rank - 1, 2)
+        return total
+
+    def _general_keep_score(self, obs: RummyObservation, hand: Sequence[int], c: int, need_sets: bool,
+                            need_runs: bool) -> float:
+        """_keep_score where runs are of any suits or the contract has groups of the
+        ruleset's own kinds: a run's neighbours of every suit, each rank once (a second
+        card of a rank held adds nothing to a run); and the cards of the group's colour
+        or suit (see _group_score).  ``hand``: the other cards (``c`` not among them)."""
+        wild, suited, stride = obs.wild, self._suited, self._stride
+        naturals = [x for x in hand if x not in wild and x < suited]
+        rank = c % stride
+        near = self._neighbours[rank]
+        total = 0.0
+        if need_runs:
+            if self._any_suit_runs:
+                held = {x % stride for x in naturals}
+                if rank not in held:
+                    total += sum(near[r] for r in held)
+            else:
+                total += sum(near[x % stride] for x in naturals if x // stride == c // stride)
+        if need_sets:
+            total += 3.0 * min(sum(1 for x in naturals if x % stride == rank), 2)
+        groups = self._groups(obs)
+        if groups:
+            total += self._group_score(groups, naturals, c)
+        return total
+
+    def _groups(self, obs: RummyObservation) -> tuple[Like, ...]:
+        """What the contract's groups (melds.kinds like colour, suit or any) are made of."""
+        assert obs.contract is not None
+        contract = obs.contract.melds
+        cached_for, groups = self._groups_cache
+        if cached_for is not contract:
+            kinds = self.section.melds.kinds
+            groups = tuple(dict.fromkeys(kinds[m.name].like for m in contract if m.kind is GROUP and m.name in kinds))
+            self._groups_cache = (contract, groups)
+        return groups
+
+    def _group_score(self, groups: tuple[Like, ...], naturals: Sequence[int], c: int) -> float:
+        """What ``c`` adds toward the contract's groups: 1 for each natural card of
+        ``naturals`` (the others) of its colour (or suit; any card, for a group of any cards)."""
+        stride = self._stride
+        suit = c // stride
+        total = 0.0
+        for like in groups:
+            if like is Like.COLOUR:
+                colour = self._colour_of[suit]
+                total += sum(1 for x in naturals if self._colour_of[x // stride] == colour)
+            elif like is Like.SUIT:
+                total += sum(1 for x in naturals if x // stride == suit)
+            else:
+                total += 1.0
         return total
 
     def keep_score(self, obs: RummyObservation, c: int) -> float:
@@ -267,6 +330,7 @@ class RummyBot:
                 if x not in wild and x < suited:
                     ranks[x % stride] += 1
                     by_suit[x // stride].append(x % stride)
+            general = self._general
         # the lowest (keep + 5 * feeding, -worth, call) wins, the first listed on a tie;
         # a plain loop, as min() with a key function called it for every discard
         best = discards[0]
@@ -277,6 +341,11 @@ class RummyBot:
             if scoring:
                 if c in wild:
                     keep = 100.0
+                elif general:
+                    if c < suited:
+                        rest = list(obs.hand)
+                        rest.remove(c)
+                        keep = self._general_keep_score(obs, rest, c, need_sets, need_runs)
                 elif c < suited:
                     rank = c % stride
                     if need_sets:

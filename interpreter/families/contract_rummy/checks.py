@@ -30,8 +30,8 @@ def candidate_actions(state: RummyState) -> list[Move]:
     for m in ids:
         meld = state.melds.get(m)
         for c in held:
-            if c in state.meld_engine.wild:  # its canonical forms: an end of a run, or no end on a set
-                ends = (None,) if meld is not None and meld.kind == "set" else (False, True)
+            if c in state.meld_engine.wild:  # its canonical forms: an end of a run, or no end on a set or group
+                ends = (None,) if meld is not None and meld.kind != "run" else (False, True)
                 out += [LayOff(m, (c,), end, None, pack) for end in ends]
             else:
                 out.append(LayOff(m, (c,), None, None, pack))

@@ -9,12 +9,13 @@ round (:mod:`.scoring`)."""
 from __future__ import annotations
 
 from ...deal import Deal
-from ...errors import IllegalActionError
+from ...errors import EvaluationError, IllegalActionError
 from ...game import GameState
 from . import events
 from .actions import CutOutcome
 from .melds import MeldEngine
 from .round import Move, RoundState
+from .rules import skip_cards
 from .table import TableIndex
 
 
@@ -48,6 +49,26 @@ class DealPhase(RoundState):
             self.counters[f"{event.name}s"] += 1
         self.chance_step += 1
 
+    def _seat_contracts(self) -> None:
+        """Each seat's contract this round (``contract``, an expression of the round's
+        names, the seat and its counters), recorded."""
+        numbers = []
+        contracts = self.section.contracts
+        for seat in range(self.players):
+            env = self.setup.round_env(self.round_index)
+            env["seat"] = seat
+            for name, values in self.seat_counters.items():
+                env[name] = values[seat]
+            number = int(self._evaluate(self.section.contract_rule, env, ("contract",)))  # type: ignore[arg-type]
+            if not 1 <= number <= len(contracts):
+                raise EvaluationError(f"contract '{self.section.contract_rule.source}' gives seat {seat} contract "  # type: ignore[union-attr]
+                                      f"{number}, but there are {len(contracts)} (1 to {len(contracts)})",
+                                      ("contract",))
+            numbers.append(number)
+        self.contract_numbers = tuple(numbers)
+        self.seat_contracts = tuple(contracts[n - 1] for n in numbers)
+        self.log(events.contracts(self.round, numbers, [c.name for c in self.seat_contracts]))
+
     def _deal(self, deal: Deal) -> None:
         self.hands = [list(h) for h in deal.hands]
         self.stock = list(deal.stock)
@@ -74,5 +95,14 @@ class DealPhase(RoundState):
         self.out_first = None
         self.final_turns = ()
         self.log_deal(deal)
+        if self.section.contract_rule is not None:
+            self._seat_contracts()
+        if self.section.skip_cards is not None:
+            self.skips = skip_cards(self.section, self.setup, self.round_index)
+            self.skipped = [0] * self.players
+            if self.section.skip_upcard and deal.upcard is not None and deal.upcard in self.skips:
+                self.skipped[self.seat_from_dealer(self.rules.deal.first_to_act)] = 1
+        if self._seat_facts is not None:
+            self._refresh_seat_facts()
         self.counters["rounds"] += 1
         self._start_turn(self.seat_from_dealer(self.rules.deal.first_to_act))

@@ -85,6 +85,8 @@ def determinize(rules: Ruleset, obs: RummyObservation, memory: dict[str, Any], r
     stock = hidden[at:]
     # the round set up by a deal (its wild cards, the table index, the turn), then as observed
     state.chance_step = len(state.section.chance_events)
+    for name, values in obs.counters:  # (before the deal: each seat's contract may read them)
+        state.seat_counters[name] = list(values)
     # (a stock to start the turn from, though the observed one may be empty)
     state._do(Deal(tuple(tuple(h) for h in hands), None, tuple(reversed(stock)) or (hidden[0] if hidden else 0,)),
               None)
@@ -107,6 +109,11 @@ def determinize(rules: Ruleset, obs: RummyObservation, memory: dict[str, Any], r
     state.buyer = obs.buyer
     state.out_first = obs.out_first  # the others' last turns after a player went out
     state.final_turns = obs.final_turns
+    if obs.contracts:
+        state.seat_contracts, state.contract_numbers = obs.contracts, obs.contract_numbers
+    if obs.skipped:
+        state.skipped = list(obs.skipped)
+    state._refresh_seat_facts()
     state.discarder = None if top is None or obs.turn_number <= 1 else (obs.player - 1) % players
     state.phase = Phase(obs.phase)
     state.turn = obs.turn

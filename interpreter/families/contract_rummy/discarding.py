@@ -31,7 +31,7 @@ class DiscardPhase(RoundState):
         """Add to ``actions`` the discards of ``distinct`` (the hand's cards, once each)
         that ``seat`` may make now (called only when no freed joker is owed to the table)."""
         facts = self._round_facts()
-        out_rule = facts[2].going_out
+        out_rule = (self.seat_contracts[seat] if self.seat_contracts else facts[2]).going_out
         if len(hand) > 1 or out_rule is not NO_DISCARD:
             discardable = distinct if self.section.discard is None else self._discardable(seat, distinct)
             discards, called, _ = facts[6]
@@ -94,6 +94,11 @@ class DiscardPhase(RoundState):
         if not self.hands[seat]:
             self._go_out(seat)
             return
+        if action.card in self.skips:  # the next player loses their next turn
+            following = self.final_turns if self.out_first is not None else (self.seat_after(seat),)
+            if following:
+                self.skipped[following[0]] += 1
+                self._refresh_seat_facts()
         if self.out_first is not None:  # a last turn after someone went out
             self._next_last_turn()
             return

@@ -26,6 +26,17 @@ class DrawPhase(RoundState):
     __slots__ = ()
 
     def _start_turn(self, seat: int) -> None:
+        skipped = self.skipped
+        if skipped and skipped[seat]:  # a skip card was discarded to this seat: it loses this turn
+            skipped[seat] -= 1
+            self._refresh_seat_facts()
+            self.log(events.skip(self.round, seat))
+            self.counters["turns_skipped"] += 1
+            if self.out_first is not None:  # (a last turn lost)
+                self._next_last_turn()
+            else:
+                self._start_turn(self.seat_after(seat))
+            return
         self.player = seat
         self.turn_number += 1
         if self.turn_number > self.section.stock.turn_limit:

@@ -70,6 +70,8 @@ class RummyCodec:
         self._card = v.add_all(f"card {n}" for n in names)
         self.melds = deck + 1  # meld numbers 1.. (a meld holds a card at least)
         self._meld = v.add_all(f"meld {m}" for m in range(self.melds + 1))
+        # the kinds of melds.kinds, after every other id (so a ruleset without them keeps its ids)
+        self._kind.update({name: v.add(f"a {name}") for name in section.melds.kinds})
         self.vocabulary = v
         self.size = v.size
         self._decode_single = {token: action for action, token in self._single.items()}
@@ -215,7 +217,14 @@ class RummyEncoder:
             ("buys_left", 1), ("joker_debt", 1), ("window", players), ("buyer", players), ("known", players * cards),
             ("turn_number", 1), ("went_down", 1), ("wild", cards), ("table", players * cards),
             ("melds", players * len(KINDS)), ("totals", players),
+            # each seat's own contract and counters, where the ruleset has them (after the rest, so a
+            # ruleset without them keeps its layout)
+            *((("contracts", players * len(rules.section.contracts)),) if rules.section.contract_rule is not None
+              else ()),
+            *((("counters", players * len(rules.section.counters)),) if rules.section.counters else ()),
         ])
+        self.contract_count = len(rules.section.contracts) if rules.section.contract_rule is not None else 0
+        self.counter_names = tuple(c.name for c in rules.section.counters)
         self.pieces = self.layout.pieces
         self.size = self.layout.size
 
@@ -250,6 +259,13 @@ class RummyEncoder:
             if entry.meld.kind.value in KINDS:
                 layout.add(out, "melds", entry.owner * len(KINDS) + KINDS.index(entry.meld.kind.value))
         layout.put(out, "totals", obs.totals)
+        if self.contract_count:
+            for s, number in enumerate(obs.contract_numbers):
+                layout.add(out, "contracts", s * self.contract_count + number - 1)
+        if self.counter_names:
+            values = dict(obs.counters)
+            for i, name in enumerate(self.counter_names):
+                layout.put(out, "counters", values.get(name, (0,) * self.players), i * self.players)
         return out
 
     def text(self, obs: Any) -> str:

@@ -70,7 +70,7 @@ def call(name: str, round_number: int, seat: int, meld_id: int, card: int, given
 def meld(round_number: int, seat: int, melds: Sequence[tuple[int, Meld]], codes: Codes = NAMES) -> Event:
     """``seat`` went down with ``melds`` (meld number, meld)."""
     return {"event": "meld", "round": round_number, "seat": seat,
-            "melds": [{"id": meld_id, "kind": m.kind.value, "cards": m.names(codes)} for meld_id, m in melds]}
+            "melds": [{"id": meld_id, "kind": m.name or m.kind.value, "cards": m.names(codes)} for meld_id, m in melds]}
 
 
 def swap(round_number: int, seat: int, meld_id: int, card: int, codes: Codes = NAMES) -> Event:
@@ -81,7 +81,18 @@ def laydown(round_number: int, seat: int, melds: Sequence[Meld], left: Sequence[
     """At the round's end (``going_out.count: unmatched``), ``seat`` lays down the best
     melding of its hand: ``melds`` and the cards ``left`` unmatched, which it scores."""
     return {"event": "laydown", "round": round_number, "seat": seat,
-            "melds": [{"kind": m.kind.value, "cards": m.names(codes)} for m in melds], "left": [codes[c] for c in left]}
+            "melds": [{"kind": m.name or m.kind.value, "cards": m.names(codes)} for m in melds],
+            "left": [codes[c] for c in left]}
+
+
+def contracts(round_number: int, numbers: Sequence[int], names: Sequence[str]) -> Event:
+    """Each seat's contract this round (``contract``): its number in ``contracts`` and its name."""
+    return {"event": "contracts", "round": round_number, "contracts": list(numbers), "names": list(names)}
+
+
+def skip(round_number: int, seat: int) -> Event:
+    """``seat`` loses this turn (a skip card was discarded to it)."""
+    return {"event": "skip", "round": round_number, "seat": seat}
 
 
 def out(round_number: int, seat: int) -> Event:
@@ -116,7 +127,7 @@ def visibility(section: RummyRules) -> dict[str, Declaration]:
             ("refuse", ("seat", "buyer", "card")), ("meld", ("seat", "melds")),
             ("layoff", ("seat", "meld", "cards", "cards_after")), ("swap", ("seat", "meld", "card")),
             ("out", ("seat",)), ("exhausted", ("reason",)), ("bonus", ("name", "seat")),
-            ("laydown", ("seat", "melds", "left")))}
+            ("laydown", ("seat", "melds", "left")), ("contracts", ("contracts", "names")), ("skip", ("seat",)))}
     public["draw"] = _draw_visibility
     public["buy"] = {"seat": Seen.ALL, "card": Seen.ALL, "penalty": Seen.ACTOR}
     called = section.fitting_discard_call.name

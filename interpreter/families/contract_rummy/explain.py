@@ -108,6 +108,22 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
            "| " + " | ".join(["round", "contract", *columns, "going out"]) + " |",
            "|" + "---|" * (3 + len(columns))]
     numbers = setup.round_numbers
+    if rummy.contract_rule is not None:  # each seat its own: the table lists the contracts, not the rounds
+        out[out.index("| " + " | ".join(["round", "contract", *columns, "going out"]) + " |")] = \
+            "| " + " | ".join(["contract", "melds", *columns, "going out"]) + " |"
+        out.insert(6, f"Each player plays their own contract each round: number `{rummy.contract_rule.source}` "
+                      "of the list below (`contract`), so players at one table may be on different contracts.")
+        out.insert(7, "")
+        for number, contract in enumerate(rummy.contracts, 1):
+            spelled = ", ".join(str(m) for m in contract.melds) or "no contract: meld every card"
+            dealt = [str(schedule[0]) for schedule in schedules] if columns else []
+            out.append("| " + " | ".join([str(number), f"{contract.name}{'' if contract.name == spelled else f' ({spelled})'}",
+                                          *dealt, contract.going_out.value]) + " |")
+        numbers = ()
+    if rummy.counters:
+        out += ["", "Each player carries counters from round to round, updated after each round's scoring:", ""]
+        for counter in rummy.counters:
+            out.append(f"- `{counter.name}` starts at `{counter.initial.source}` and becomes `{counter.update.source}`.")
     for i, number in enumerate(numbers, 1):
         contract = rummy.contracts[number - 1]
         spelled = ", ".join(str(m) for m in contract.melds) or "no contract: meld every card"
@@ -128,9 +144,15 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     out += ["", "## Melds", "",
             f"- A set is {melds.set_min} or more cards of one rank"
             + (", no two natural cards of one suit." if melds.set_distinct_suits else "."),
-            f"- A run is {melds.run_min} or more cards in sequence in one suit{ace}"
+            f"- A run is {melds.run_min} or more cards in sequence {'in one suit' if melds.run_same_suit else 'of any suits'}{ace}"
             + (f"; runs may turn the corner ({corner})." if melds.wrap else "; a run never turns the corner."),
             ]
+    for kind in melds.kinds.values():
+        like = {"set": "a set", "run": "a run", "colour": "natural cards of one colour, any ranks",
+                "suit": "natural cards of one suit, any ranks", "any": "any cards"}[kind.like.value]
+        out.append(f"- A {kind.name} (`melds.kinds`) is {kind.min_size} or more cards: {like}"
+                   + (f", that also meet `{kind.rule.source}`" if kind.rule is not None else "")
+                   + (f" ({kind.description})" if kind.description else "") + "; laid off on, it stays one.")
     dead = [s.name for c, s in zip(range(cards.suited + 1, cards.size), pack.specials[1:])
             if any(c == card and n > 0 for card, n in setup.special_counts)
             and all(c not in wild_cards(melds, setup, i) for i in range(len(setup.round_numbers)))]
@@ -191,6 +213,10 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     if rummy.take_discard is not None:
         out.append(_seat_rule_words("take the discard in their turn", rummy.take_discard, notes))
     out.append("The turn ends with a discard, or by going out.")
+    if rummy.skip_cards is not None:
+        out.append(f"Discarding a card that skips (`skip.cards`: `{rummy.skip_cards.source}`) makes the next "
+                   "player lose their next turn" + (", and one turned up at the deal skips the first player's first "
+                                                    "turn." if rummy.skip_upcard else "."))
     if rummy.discard is not None:
         out.append(_seat_rule_words("discard", rummy.discard, notes)[:-1]
                    + "; a player whose every card this refuses may discard any of them.")

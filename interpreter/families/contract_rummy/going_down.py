@@ -41,7 +41,7 @@ class GoDownPhase(RoundState):
             options += engine.fuller_go_downs(hand, options, contract,
                                               1 if self.contract.going_out is DISCARD_REQUIRED else 0)
         for option in options:
-            action = GoDown(tuple(m.cards for m in option), tuple(m.kind.value for m in option), self.setup.pack)
+            action = GoDown(tuple(m.cards for m in option), tuple(m.name or m.kind.value for m in option), self.setup.pack)
             added = {next_id + i: m for i, m in enumerate(option)}
             if going_down.may is not None and not self._evaluate(
                     going_down.may.rule, self._go_down_env(seat, option), ("going_down", "may", "rule")):

@@ -132,7 +132,7 @@ class LayOffPhase(RoundState):
             if not any(after[i:i + n] == meld.cards for i in range(len(after) - n + 1)):
                 raise IllegalActionError("a lay-off extends a run at its ends")
         try:
-            made = self.meld_engine.make(meld.kind, after)
+            made = self.meld_engine.make_kind(meld.name, after) if meld.name else self.meld_engine.make(meld.kind, after)
         except ValueError as exc:
             raise IllegalActionError(f"the meld after the lay-off is not valid: {exc}") from None
         return made

@@ -20,7 +20,7 @@ from ...errors import EvaluationError
 from ...pack import STANDARD, Pack
 from ...rules import Ace
 from .cardset import RummyPack, rummy_pack
-from .rules import RUN, SET, GoingDownRules, MeldKind, MeldRules
+from .rules import GROUP, RUN, SET, GoingDownRules, Like, MeldKind, MeldKindRule, MeldRules
 
 
 def values_of(card: int, ace_low: bool, ace_high: bool, stride: int = 13) -> tuple[int, ...]:
@@ -54,6 +54,7 @@ class Meld(NamedTuple):
     suit: int = -1
     start: int = 0
     rank: int = -1  # a set's rank (-1 while it is all jokers)
+    name: str = ""  # its kind of melds.kinds, if it is one (a set, run or group that meets the kind's rule)
 
     def names(self, codes: Sequence[str] = NAMES) -> list[str]:
         """The cards' codes (``codes``: the pack's, by card; the standard pack's by default)."""
@@ -107,6 +108,15 @@ class MeldChecks:
         # a run that turns the corner goes round the deck's ranks: from the highest to the lowest
         self.wrap_base, self.wrap_span = low + 2, high - low + 1
         self._limits: dict[tuple[int, bool], tuple[int, int]] = {}
+        # melds.run.same_suit: false lets a run's cards be of any suits; melds.kinds: kinds of
+        # the ruleset's own (their melds carry the kind's name).  Either takes the general
+        # go-down search (meld_search) instead of the one tuned for sets and same-suit runs.
+        self.same_suit = rules.run_same_suit
+        self.kinds = rules.kinds
+        self.general = bool(rules.kinds) or not rules.run_same_suit
+        colours: dict[str, int] = {}
+        self.colour_of = tuple(colours.setdefault(s.colour, len(colours)) for s in pack.suits)  # by suit
+        self._kind_verdicts: dict[tuple[str, tuple[int, ...]], bool] = {}
 
     def stands_for(self, meld: Meld, index: int) -> int | None:
         """The natural card the place ``index`` of a run stands for."""
@@ -140,10 +150,13 @@ class MeldChecks:
         return got
 
     # --- validity ---------------------------------------------------------------------------
-    def why_not_set(self, cards: Sequence[int]) -> str | None:
+    def why_not_set(self, cards: Sequence[int], least: int | None = None) -> str | None:
+        """Why ``cards`` are no set (None when they are one); ``least``: its least size, for
+        a kind of melds.kinds (default melds.set.min_size)."""
         size = len(cards)
-        if size < self.rules.set_min:
-            return f"a set needs at least {self.rules.set_min} cards"
+        least = self.rules.set_min if least is None else least
+        if size < least:
+            return f"a set needs at least {least} cards"
         dead = self._dead_card(cards)
         if dead:
             return dead
@@ -155,10 +168,13 @@ class MeldChecks:
             return "a set's natural cards must all be of different suits"
         return self._joker_problem(size, size - len(naturals), False)
 
-    def why_not_run(self, cards: Sequence[int]) -> str | None:
+    def why_not_run(self, cards: Sequence[int], least: int | None = None) -> str | None:
+        """Why ``cards`` in this order are no run (None when they are one); ``least`` as for
+        :meth:`why_not_set`."""
         size = len(cards)
-        if size < self.rules.run_min:
-            return f"a run needs at least {self.rules.run_min} cards"
+        least = self.rules.run_min if least is None else least
+        if size < least:
+            return f"a run needs at least {least} cards"
         if size > self.rules.run_max:
             return f"a run holds at most {self.rules.run_max} cards"
         dead = self._dead_card(cards)
@@ -170,7 +186,7 @@ class MeldChecks:
             return problem
         if not naturals:
             return "a run needs a natural card, to fix its suit and its values"
-        if len({c // self.stride for _, c in naturals}) > 1:
+        if self.same_suit and len({c // self.stride for _, c in naturals}) > 1:
             return "a run's cards must all be of one suit"
         if not self.rules.jokers_adjacent and _jokers_side_by_side(cards, self.wild):
             return "two jokers may not stand side by side in a run"
@@ -240,20 +256,103 @@ class MeldChecks:
             want += 1
         return True
 
-    def make(self, kind: MeldKind, cards: Sequence[int]) -> Meld:
-        """A checked meld (ValueError with the reason if it is not one)."""
+    def make(self, kind: MeldKind, cards: Sequence[int], least: int | None = None) -> Meld:
+        """A checked meld (ValueError with the reason if it is not one); ``least`` as for
+        :meth:`why_not_set`."""
         cards = tuple(cards)
         if kind is SET:
-            problem = self.why_not_set(cards)
+            problem = self.why_not_set(cards, least)
             if problem:
                 raise ValueError(problem)
             naturals = [c for c in cards if c not in self.wild]
             return Meld(kind, cards, -1, 0, naturals[0] % self.stride if naturals else -1)
-        problem = self.why_not_run(cards)
+        if kind is GROUP:
+            raise ValueError("a group of cards is a kind of melds.kinds: make it by its name")
+        problem = self.why_not_run(cards, least)
         if problem:
             raise ValueError(problem)
-        suit = next(c // self.stride for c in cards if c not in self.wild)
+        suit = next(c // self.stride for c in cards if c not in self.wild) if self.same_suit else -1
         return Meld(kind, cards, suit, self.run_start(cards) or 0)
+
+    # --- kinds of the ruleset's own (melds.kinds) ------------------------------------------------
+    def make_kind(self, name: str, cards: Sequence[int]) -> Meld:
+        """A checked meld of the kind ``name`` of melds.kinds (ValueError with the reason
+        if the cards are not one): a set or a run (in this order, or high to low) that
+        meets the kind's rule, or cards of one colour, of one suit, or any."""
+        kind = self.kinds.get(name)
+        if kind is None:
+            raise ValueError(f"'{name}' is no kind of meld here")
+        cards = tuple(cards)
+        if len(cards) < kind.min_size:
+            raise ValueError(f"a {name} needs at least {kind.min_size} cards")
+        if kind.like is Like.SET or kind.like is Like.RUN:
+            base = SET if kind.like is Like.SET else RUN
+            try:
+                meld = self.make(base, cards, kind.min_size)
+            except ValueError:
+                if base is not RUN or self.why_not_run(cards[::-1], kind.min_size) is not None:
+                    raise
+                meld = self.make(RUN, cards[::-1], kind.min_size)
+            meld = meld._replace(name=name)
+        else:
+            meld = Meld(GROUP, cards, self._group_of(kind, cards), 0, -1, name)
+        if not self.meets_rule(kind, meld.cards):
+            raise ValueError(f"the cards are no {name}" + (f" ({kind.description})" if kind.description else "")
+                             + (f": {kind.rule.source}" if kind.rule is not None and not kind.description else ""))
+        return meld
+
+    def _group_of(self, kind: MeldKindRule, cards: Sequence[int]) -> int:
+        """The colour or suit a group's natural cards share (-1 for ``like: any``);
+        ValueError when they do not, or a card goes in no meld or the jokers' limits."""
+        dead = self._dead_card(cards)
+        if dead:
+            raise ValueError(dead)
+        naturals = [c for c in cards if c not in self.wild]
+        problem = self._joker_problem(len(cards), len(cards) - len(naturals), False)
+        if problem:
+            raise ValueError(problem.replace("a set", f"a {kind.name}"))
+        if kind.like is Like.ANY:
+            return -1
+        stride = self.stride
+        groups = {self.colour_of[c // stride] if kind.like is Like.COLOUR else c // stride for c in naturals}
+        if len(groups) > 1:
+            raise ValueError(f"a {kind.name}'s natural cards must all be of one {kind.like.value}")
+        return groups.pop() if groups else -1
+
+    def meets_rule(self, kind: MeldKindRule, cards: Sequence[int]) -> bool:
+        """Whether ``cards`` meet the rule of ``kind`` (true without one); kept per cards."""
+        if kind.rule is None:
+            return True
+        key = (kind.name, tuple(sorted(cards)))
+        got = self._kind_verdicts.get(key)
+        if got is None:
+            stride = self.stride
+            naturals = [c for c in cards if c not in self.wild]
+            ranks = [self.cards.pack.value_of[c] for c in naturals]
+            suits = [c // stride for c in naturals]
+            colours = [self.colour_of[s] for s in suits]
+            env = {**self.env, "size": len(cards), "naturals": len(naturals), "wilds": len(cards) - len(naturals),
+                   "ranks": ranks, "suits": suits, "colours": colours, "distinct_ranks": len(set(ranks)),
+                   "distinct_suits": len(set(suits)), "distinct_colours": len(set(colours))}
+            try:
+                got = bool(kind.rule(env))
+            except EvaluationError as exc:
+                raise EvaluationError(f"melds.kinds.{kind.name}.rule '{kind.rule.source}': {exc}",
+                                      ("melds", "kinds", kind.name, "rule")) from None
+            if len(self._kind_verdicts) > 65536:
+                self._kind_verdicts.clear()
+            self._kind_verdicts[key] = got
+        return got
+
+    def is_kind(self, name: str, meld: Meld) -> bool:
+        """Whether ``meld`` is a meld of the kind ``name`` (already named so, or a set or
+        run like it that meets its rule)."""
+        if meld.name == name:
+            return True
+        kind = self.kinds.get(name)
+        if kind is None or meld.kind is not kind.kind or meld.kind is GROUP or len(meld.cards) < kind.min_size:
+            return False
+        return self.meets_rule(kind, meld.cards)
 
     def classify(self, cards: Sequence[int]) -> Meld:
         """A meld from cards as written: a set if it is one, else a run in the given order
@@ -292,6 +391,12 @@ class MeldChecks:
                         out.append(self.make(RUN, tuple(cards)[::-1]))
                     except ValueError:
                         pass
+        for name, own in self.kinds.items():  # a group of cards is one only as a kind of the ruleset's
+            if own.kind is GROUP:
+                try:
+                    out.append(self.make_kind(name, cards))
+                except ValueError:
+                    pass
         if not out:
             self.classify(cards)  # raises with the reason
         return out

@@ -11,7 +11,7 @@ from typing import Any, Callable, Sequence, TypeVar
 
 from ...pack import STANDARD, Pack
 from .meld_checks import Meld, MeldChecks, _jokers_side_by_side, values_of
-from .rules import RUN, SET, GoingDownRules, MeldRules
+from .rules import GROUP, RUN, SET, GoingDownRules, MeldRules
 
 T = TypeVar("T")
 
@@ -29,7 +29,10 @@ class LayOffs(MeldChecks):
 
     def lay_off(self, meld: Meld, card: int, at_low: bool | None = None) -> Meld | None:
         """``meld`` with ``card`` added, or None if it does not fit.  For a run the card
-        goes where its value belongs; a wild card goes to the high end unless ``at_low``."""
+        goes where its value belongs; a wild card goes to the high end unless ``at_low``.
+        A meld of a kind of melds.kinds takes the card only if it stays one."""
+        if meld.name:
+            return self._lay_off_kind(meld, card, at_low)
         size = len(meld.cards) + 1
         wild = self.wild
         is_wild = card in wild
@@ -61,7 +64,7 @@ class LayOffs(MeldChecks):
                 if self._fits(cards, start) and (self.rules.jokers_adjacent or not _jokers_side_by_side(cards, wild)):
                     return Meld(meld.kind, cards, meld.suit, start)
             return None
-        if card // stride != meld.suit or self._joker_problem(size, jokers, True):
+        if (self.same_suit and card // stride != meld.suit) or self._joker_problem(size, jokers, True):
             return None
         base, span = self.wrap_base, self.wrap_span
         for value in values_of(card, self.ace_low, self.ace_high, stride):
@@ -74,6 +77,20 @@ class LayOffs(MeldChecks):
                 if self._fits(cards, meld.start):
                     return Meld(meld.kind, cards, meld.suit, meld.start)
         return None
+
+    def _lay_off_kind(self, meld: Meld, card: int, at_low: bool | None) -> Meld | None:
+        """lay_off on a meld of a kind of melds.kinds: a set or a run laid off as one that
+        still meets the kind's rule; a group of cards that stays one."""
+        kind = self.kinds[meld.name]
+        if meld.kind is GROUP:
+            try:
+                return self.make_kind(meld.name, meld.cards + (card,))
+            except ValueError:
+                return None
+        bigger = self.lay_off(meld._replace(name=""), card, at_low)
+        if bigger is None or not self.meets_rule(kind, bigger.cards):
+            return None
+        return bigger._replace(name=meld.name)
 
     def wilds(self, meld: Meld) -> int:
         """How many wild cards ``meld`` holds (each counts as a joker for the limits)."""
@@ -93,9 +110,17 @@ class LayOffs(MeldChecks):
         wild = self.wild
         if card in wild or not any(c in wild for c in meld.cards):
             return None
+        if meld.name:  # a kind of melds.kinds: as its set or run, if it stays one of the kind
+            if meld.kind is GROUP:
+                return None
+            swapped = self.swap(meld._replace(name=""), card)
+            return swapped._replace(name=meld.name) if swapped is not None and \
+                self.meets_rule(self.kinds[meld.name], swapped.cards) else None
         if meld.kind is RUN:
             for i, c in enumerate(meld.cards):
-                if c in wild and self.stands_for(meld, i) == card:
+                if c in wild and (self.stands_for(meld, i) == card if self.same_suit else
+                                  card < self.suited and
+                                  card % self.stride == self.cards.rank_of_value[meld.start + i]):
                     return Meld(meld.kind, meld.cards[:i] + (card,) + meld.cards[i + 1:], meld.suit, meld.start)
             return None
         if meld.rank >= 0 and card < self.suited and card % self.stride == meld.rank:
@@ -127,6 +152,9 @@ class LayOffs(MeldChecks):
         return self._cached(self._accepts, meld, self._compute_accepts)
 
     def _compute_accepts(self, meld: Meld) -> frozenset[int]:
+        if meld.name or not self.same_suit:  # (the general rules: every candidate tried)
+            return frozenset(c for c in self._lay_off_candidates(meld)
+                             if c not in self.wild and self.lay_off(meld, c) is not None)
         if meld.kind is SET:
             # what lay_off checks for a natural on a set, once for all candidates: the
             # rank (every candidate has it) and the joker limits of the larger set
@@ -161,6 +189,8 @@ class LayOffs(MeldChecks):
             return frozenset()
         card_for = self.cards.card_for
         stride = self.stride
+        if meld.name or not self.same_suit:  # (the general rules: every natural card tried)
+            return frozenset(n for n in range(self.suited) if n not in wild and self.swap(meld, n) is not None)
         if meld.kind is RUN:
             return frozenset(n for n in (card_for(meld.suit, meld.start + i) for i, c in enumerate(meld.cards) if c in wild)
                              if n not in wild)
@@ -169,6 +199,14 @@ class LayOffs(MeldChecks):
 
     def _lay_off_candidates(self, meld: Meld) -> list[int]:
         stride = self.stride
+        if meld.kind is GROUP:
+            return list(range(self.suited))
+        if meld.kind is RUN and not self.same_suit:
+            ends = [meld.start - 1, meld.start + len(meld.cards)]
+            if self.rules.wrap:
+                ends = [(v - self.wrap_base) % self.wrap_span + self.wrap_base for v in ends]
+            ranks = [self.cards.rank_of_value[v] for v in ends if 1 <= v <= self.cards.top]
+            return [s * stride + r for r in ranks if r >= 0 for s in range(self.cards.suits)]
         if meld.kind is SET:
             return [s * stride + meld.rank for s in range(self.cards.suits)] if meld.rank >= 0 else \
                 list(range(self.suited))

@@ -18,7 +18,7 @@ from ...pack import STANDARD, Pack
 from .meld_checks import Meld
 from .meld_contracts import ContractReading
 from .meld_layoffs import LayOffs
-from .rules import EITHER, RUN, SET, GoingDownRules, MeldKind, MeldRules, MeldSpec
+from .rules import EITHER, GROUP, RUN, SET, GoingDownRules, Like, MeldKind, MeldRules, MeldSpec
 
 # For each rank, the bits of the run values it stands for (bit v for value v; the ace
 # is both 1 and 14) are the pack's ``value_bits`` (:mod:`.cardset`): a suit's cards in
@@ -70,6 +70,8 @@ class GoDownSearch(ContractReading, LayOffs):
         specs, need, sets, least_set, least_run, runs = self._sorted_specs(contract)
         if len(hand) < need or not specs:  # (no contract: see MeldingOut.melds_out)
             return []
+        if self.general:  # kinds of the ruleset's own, or runs of any suits
+            return self._general_options(hand, specs, limit)
         naturals = self.wild_naturals
         joker = self.joker
         if self.dead:  # special cards that are not wild go in no meld
@@ -84,6 +86,117 @@ class GoDownSearch(ContractReading, LayOffs):
         if held:
             options = [self._with_wild_cards(option, hand.count(joker) - len(held), held) for option in options]
         return options
+
+    # --- the general search: kinds of melds.kinds, runs of any suits ------------------------------
+    def _general_options(self, hand: Sequence[int], specs: Sequence[MeldSpec], limit: int) -> list[tuple[Meld, ...]]:
+        """go_down_options where the ruleset has kinds of its own or runs of any suits: a
+        plain search over the hand's cards (by counts), each part's canonical candidates
+        (:meth:`_general_candidates`) tried in turn; each option checked as a whole."""
+        wild = self.wild
+        cards = [c for c in hand if c not in self.dead]
+        counts: dict[int, int] = {}
+        for c in cards:
+            counts[c] = counts.get(c, 0) + 1
+        out: list[tuple[Meld, ...]] = []
+        seen: set[tuple[tuple[int, ...], ...]] = set()
+        chosen: list[Meld] = []
+        initial_rules = self.rules.distinct_set_ranks or self.rules.no_consecutive_same_suit_runs
+
+        def search(i: int) -> None:
+            if i == len(specs):
+                key = tuple(sorted(tuple(sorted(m.cards)) for m in chosen))
+                if key not in seen and (not initial_rules or self.initial_problem(chosen) is None):
+                    seen.add(key)
+                    out.append(tuple(chosen))
+                return
+            wilds = sorted((c for c in counts if c in wild and counts[c]), reverse=True)  # jokers last
+            pool = [c for c in wilds for _ in range(counts[c])]
+            for meld in self._general_candidates(specs[i], counts, pool):
+                for c in meld.cards:
+                    counts[c] -= 1
+                chosen.append(meld)
+                search(i + 1)
+                chosen.pop()
+                for c in meld.cards:
+                    counts[c] += 1
+                if len(out) >= limit:
+                    return
+
+        search(0)
+        return out
+
+    def _general_candidates(self, spec: MeldSpec, counts: dict[int, int], pool: list[int]) -> list[Meld]:
+        """The canonical melds of ``spec`` that the counted cards can make (``pool``: the
+        wild cards held, in the order they are used): sets by rank, low to high, the
+        naturals by suit and then wild cards (and, where that meets no rule of the
+        kind, one natural of each suit first); runs by suit (one group of every suit for
+        runs of any suits), then start, each value held as a natural, each gap a wild card;
+        groups by colour or suit (or all the cards), the lowest naturals first, then wild
+        cards.  Each is checked as a meld and against its kind's rule."""
+        size = spec.min_size
+        wild = self.wild
+        stride, suits = self.stride, self.cards.suits
+        kinds = (SET, RUN) if spec.kind is EITHER else (spec.kind,)
+        out: list[Meld] = []
+        for kind in kinds:
+            most, least = self.limits(size, kind is RUN)
+            spare = min(len(pool), most)
+            tries: list[tuple[int, ...]] = []
+            if kind is SET:
+                for rank in range(stride):
+                    held = [c for s in range(suits) for c in (s * stride + rank,) if c not in wild
+                            for _ in range(min(counts.get(c, 0), 1 if self.rules.set_distinct_suits else 99))]
+                    if not held:
+                        continue
+                    one_each = sorted(set(held))  # (one of each suit: for a kind's rule on the suits)
+                    for naturals in ((held, one_each) if one_each != held else (held,)):
+                        n = min(len(naturals), size)
+                        if size - n <= spare and n >= max(least, 1):
+                            tries.append(tuple(naturals[:n]) + tuple(pool[:size - n]))
+                if least == 0 and len(pool) >= size and most >= size:
+                    tries.append(tuple(pool[:size]))
+            elif kind is RUN:
+                groups = [list(range(suits))] if not self.same_suit else [[s] for s in range(suits)]
+                for group in groups:
+                    for start in range(self.lo, self.hi - size + 2):
+                        run: list[int] = []
+                        jokers = 0
+                        for v in range(start, start + size):
+                            r = self.cards.rank_of_value[v] if 0 <= v < len(self.cards.rank_of_value) else -1
+                            card = next((s * stride + r for s in group if r >= 0 and s * stride + r not in wild and
+                                         counts.get(s * stride + r, 0) > 0), None)
+                            if card is None:
+                                if jokers >= spare:
+                                    break
+                                run.append(pool[jokers])
+                                jokers += 1
+                            else:
+                                run.append(card)
+                        else:
+                            if size - jokers >= max(least, 1):
+                                tries.append(tuple(run))
+            else:
+                rule = self.kinds[spec.name]
+                naturals = sorted((c for c in counts if c not in wild and c < self.suited and counts[c]),
+                                  key=lambda c: (self.cards.pack.value_of[c], c))
+                by: dict[int, list[int]] = {}
+                for c in naturals:
+                    key = -1 if rule.like is Like.ANY else self.colour_of[c // stride] if rule.like is Like.COLOUR \
+                        else c // stride
+                    by.setdefault(key, []).extend([c] * counts[c])
+                for held in by.values():
+                    n = min(len(held), size)
+                    if size - n <= spare and n >= max(least, 1):
+                        tries.append(tuple(held[:n]) + tuple(pool[:size - n]))
+            for cards in dict.fromkeys(tries):
+                if any(cards.count(c) > counts.get(c, 0) for c in set(cards)):
+                    continue
+                try:
+                    meld = self.make_kind(spec.name, cards) if spec.name else self.make(kind, cards, size)
+                except ValueError:
+                    continue
+                out.append(meld)
+        return out
 
     def fuller_go_downs(self, hand: Sequence[int], options: Sequence[tuple[Meld, ...]],
                         contract: Sequence[MeldSpec], keep: int = 0) -> list[tuple[Meld, ...]]:

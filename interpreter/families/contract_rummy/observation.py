@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from ...game import OVER
 from .phases import _OVER, _WINDOW
-from .round import RoundState
+from .round import RoundState, SeatFacts
 from .rules import Contract
 from .table import TableIndex
 
@@ -30,7 +30,7 @@ class RummyObservation(NamedTuple):
     turn: int
     totals: tuple[int, ...]
     hand: tuple[int, ...]  # this seat's cards, in the order held
-    contract: Contract | None  # this round's (None once the game is over)
+    contract: Contract | None  # this seat's this round (None once the game is over)
     player: int  # the player in turn (``turn`` is whoever must act now)
     hand_counts: tuple[int, ...]
     top_discard: int | None
@@ -50,6 +50,27 @@ class RummyObservation(NamedTuple):
     points: tuple[int, ...] = ()  # each card's penalty points this round, by card (card_points)
     out_first: int | None = None  # who went out, while the others take their last turns (going_out.last_turns)
     final_turns: tuple[int, ...] = ()  # the last turns still to come, by seat, in order
+    seats: SeatFacts | None = None  # each seat's own contract, counters and skips (None where the ruleset has none)
+
+    @property
+    def contracts(self) -> tuple[Contract, ...]:
+        """Each seat's contract this round, where each has its own (``contract``)."""
+        return self.seats.contracts if self.seats is not None else ()
+
+    @property
+    def contract_numbers(self) -> tuple[int, ...]:
+        """Their numbers in ``contracts`` (1 the first)."""
+        return self.seats.contract_numbers if self.seats is not None else ()
+
+    @property
+    def counters(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """Each counter's name and every seat's value."""
+        return self.seats.counters if self.seats is not None else ()
+
+    @property
+    def skipped(self) -> tuple[int, ...]:
+        """The turns each seat is yet to lose (``skip``)."""
+        return self.seats.skipped if self.seats is not None else ()
 
 
 class Observations(RoundState):
@@ -67,6 +88,9 @@ class Observations(RoundState):
         else:
             phase = self.phase
             _, _, contract, hand_size, buy_limit, points, _ = self._round_facts()
+            seats = self._seat_facts
+            if seats is not None and seats.contracts:
+                contract = seats.contracts[seat]
         pile = self.pile
         down = self.down
         # tuple.__new__ rather than RummyObservation(...): the named tuple's own __new__
@@ -81,4 +105,4 @@ class Observations(RoundState):
             self.joker_debt, tuple(self.window) if phase is _WINDOW else (), self.buyer,
             tuple(self.known), self.turn_number,
             down[seat] and self.down_turn[seat] == self.turn_number, self.meld_engine.wild, points,
-            self.out_first, self.final_turns))
+            self.out_first, self.final_turns, self._seat_facts))

@@ -13,7 +13,7 @@ the lay-off rules), and each phase sets its own.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Sequence, Union
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, Union
 
 from ...deal import Deal
 from ...errors import EvaluationError, IllegalActionError
@@ -32,6 +32,16 @@ Move = Union[RummyAction, RummyChance, Deal]
 # What verify returns for apply to use: a go-down's melds, the meld after a lay-off or a
 # swap; None for every other move.
 Checked = Union[Sequence[Meld], Meld, None]
+
+
+class SeatFacts(NamedTuple):
+    """What each seat has of its own, as observations show it (where the ruleset has
+    ``contract``, ``counters`` or ``skip``; remade when one of them changes)."""
+
+    contracts: tuple[Contract, ...] = ()  # each seat's contract this round (``contract``)
+    contract_numbers: tuple[int, ...] = ()  # their numbers in ``contracts`` (1 the first)
+    counters: tuple[tuple[str, tuple[int, ...]], ...] = ()  # each counter's name and every seat's value
+    skipped: tuple[int, ...] = ()  # the turns each seat is yet to lose (``skip``)
 
 
 class RoundState(GameState):
@@ -87,6 +97,14 @@ class RoundState(GameState):
     discarder: int | None  # who discarded the card on top of the pile
     protected: bool  # the discard was protected by a call
 
+    # --- each seat's own (dealing.py, scoring.py) ----------------------------------------------
+    seat_counters: dict[str, list[int]]  # counters: name -> each seat's value, carried from round to round
+    seat_contracts: tuple[Contract, ...]  # each seat's contract this round (``contract``); empty: the round's
+    contract_numbers: tuple[int, ...]  # their numbers in ``contracts`` (1 the first); empty as above
+    skips: frozenset[int]  # the cards whose discard skips the next player this round (``skip``)
+    skipped: list[int]  # seats to lose their next turn (empty where no card skips)
+    _seat_facts: SeatFacts | None  # the above as observations show them (None where the ruleset has none)
+
     # --- the round's end (scoring.py) ---------------------------------------------------------
     went_out: list[int]  # rounds each seat went out in
     penalties: list[int]  # penalty points from cards left in hand
@@ -105,12 +123,38 @@ class RoundState(GameState):
                  "down", "down_turn", "jokers_melded", "_go_downs",
                  "joker_debt",
                  "discarder", "protected",
+                 "seat_counters", "seat_contracts", "contract_numbers", "skips", "skipped", "_seat_facts",
                  "went_out", "penalties", "out_first", "final_turns")
 
     # --- the round's facts ----------------------------------------------------------------------
     @property
     def contract(self) -> Contract:
-        return self._round_facts()[2]
+        """The contract of the player in turn (each seat's own where ``contract`` says so)."""
+        own = self.seat_contracts
+        return own[self.player] if own else self._round_facts()[2]
+
+    def contract_of(self, seat: int) -> Contract:
+        """``seat``'s contract this round."""
+        own = self.seat_contracts
+        return own[seat] if own else self._round_facts()[2]
+
+    def contract_number(self, seat: int) -> int:
+        """``seat``'s contract's number in ``contracts`` this round (1 the first)."""
+        numbers = self.contract_numbers
+        return numbers[seat] if numbers else self.rules_round
+
+    def seat_values(self) -> dict[str, list[int]]:
+        return self.seat_counters
+
+    def _refresh_seat_facts(self) -> None:
+        """Remake ``_seat_facts`` after each seat's contract, counters or skips changed."""
+        section = self.section
+        if section.contract_rule is None and not section.counters and section.skip_cards is None:
+            self._seat_facts = None
+            return
+        self._seat_facts = SeatFacts(self.seat_contracts, self.contract_numbers,
+                                     tuple((name, tuple(values)) for name, values in self.seat_counters.items()),
+                                     tuple(self.skipped))
 
     def _round_facts(self) -> tuple[int, Setup, Contract, int, int | None, tuple[int, ...], Any]:
         """(round index, setup, contract, hand size, buy limit or None, each card's
@@ -121,7 +165,10 @@ class RoundState(GameState):
         facts = self._facts
         if facts[0] != self.round_index or facts[1] is not self.setup:
             buying = self.section.buying
-            facts = self._facts = (self.round_index, self.setup, self.section.contracts[self.rules_round - 1],
+            # (where each seat has its own contract, ``seat_contracts`` holds them: the round's is a placeholder)
+            contracts = self.section.contracts
+            contract = contracts[self.rules_round - 1] if self.section.contract_rule is None else contracts[0]
+            facts = self._facts = (self.round_index, self.setup, contract,
                                    self.hand_size, self._round_value(buying.limit, ("buying", "limit")) if buying.allowed else None,
                                    round_card_points(self.section, self.setup, self.round_index),
                                    card_moves(self.setup.pack))
@@ -162,6 +209,11 @@ class RoundState(GameState):
                    others_down=sum(1 for s in range(self.players) if s != seat and self.down[s]),
                    stock=len(self.stock),
                    went_down_this_turn=self.down[seat] and self.down_turn[seat] == self.turn_number)
+        if self.section.reads_top_card:
+            env["top_card"] = self.pile[-1] if self.pile else -1
+        if self.seat_counters:
+            for name, values in self.seat_counters.items():
+                env[name] = values[seat]
         return env
 
     def _seat_allows(self, rule: SeatRule, seat: int, key: str) -> bool:
@@ -241,6 +293,7 @@ class RoundState(GameState):
         def _after_table_play(self, seat: int) -> None: ...  # discarding
         def _exhausted(self, reason: str) -> None: ...  # scoring
         def _end_round(self, goer: int | None) -> None: ...  # scoring
+        def _next_last_turn(self) -> None: ...  # discarding
 
 
 def not_now(action: Move, message: str) -> IllegalActionError:

@@ -4,7 +4,7 @@ fitting discard; built from the document and checked for every player count."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Mapping
 
@@ -16,7 +16,7 @@ from .cardset import rummy_pack
 # The event kinds a contract-rummy record writes besides the core's: a ruleset's own
 # events (chance events, the fitting-discard call) must not reuse them.
 RECORD_EVENTS = ("draw", "buy", "refuse", "meld", "layoff", "swap", "discard", "out", "reshuffle", "exhausted", "bonus",
-                 "laydown")
+                 "laydown", "contracts", "skip")
 
 MELD_NAMES: dict[str, Type] = {**GAME_NAMES, "size": Type.INT, "is_run": Type.BOOL, "is_set": Type.BOOL}
 # buying and chance-event expressions: the round's names (round, rounds, hand_size, is_last_round)
@@ -25,7 +25,7 @@ BUY_NAMES: dict[str, Type] = dict(ROUND_NAMES)
 SEAT_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "player": Type.INT, "discarder": Type.INT,
                                "is_next": Type.BOOL, "is_down": Type.BOOL, "buys": Type.INT, "buys_left": Type.INT,
                                "cards_in_hand": Type.INT, "others_down": Type.INT, "stock": Type.INT,
-                               "went_down_this_turn": Type.BOOL}
+                               "went_down_this_turn": Type.BOOL, "top_card": Type.INT}
 # melds.wild: the round's names and the card asked about
 WILD_NAMES: dict[str, Type] = {**ROUND_NAMES, "card_rank": Type.INT, "card_suit": Type.INT, "card": Type.INT,
                                "card_is_special": Type.BOOL}
@@ -39,12 +39,33 @@ GO_DOWN_NAMES: dict[str, Type] = {**SEAT_NAMES, "cards_left": Type.INT, "melds_p
                                   "extra_melds": Type.INT}
 BONUS_NAMES: dict[str, Type] = {**BUY_NAMES, "in_one_turn": Type.BOOL, "jokers_melded": Type.INT,
                                 "others_down": Type.INT, "buys": Type.INT, "is_last_round": Type.BOOL}
+# counters.*.initial: the first round's names and the seat; contract: the round's names, the seat
+# (and the counters)
+COUNTER_START_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT}
+# counters.*.update: after a round is scored, the seat's part in it (and every counter)
+COUNTER_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "points": Type.INT, "is_down": Type.BOOL,
+                                  "went_out": Type.BOOL, "cards_left": Type.INT, "contract": Type.INT}
+# melds.kinds.*.rule: the cards of a meld tried (the natural cards' values in lists)
+KIND_NAMES: dict[str, Type] = {**GAME_NAMES, "size": Type.INT, "naturals": Type.INT, "wilds": Type.INT,
+                               "ranks": Type.LIST, "suits": Type.LIST, "colours": Type.LIST,
+                               "distinct_ranks": Type.INT, "distinct_suits": Type.INT, "distinct_colours": Type.INT}
 
 
 class MeldKind(StrEnum):
     SET = "set"
     RUN = "run"
     EITHER = "meld"  # a contract part that may be met by a set or a run (never a meld's own kind)
+    GROUP = "group"  # cards of one colour, of one suit, or any cards (a kind of melds.kinds; never written)
+
+
+class Like(StrEnum):
+    """melds.kinds.*.like: what a kind of the ruleset's own is made of, before its rule."""
+
+    SET = "set"  # one rank
+    RUN = "run"  # in sequence
+    COLOUR = "colour"  # natural cards of one colour, any ranks
+    SUIT = "suit"  # natural cards of one suit, any ranks
+    ANY = "any"  # any cards
 
 
 class GoingOut(StrEnum):
@@ -88,7 +109,7 @@ class WhenEmpty(StrEnum):
 
 # The members as plain module constants, for the hot paths: an enum class attribute
 # costs a lookup through the enum machinery each time it is read.
-SET, RUN, EITHER = MeldKind.SET, MeldKind.RUN, MeldKind.EITHER
+SET, RUN, EITHER, GROUP = MeldKind.SET, MeldKind.RUN, MeldKind.EITHER, MeldKind.GROUP
 DISCARD_REQUIRED, DISCARD_OPTIONAL, NO_DISCARD = GoingOut.DISCARD_REQUIRED, GoingOut.DISCARD_OPTIONAL, GoingOut.NO_DISCARD
 OWN_MELDS = LayOffOn.OWN_MELDS
 SWAP_FROM_RUNS, SWAP_FROM_ALL = SwapFrom.RUNS, SwapFrom.ALL
@@ -96,12 +117,39 @@ FREED_TO_HAND, PLAY_THIS_TURN = FreedJoker.TO_HAND, FreedJoker.PLAY_THIS_TURN
 
 
 @dataclass(frozen=True)
+class MeldKindRule:
+    """A kind of meld of the ruleset's own (``melds.kinds``): cards like a set, a run, of
+    one colour, of one suit or any, that also meet ``rule`` (a predicate of KIND_NAMES)."""
+
+    name: str
+    like: Like
+    rule: Compiled | None
+    min_size: int
+    description: str = ""
+
+    @property
+    def kind(self) -> MeldKind:
+        """The kind of meld its melds are (a set, a run, or a group of cards)."""
+        return SET if self.like is Like.SET else RUN if self.like is Like.RUN else GROUP
+
+
+@dataclass(frozen=True)
 class MeldSpec:
     kind: MeldKind
     min_size: int
+    name: str = ""  # a kind of melds.kinds (its melds are of ``kind`` and meet its rule)
 
     def __str__(self) -> str:
-        return f"{self.kind.value} of {self.min_size}"
+        return f"{self.name or self.kind.value} of {self.min_size}"
+
+
+@dataclass(frozen=True)
+class RummyCounter:
+    """A number each seat carries from round to round (``counters``)."""
+
+    name: str
+    initial: Compiled  # COUNTER_START_NAMES
+    update: Compiled  # after each round's scoring: COUNTER_NAMES and every counter
 
 
 @dataclass(frozen=True)
@@ -129,6 +177,8 @@ class MeldRules:
     wild: Compiled | None = None
     run_max: int = 14  # melds.run.max_size: most cards in a run
     set_distinct_suits: bool = False  # melds.set.distinct_suits: no two natural cards of one suit in a set  # the natural cards that are wild too: a predicate of WILD_NAMES
+    run_same_suit: bool = True  # melds.run.same_suit: false lets a run's cards be of any suits
+    kinds: Mapping[str, MeldKindRule] = field(default_factory=dict)  # melds.kinds, by name
 
 
 @dataclass(frozen=True)
@@ -231,12 +281,27 @@ class RummyRules:
     card_points_rule: Compiled | None = None  # card_points as an expression of POINT_NAMES
     last_turns: Compiled | None = None  # going_out.last_turns: the others' turns after one goes out (BUY_NAMES)
     count_unmatched: bool = False  # going_out.count: unmatched: a hand scores only what its best melding leaves
+    counters: tuple[RummyCounter, ...] = ()  # counters: what each seat carries from round to round
+    contract_rule: Compiled | None = None  # contract: each seat's contract number (COUNTER_START_NAMES, counters)
+    skip_cards: Compiled | None = None  # skip.cards: the cards whose discard skips the next player (POINT_NAMES)
+    skip_upcard: bool = False  # skip.upcard: such a card turned up at the deal skips the first player
+    # whether a seat rule reads top_card: only then is it put among a seat's names (one more
+    # name grows the dict past a size the seat rules of most rulesets stay within)
+    reads_top_card: bool = False
 
 
 MELD_OUT_NAME = "go out by melding every card"  # the name of a round with no contract
 
 def schedule(section: RummyRules, sizes: int | list[int]) -> list[int]:
-    """One hand size per contract: a single number for every round, or a list."""
+    """One hand size per contract: a single number for every round, or a list.  Where
+    each seat's contract is chosen by ``contract``, the rounds are not the contracts: the
+    list is the schedule (its length the most rounds), and a single number is refused."""
+    if section.contract_rule is not None:
+        if not isinstance(sizes, list):
+            raise ValueError("each seat's contract is chosen by 'contract', so the rounds are not the contracts: "
+                             "give the schedule as a list of hand sizes, one a round, long enough for a game "
+                             "(\"repeat(10, 100)\": at most 100 rounds of 10 cards)")
+        return sizes
     count = len(section.contracts)
     if isinstance(sizes, list):
         if len(sizes) != count:
@@ -257,11 +322,25 @@ def build_section(builder: RulesBuilder) -> RummyRules:
     run_min = get(("melds", "run", "min_size"), 4)
     default_out = GoingOut(get(("going_out", "final_discard"), "discard-optional"))
     contracts = []
+    kinds = _kinds(builder, set_min, run_min)
     for i, entry in enumerate(get(("contracts",), [])):
         specs, path = (entry, ("contracts", i)) if isinstance(entry, list) else (entry["melds"], ("contracts", i, "melds"))
         melds = []
         for j, text in enumerate(specs):
             kind, _, size = text.partition(" of ")
+            if kind not in ("set", "run", "meld"):
+                named = kinds.get(kind)
+                if named is None:
+                    builder.fail(path + (j,), f"'{kind}' is no kind of meld: a contract names set, run, meld"
+                                 + (f" or a kind of melds.kinds ({', '.join(kinds)})" if kinds else
+                                    " (or a kind of the ruleset's own, under melds.kinds)"))
+                    continue
+                spec = MeldSpec(named.kind, int(size) if size else named.min_size, kind)
+                if spec.min_size < named.min_size:
+                    builder.fail(path + (j,), f"the contract asks for a {spec} but a {kind} has at least "
+                                 f"{named.min_size} cards (melds.kinds.{kind}.min_size)")
+                melds.append(spec)
+                continue
             least = {"set": set_min, "run": run_min}.get(kind, min(set_min, run_min))
             spec = MeldSpec(MeldKind(kind), int(size) if size else least)
             if spec.min_size < least:
@@ -273,15 +352,17 @@ def build_section(builder: RulesBuilder) -> RummyRules:
         going_out = GoingOut(entry.get("going_out", default_out)) if isinstance(entry, dict) else default_out
         name = entry.get("name", "") if isinstance(entry, dict) else ""
         contracts.append(Contract(tuple(melds), going_out, name or ", ".join(map(str, melds)) or MELD_OUT_NAME))
+    counters, counter_names = _counters(builder)
+    seat_names = {**SEAT_NAMES, **counter_names}
     run_ace = Ace(get(("melds", "run", "ace"), deck.ace))
     card_points, card_points_rule = _card_points(builder)
     bonuses = []
     for i, b in enumerate(get(("bonuses",), [])):
         bonuses.append(Bonus(
             name=b["name"],
-            when=builder.expr(("bonuses", i, "when"), BONUS_NAMES, Type.BOOL),
-            goer=builder.expr(("bonuses", i, "goer"), BONUS_NAMES, Type.INT, 0),
-            others=builder.expr(("bonuses", i, "others"), BONUS_NAMES, Type.INT, 0)))
+            when=builder.expr(("bonuses", i, "when"), {**BONUS_NAMES, **counter_names}, Type.BOOL),
+            goer=builder.expr(("bonuses", i, "goer"), {**BONUS_NAMES, **counter_names}, Type.INT, 0),
+            others=builder.expr(("bonuses", i, "others"), {**BONUS_NAMES, **counter_names}, Type.INT, 0)))
     taken = set(CORE_EVENTS) | set(RECORD_EVENTS)
     for i, e in enumerate(get(("chance_events",), [])):
         if e["name"] in taken:
@@ -298,7 +379,7 @@ def build_section(builder: RulesBuilder) -> RummyRules:
             name=e["name"], description=e.get("description", ""), one_in=e["one_in"], seat=SeatFromDealer(e["seat"]),
             actor=builder.expr(("chance_events", i, "actor"), BUY_NAMES, Type.INT, 0),
             others=builder.expr(("chance_events", i, "others"), BUY_NAMES, Type.INT, 0)))
-    return RummyRules(
+    section = RummyRules(
         contracts=tuple(contracts),
         melds=MeldRules(
             set_min=set_min, run_min=run_min, run_ace=run_ace,
@@ -311,27 +392,29 @@ def build_section(builder: RulesBuilder) -> RummyRules:
             wild=builder.expr(("melds", "wild"), WILD_NAMES, Type.BOOL) if get(("melds", "wild")) is not None else None,
             set_distinct_suits=get(("melds", "set", "distinct_suits"), False),
             run_max=_run_max(builder, run_min),
+            run_same_suit=get(("melds", "run", "same_suit"), True),
+            kinds=kinds,
         ),
         going_down=GoingDownRules(extra_melds=get(("going_down", "extra_melds"), False),
                                   exact_sizes=get(("going_down", "exact_sizes"), False),
-                                  may=_seat_rule(builder, "going_down", GO_DOWN_NAMES)),
+                                  may=_seat_rule(builder, "going_down", {**GO_DOWN_NAMES, **counter_names})),
         lay_off=LayOffRules(allowed=get(("lay_off", "allowed"), True),
                        requires_down=get(("lay_off", "requires_down"), True),
                        same_turn_as_going_down=get(("lay_off", "same_turn_as_going_down"), True),
                        on=LayOffOn(get(("lay_off", "on"), "any-meld")),
-                       may=_seat_rule(builder, "lay_off")),
+                       may=_seat_rule(builder, "lay_off", seat_names)),
         joker_swap=JokerSwapRules(allowed=get(("joker_swap", "allowed"), False),
                              melds=SwapFrom(get(("joker_swap", "melds"), "runs")),
                              requires_down=get(("joker_swap", "requires_down"), True),
                              freed_joker=FreedJoker(get(("joker_swap", "freed_joker"), "to-hand")),
-                             may=_seat_rule(builder, "joker_swap")),
+                             may=_seat_rule(builder, "joker_swap", seat_names)),
         buying=BuyingRules(allowed=_buying_allowed(builder),
                       priority=BuyPriority(get(("buying", "priority"), "clockwise-from-player-in-turn")),
                       penalty_cards=builder.expr(("buying", "penalty_cards"), BUY_NAMES, Type.INT, 1),
                       limit=builder.expr(("buying", "limit"), BUY_NAMES, Type.INT, 0),
-                      may=builder.expr(("buying", "may", "rule"), SEAT_NAMES, Type.BOOL)
+                      may=builder.expr(("buying", "may", "rule"), seat_names, Type.BOOL)
                       if get(("buying", "may")) is not None else None,
-                      may_message=builder.template(("buying", "may", "message"), SEAT_NAMES)
+                      may_message=builder.template(("buying", "may", "message"), seat_names)
                       if get(("buying", "may")) is not None else None,
                       veto=BuyVeto(get(("buying", "veto"), "none"))),
         going_out=default_out,
@@ -346,12 +429,63 @@ def build_section(builder: RulesBuilder) -> RummyRules:
             allowed=get(("fitting_discard_call", "allowed"), False),
             penalty_draw=get(("fitting_discard_call", "penalty_draw"), 1),
             name=get(("fitting_discard_call", "name"), "call")),
-        take_discard=_seat_rule(builder, "take_discard"),
-        discard=_seat_rule(builder, "discard", DISCARD_NAMES),
+        take_discard=_seat_rule(builder, "take_discard", seat_names),
+        discard=_seat_rule(builder, "discard", {**DISCARD_NAMES, **counter_names}),
         last_turns=builder.expr(("going_out", "last_turns"), BUY_NAMES, Type.INT)
         if get(("going_out", "last_turns")) is not None else None,
         count_unmatched=get(("going_out", "count"), "all") == "unmatched",
+        counters=counters,
+        contract_rule=builder.expr(("contract",), {**COUNTER_START_NAMES, **counter_names}, Type.INT)
+        if get(("contract",)) is not None else None,
+        skip_cards=builder.expr(("skip", "cards"), POINT_NAMES, Type.BOOL) if get(("skip",)) is not None else None,
+        skip_upcard=get(("skip", "upcard"), False),
     )
+    return replace(section, reads_top_card=_reads_top_card(section))
+
+
+def _reads_top_card(section: RummyRules) -> bool:
+    """Whether a rule about a seat (its rule or its message) reads ``top_card``."""
+    rules: list[Compiled | None] = [section.buying.may]
+    templates = [section.buying.may_message]
+    for seat_rule in (section.take_discard, section.discard, section.going_down.may, section.lay_off.may,
+                      section.joker_swap.may):
+        if seat_rule is not None:
+            rules.append(seat_rule.rule)
+            templates.append(seat_rule.message)
+    rules += [p for t in templates if t is not None for p in t.parts if not isinstance(p, str)]
+    return any(r is not None and "top_card" in r.names for r in rules)
+
+
+def _counters(builder: RulesBuilder) -> tuple[tuple[RummyCounter, ...], dict[str, Type]]:
+    """``counters``: each compiled, and their names (ints) for the rules that read them."""
+    names: dict[str, Type] = {}
+    given = builder.get(("counters",), {}) or {}
+    for name in given:
+        if name in COUNTER_NAMES or name in DISCARD_NAMES or name in GO_DOWN_NAMES or name in BONUS_NAMES or \
+                name in KIND_NAMES or name in POINT_NAMES or name in builder.let_names:
+            builder.fail(("counters", name), f"'{name}' is a name the language (or a let) already binds",
+                         at_key=True, span=len(name))
+            continue
+        names[name] = Type.INT
+    counters = []
+    for name in names:
+        counters.append(RummyCounter(
+            name=name,
+            initial=builder.expr(("counters", name, "initial"), COUNTER_START_NAMES, Type.INT, 0),
+            update=builder.expr(("counters", name, "update"), {**COUNTER_NAMES, **names}, Type.INT)))
+    return tuple(counters), names
+
+
+def _kinds(builder: RulesBuilder, set_min: int, run_min: int) -> dict[str, MeldKindRule]:
+    """``melds.kinds``: the ruleset's own kinds of meld, by name."""
+    out = {}
+    for name, spec in (builder.get(("melds", "kinds"), {}) or {}).items():
+        like = Like(spec["like"])
+        least = spec.get("min_size", set_min if like is Like.SET else run_min if like is Like.RUN else 3)
+        rule = spec.get("rule")
+        out[name] = MeldKindRule(name, like, builder.expr(("melds", "kinds", name, "rule"), KIND_NAMES, Type.BOOL)
+                                 if rule is not None else None, least, spec.get("description", ""))
+    return out
 
 
 
@@ -463,6 +597,32 @@ def _deck_cards(setup: Setup) -> list[tuple[int, dict[str, Any]]]:
             if count > 0:
                 got.append((c, {"card": c, "card_rank": 0, "card_suit": -1, "card_is_special": True}))
         setup.cache["rummy_deck_cards"] = got
+    return got
+
+
+def skip_cards(section: RummyRules, setup: Setup, round_index: int) -> frozenset[int]:
+    """The cards whose discard skips the next player in the round at ``round_index``
+    (``skip.cards``, a predicate of POINT_NAMES worked out once a round for each card of
+    the deck).  EvaluationError at skip.cards when it cannot be evaluated."""
+    rule = section.skip_cards
+    if rule is None:
+        return frozenset()
+    key = ("rummy_skips", round_index, id(section))
+    got = setup.cache.get(key)
+    if got is None:
+        wild = wild_cards(section.melds, setup, round_index)
+        joker = rummy_pack(setup.pack).joker
+        env = setup.round_env(round_index)
+        found = set()
+        for c, card_env in [(joker, {"card": joker, "card_rank": 0, "card_suit": -1, "card_is_special": True}),
+                            *_deck_cards(setup)]:
+            env.update(card_env, card_is_wild=c in wild, card_is_joker=c == joker)
+            try:
+                if rule(env):
+                    found.add(c)
+            except EvaluationError as exc:
+                raise EvaluationError(f"skip.cards '{rule.source}': {exc}", ("skip", "cards")) from None
+        got = setup.cache[key] = frozenset(found)
     return got
 
 

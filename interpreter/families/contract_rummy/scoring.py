@@ -45,6 +45,9 @@ class ScoringPhase(RoundState):
         if goer is not None:
             self._add_bonuses(goer, points)
         self._add_chance_event_points(points)
+        if self.seat_counters:
+            self._update_counters(goer, points)
+            self._refresh_seat_facts()
         self.cut_success = []
         self.chance_step = 0
         self.joker_debt = 0
@@ -54,12 +57,28 @@ class ScoringPhase(RoundState):
         self.phase = _DEAL
         self.score_round(points)
 
+    def _update_counters(self, goer: int | None, points: list[int]) -> None:
+        """Each counter's new value for each seat, from the round just scored and every
+        counter's value before it (all counters change together)."""
+        before = {name: values[:] for name, values in self.seat_counters.items()}
+        for seat in range(self.players):
+            env = self.setup.round_env(self.round_index)
+            env.update(seat=seat, points=points[seat], is_down=self.down[seat], went_out=seat == goer,
+                       cards_left=len(self.hands[seat]), contract=self.contract_number(seat))
+            for name, values in before.items():
+                env[name] = values[seat]
+            for counter in self.section.counters:
+                self.seat_counters[counter.name][seat] = int(self._evaluate(counter.update, env,
+                                                                            ("counters", counter.name, "update")))
+
     def _add_bonuses(self, goer: int, points: list[int]) -> None:
         """Add to ``points`` each bonus whose ``when`` holds for ``goer``, and log it."""
         env = self.setup.round_env(self.round_index)
         env.update(in_one_turn=self.down_turn[goer] == self.turn_number,
                    jokers_melded=self.jokers_melded[goer], buys=self.buys[goer],
                    others_down=sum(1 for s in range(self.players) if s != goer and self.down[s]))
+        for name, values in self.seat_counters.items():
+            env[name] = values[goer]
         evaluate = self._evaluate
         for i, bonus in enumerate(self.section.bonuses):
             if evaluate(bonus.when, env, ("bonuses", i, "when")):

@@ -66,9 +66,13 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
             once(("going_out", "last_turns"), f"with {setup.players} players, round {number} gives each other player "
                  f"{turns} last turns: give 0 to 10")
             break
-    for i, number in enumerate(setup.round_numbers):
-        if number > len(rummy.contracts):
-            continue
+    if rummy.contract_rule is not None:  # a seat may play any contract in any round: each in the first
+        # round, with the smallest hand the schedule deals
+        smallest = min(range(len(setup.hand_sizes)), key=lambda i: setup.hand_sizes[i])
+        plays = [(smallest, n) for n in range(1, len(rummy.contracts) + 1)]
+    else:
+        plays = [(i, number) for i, number in enumerate(setup.round_numbers) if number <= len(rummy.contracts)]
+    for i, number in plays:
         contract = rummy.contracts[number - 1]
         renv = setup.round_env(i)
         try:
@@ -84,12 +88,16 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
             buys, only_flip = 1, "; with 2 players only the flip card can be bought"
         most = setup.hand_sizes[i] + 1 + buys * (1 + penalty)
         if contract.cards_needed > most:
-            once(("contracts", number - 1), f"{'with 2 players, ' if only_flip else ''}round {number}'s contract "
+            once(("contracts", number - 1), f"{'with 2 players, ' if only_flip else ''}{_label(rummy, number)} "
                  f"({contract.name}) needs {contract.cards_needed} cards, but a player holds at most {most} "
                  f"({setup.hand_sizes[i]} dealt, 1 drawn, {buys} buy{'s' if buys != 1 else ''} of "
                  f"{1 + penalty} card{'s' if penalty else ''}{only_flip})")
         for meld in contract.melds:
             kinds = (MeldKind.SET, MeldKind.RUN) if meld.kind is MeldKind.EITHER else (meld.kind,)
+            if meld.kind is MeldKind.GROUP:
+                for path, message, key in _group_problems(rummy, setup, number, meld):
+                    once(path, message, key=key)
+                continue
             problems = []
             for kind in kinds:
                 try:
@@ -103,6 +111,38 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
             else:  # no kind the part may be can be made: the first kind's reasons
                 for path, message, key in problems[0]:
                     once(path, message, key=key)
+
+
+def _label(rummy: RummyRules, number: int) -> str:
+    """How a message names contract ``number``: by its round, or (each seat its own) by its number."""
+    return f"contract {number}" if rummy.contract_rule is not None else f"round {number}'s contract"
+
+
+def _group_problems(rummy: RummyRules, setup: Setup, number: int,
+                    meld: MeldSpec) -> list[tuple[tuple[str | int, ...], str, str | None]]:
+    """Why no group of cards of the kind of melds.kinds that ``meld`` names can be made in
+    round ``number``: the pack's natural cards of one colour (or suit, or all of them)
+    with its wild cards are fewer than the part asks for."""
+    kind = rummy.melds.kinds[meld.name]
+    pack = setup.pack
+    naturals = [c for c, card_env in _deck_cards(setup) if not card_env["card_is_special"]]
+    wild = wild_cards(rummy.melds, setup, 0)
+    copies = setup.decks
+    colours: dict[str, int] = {}
+    for c in naturals:
+        if c in wild:
+            continue
+        suit = pack.suit_of[c]
+        key = "" if kind.like.value == "any" else pack.suits[suit].colour if kind.like.value == "colour" else \
+            pack.suits[suit].code
+        colours[key] = colours.get(key, 0) + copies
+    specials = sum(n for c, n in setup.special_counts if c in wild) + (setup.jokers if rummy_pack(pack).joker in wild
+                                                                      else 0)
+    most = max(colours.values(), default=0) + specials
+    if meld.min_size > most:
+        return [(("contracts", number - 1), f"contract {number} ({meld}) asks for {meld.min_size} cards of one "
+                 f"{kind.like.value}, but the pack holds at most {most} with its wild cards", None)]
+    return []
 
 
 def _spec_problems(rummy: RummyRules, setup: Setup, number: int, meld: MeldSpec,
@@ -130,13 +170,13 @@ def _spec_problems(rummy: RummyRules, setup: Setup, number: int, meld: MeldSpec,
             longest = len(setup.ranks)
         longest = min(longest, rummy.melds.run_max)
         if size > longest:
-            out.append((("contracts", number - 1), f"round {number}'s contract asks for a {meld}, but the longest "
+            out.append((("contracts", number - 1), f"{_label(rummy, number)} asks for a {meld}, but the longest "
                         f"possible run has {longest} cards", None))
         return out
     jokers = min(setup.jokers, max(most, 0))
     naturals = cards.suits if rummy.melds.set_distinct_suits else cards.suits * setup.decks
     if size > naturals + jokers:
-        out.append((("contracts", number - 1), f"round {number}'s contract asks for a {meld}, but with "
+        out.append((("contracts", number - 1), f"{_label(rummy, number)} asks for a {meld}, but with "
                     f"{setup.decks} deck(s) a set may hold {naturals} natural cards of a rank"
                     f"{' (one of each suit)' if rummy.melds.set_distinct_suits else ''} and {jokers} joker(s)", None))
     return out

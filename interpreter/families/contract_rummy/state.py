@@ -89,6 +89,19 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
         self.cut_success = []
         self.forced = []
         self.counters = Counter()
+        self.seat_counters = {}
+        for counter in self.section.counters:
+            values = []
+            for seat in range(self.players):
+                env = self.setup.round_env(0)
+                env["seat"] = seat
+                values.append(int(self._evaluate(counter.initial, env, ("counters", counter.name, "initial"))))
+            self.seat_counters[counter.name] = values
+        self.seat_contracts = ()
+        self.contract_numbers = ()
+        self.skips = frozenset()
+        self.skipped = []
+        self._refresh_seat_facts()
         self._per_round = {}
         self.went_out = [0] * self.players
         self.penalties = [0] * self.players
@@ -260,6 +273,8 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
         new.cut_success = self.cut_success[:]
         new.forced = self.forced[:]
         new.counters = Counter(self.counters)
+        new.seat_counters = {name: values[:] for name, values in self.seat_counters.items()}
+        new.skipped = self.skipped[:]
         new._per_round = dict(self._per_round)
         new.went_out = self.went_out[:]
         new._table_changes = set(self._table_changes)

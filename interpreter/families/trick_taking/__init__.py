@@ -88,6 +88,11 @@ class TrickTaking:
     def check_setup(self, ruleset: Ruleset, setup: Setup, report: Callable[..., None]) -> None:
         rules.check_setup(ruleset, setup, report)
 
+    def counter_names(self, section: rules.TrickRules) -> list[str]:
+        """The counters' names (``rounds.end_when`` reads them as lists by seat, ``winner_by``
+        as each seat's value)."""
+        return [c.name for c in section.counters]
+
     def names(self) -> Mapping[str, Type]:
         return {**bound.BID_NAMES, **bound.SCORE_NAMES, **bound.PLAY_NAMES, **bound.TRUMP_NAMES, **bound.LEADER_NAMES,
                 **bound.COUNTER_NAMES}

@@ -208,6 +208,9 @@ class TrickTakingState(DealPhase, TrumpPhase, MakingPhase, AuctionPhase, KittyPh
         else:
             self._choose_trump(action.suit)
 
+    def seat_values(self) -> dict[str, list[int]]:
+        return self.counters
+
     # --- copies -------------------------------------------------------------------------------
     def _copy_into(self, new: Any) -> None:
         # every phase's containers in one method, not one per phase: a clone is on the
