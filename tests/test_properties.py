@@ -133,6 +133,28 @@ def playout(state, seats, seed, bound, check):
         check(state)
 
 
+def round_overhead(rules, players):
+    """The most actions a trick-taking round takes besides its cards' plays: the chance
+    steps, a bid a seat, an auction's calls (each seat once, or until passed: every call
+    rises, so at most one a possible call plus a pass a seat), a kitty's discards, an
+    exchange's cards passed and a choice of bidding blind."""
+    section = rules.section
+    extra = players + 3
+    auction = section.auction
+    if auction is not None:
+        if auction.rounds.value == "once":
+            extra += players
+        else:
+            extra += 16 * len(auction.suits) + players
+    if section.kitty is not None:
+        extra += 16
+    if section.exchange is not None:
+        extra += 16 * players
+    if section.blind is not None:
+        extra += players
+    return extra
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games(TRICK_RULESETS))
 def test_trick_taking_playouts_keep_every_rule(tmp_path_factory, game):
@@ -141,7 +163,7 @@ def test_trick_taking_playouts_keep_every_rule(tmp_path_factory, game):
     players = len(seats)
     state = new_game(rules, players, seed)
     deck = Counter(state.deck)
-    bound = sum(state.setup.hand_sizes) * players + len(state.setup.hand_sizes) * (players + 3)
+    bound = sum(state.setup.hand_sizes) * players + len(state.setup.hand_sizes) * round_overhead(rules, players)
 
     def cards_conserved(state):
         if state.turn >= 0 and state.phase == "play":
