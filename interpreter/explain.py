@@ -123,7 +123,8 @@ def explain(rules: Ruleset, notes: bool = False) -> str:
               and (rules.deck.ranks_rule is not None or "A" in rules.deck.ranks) else []),
             f"- {_first_dealer(rules.deal.first_dealer)} deals first; the deal "
             f"passes {'to the left' if rules.deal.rotation == 'left' else 'to the right' if rules.deal.rotation == 'right' else 'never (one dealer)'}; "
-            f"{SEAT_WORDS[rules.deal.first_to_act]} acts first.",
+            f"{SEAT_WORDS[rules.deal.first_to_act]} acts first"
+            + (", and the turn goes counter-clockwise (to the right)." if rules.deal.direction.step < 0 else "."),
             (f"- The winner: of the players with the {' then '.join(('highest ' if best == 'highest' else 'lowest ') + f'`{rule.source}`' for rule, best in rules.winner_by)}, "
              f"the {'highest' if rules.winner == 'highest' else 'lowest'} total (`winner_by`)."
              if rules.winner_by else

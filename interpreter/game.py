@@ -77,7 +77,7 @@ class GameState:
     # stops sharing between instances past 30 keys).  A subclass without slots of its
     # own still works: it gets a __dict__ for its attributes.
     __slots__ = ("rules", "setup", "players", "seed", "mode", "names", "deck", "totals", "round_index", "turn",
-                 "moves", "decisions", "dealer", "_rotation_step", "stock", "pile", "_pending", "_pending_round",
+                 "moves", "decisions", "dealer", "_rotation_step", "step", "stock", "pile", "_pending", "_pending_round",
                  "_legal_at", "_legal_list", "_rngs", "_shared_rngs", "_log", "_events", "outcomes_from_record",
                  "_seen_overrides", "_held_from")
 
@@ -104,6 +104,7 @@ class GameState:
         first = rules.deal.first_dealer
         self.dealer = random.Random(f"{seed}/dealer").randrange(players) if first is None else first % players
         self._rotation_step = _ROTATION_STEPS[rules.deal.rotation]
+        self.step = rules.deal.direction.step  # the next seat in turn is seat + step (direction)
         self.stock: list[int] = []  # the top is the end of the list
         self.pile: list[int] = []  # the discard pile; the top is the end
         self._pending: Deal | None = None
@@ -261,7 +262,8 @@ class GameState:
         return f"seat {self.turn}'s turn"
 
     def seat_after(self, seat: int, steps: int = 1) -> int:
-        return (seat + steps) % self.players
+        """The seat ``steps`` turns after ``seat`` in the direction of play."""
+        return (seat + steps * self.step) % self.players
 
     def seat_from_dealer(self, where: SeatFromDealer) -> int:
         return (self.dealer + where.offset) % self.players
@@ -278,9 +280,9 @@ class GameState:
             raise IllegalActionError("it is not chance's turn")
         if self._pending is None or self._pending_round != self.round_index:
             self._pending_round = self.round_index
-            # the deal starts at the dealer's left
+            # the deal starts at the seat after the dealer (the left, clockwise)
             self._pending = deal_cards(self.deck, self.rng("deal"), self.players, self.hand_size,
-                                       self.rules.deal.upcard, (self.dealer + 1) % self.players)
+                                       self.rules.deal.upcard, self.seat_after(self.dealer))
         return self._pending
 
     def stack_deal(self, hands: Sequence[Sequence[int]], upcard: int | None = None, stock: Sequence[int] = (), *,

@@ -438,6 +438,12 @@ def _leaf_errors(error: jsonschema.ValidationError) -> Iterator[jsonschema.Valid
             for sub in best[:1]:
                 yield from _leaf_errors(sub)
             return
+        # no branch got further: the one of the value's own kind (a mapping's unknown key
+        # rather than "not a string") says what is wrong
+        fitting = [e for e in error.context if e.validator not in ("type", "enum", "const")]
+        if fitting:
+            yield from _leaf_errors(fitting[0])
+            return
     yield error
 
 

@@ -41,6 +41,18 @@ class Rotation(StrEnum):
     NONE = "none"
 
 
+class Direction(StrEnum):
+    """direction: the way the turn goes round the table (seats are numbered clockwise)."""
+
+    CLOCKWISE = "clockwise"
+    COUNTER_CLOCKWISE = "counter-clockwise"
+
+    @property
+    def step(self) -> int:
+        """What the next seat in turn adds to a seat's number (modulo the players)."""
+        return 1 if self is Direction.CLOCKWISE else -1
+
+
 class SeatFromDealer(StrEnum):
     LEFT_OF_DEALER = "left-of-dealer"
     DEALER = "dealer"
@@ -123,6 +135,7 @@ class DealRules:
     rotation: Rotation
     first_to_act: SeatFromDealer
     upcard: bool
+    direction: Direction = Direction.CLOCKWISE  # the turn's way round the table: bids, plays, draws
 
 
 @dataclass(frozen=True)
@@ -381,12 +394,16 @@ class RulesBuilder:
             lets.append((name, compiled))
             self.let_names[name] = compiled.type
         first = self.get(("deal", "dealer", "first"), 0)
+        direction = Direction(self.get(("direction",), "clockwise"))
+        clockwise = direction is Direction.CLOCKWISE  # the defaults: the deal and the first turn go the same way
         deal = DealRules(
             hand_size=self.expr(("deal", "hand_size"), GAME_NAMES, (Type.INT, Type.LIST)),
             first_dealer=None if first == "random" else first,
-            rotation=Rotation(self.get(("deal", "dealer", "rotation"), "left")),
-            first_to_act=SeatFromDealer(self.get(("deal", "first_to_act"), "left-of-dealer")),
+            rotation=Rotation(self.get(("deal", "dealer", "rotation"), "left" if clockwise else "right")),
+            first_to_act=SeatFromDealer(self.get(("deal", "first_to_act"),
+                                                 "left-of-dealer" if clockwise else "right-of-dealer")),
             upcard=self.get(("deal", "upcard"), family.default_upcard(self)),
+            direction=direction,
         )
         max_rounds = self.expr(("rounds", "max"), GAME_NAMES, Type.INT) if self.get(("rounds", "max")) is not None \
             else None

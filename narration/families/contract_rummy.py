@@ -233,7 +233,7 @@ class RummyView:
             return "every card laid off is one less in your hand when someone goes out"
         if isinstance(action, Discard):
             keep = RummyBot(self.rules).keep_score(obs, action.card)
-            feeds = obs.down[(obs.seat + 1) % obs.players]
+            feeds = obs.down[(obs.seat + self.rules.deal.direction.step) % obs.players]
             fits = " and the next player cannot lay it off" if feeds else ""
             if down:
                 return f"the card that costs most if you are caught with it{fits}"

@@ -33,6 +33,7 @@ class RummyBot:
     def __init__(self, rules: Ruleset, seed: int | str = 0):
         self.rng = random.Random(seed)
         self.section: RummyRules = rules.section
+        self._step = rules.deal.direction.step  # the next player is seat + step
         self._needs_cache: tuple[Any, tuple[bool, bool]] = (None, (False, False))
         cards = rummy_pack(rules.deck.pack)
         # _neighbours[rank][r]: what holding rank r of a suit adds to keeping rank ``rank``
@@ -314,7 +315,7 @@ class RummyBot:
                 discards = keeping
         seat = obs.seat
         points = obs.points
-        feeds = obs.down[(seat + 1) % obs.players]
+        feeds = obs.down[(seat + self._step) % obs.players]  # the next player's melds
         fits = obs.table.fits
         # A down hand keeps nothing for the contract: its cards are not scored at all.
         # Else each card's keep score (as _keep_score gives it), from the hand's rank

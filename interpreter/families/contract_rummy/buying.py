@@ -39,10 +39,26 @@ class BuyingPhase(RoundState):
         if not (buying.allowed or self.section.fitting_discard_call.allowed):
             return []
         player, discarder = self.player, self.discarder  # discarder: None for the flip card
-        first = self.dealer + 1 if buying.priority is BuyPriority.FROM_DEALER_LEFT else player + 1
+        priority = buying.priority
+        if priority is BuyPriority.FROM_PLAYER_IN_TURN:
+            first, step = player + 1, 1
+        elif priority is BuyPriority.FROM_DEALER_LEFT:
+            first, step = self.dealer + 1, 1
+        else:
+            step = buying.priority_step
+            first = player + step if buying.priority_first is None else self._priority_first()
         players = self.players
-        order = [(first + k) % players for k in range(players)]
+        order = [(first + k * step) % players for k in range(players)]
         return [s for s in order if s != player and s != discarder]
+
+    def _priority_first(self) -> int:
+        """buying.priority.first, now: the seat asked first."""
+        rule = self.section.buying.priority_first
+        assert rule is not None
+        env = self.setup.round_env(self.round_index)
+        env.update(dealer=self.dealer, player=self.player,
+                   discarder=self.dealer if self.discarder is None else self.discarder)
+        return int(self._evaluate(rule, env, ("buying", "priority", "first")))
 
     def _window_next(self) -> None:
         """Ask the next seat in the window that has a choice; close it when none is left."""

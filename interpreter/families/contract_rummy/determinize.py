@@ -114,7 +114,7 @@ def determinize(rules: Ruleset, obs: RummyObservation, memory: dict[str, Any], r
     if obs.skipped:
         state.skipped = list(obs.skipped)
     state._refresh_seat_facts()
-    state.discarder = None if top is None or obs.turn_number <= 1 else (obs.player - 1) % players
+    state.discarder = None if top is None or obs.turn_number <= 1 else state.seat_after(obs.player, -1)
     state.phase = Phase(obs.phase)
     state.turn = obs.turn
     if state.phase is _WINDOW:

@@ -174,8 +174,7 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
             "The player in turn takes the top discard (free) or draws from the stock."]
     buying = rummy.buying
     if buying.allowed:
-        order = ("clockwise from the player in turn" if buying.priority is BuyPriority.FROM_PLAYER_IN_TURN
-                 else "from the player closest to the dealer's left")
+        order = _priority_words(buying)
         out.append(f"If they draw from the stock, the others may buy the discard, in priority {order}: one buy "
                    "per discard" + _penalty_words(buying.penalty_cards, setup)
                    + (f"; each player may buy {_by_round(buying.limit, setup, 'time', 'a round')}."
@@ -404,3 +403,15 @@ def _unlimited(compiled: Any, setup: Any) -> bool:
         return all(int(compiled(setup.round_env(i))) >= UNLIMITED for i in range(len(setup.round_numbers)))
     except Exception:  # noqa: BLE001 - a rule that needs more than the round
         return False
+
+
+def _priority_words(buying: Any) -> str:
+    """The buying priority in words: who is asked first, and which way round."""
+    if buying.priority is BuyPriority.FROM_PLAYER_IN_TURN:
+        return "clockwise from the player in turn"
+    if buying.priority is BuyPriority.FROM_DEALER_LEFT:
+        return "from the player closest to the dealer's left"
+    way = "clockwise" if buying.priority_step == 1 else "counter-clockwise"
+    if buying.priority_first is None:
+        return f"{way} from the player in turn"
+    return f"{way} from the seat `{buying.priority_first.source}` names"

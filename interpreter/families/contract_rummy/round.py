@@ -204,7 +204,7 @@ class RoundState(GameState):
         env = self.setup.round_env(self.round_index)
         limit = self._round_facts()[4] or 0
         env.update(seat=seat, player=self.player, discarder=-1 if self.discarder is None else self.discarder,
-                   is_next=seat == (self.player + 1) % self.players, is_down=self.down[seat], buys=self.buys[seat],
+                   is_next=seat == self.seat_after(self.player), is_down=self.down[seat], buys=self.buys[seat],
                    buys_left=max(0, limit - self.buys[seat]), cards_in_hand=len(self.hands[seat]),
                    others_down=sum(1 for s in range(self.players) if s != seat and self.down[s]),
                    stock=len(self.stock),

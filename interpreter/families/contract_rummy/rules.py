@@ -10,7 +10,8 @@ from typing import Any, Mapping
 
 from ...errors import EvaluationError
 from ...expressions import Compiled, Type
-from ...rules import CORE_EVENTS, GAME_NAMES, ROUND_NAMES, Ace, RulesBuilder, SeatFromDealer, Setup, Template
+from ...rules import CORE_EVENTS, GAME_NAMES, ROUND_NAMES, Ace, Direction, RulesBuilder, SeatFromDealer, Setup, \
+    Template
 from .cardset import rummy_pack
 
 # The event kinds a contract-rummy record writes besides the core's: a ruleset's own
@@ -21,6 +22,8 @@ RECORD_EVENTS = ("draw", "buy", "refuse", "meld", "layoff", "swap", "discard", "
 MELD_NAMES: dict[str, Type] = {**GAME_NAMES, "size": Type.INT, "is_run": Type.BOOL, "is_set": Type.BOOL}
 # buying and chance-event expressions: the round's names (round, rounds, hand_size, is_last_round)
 BUY_NAMES: dict[str, Type] = dict(ROUND_NAMES)
+# buying.priority.first: the round's names, the dealer, the player in turn and the discarder
+PRIORITY_NAMES: dict[str, Type] = {**ROUND_NAMES, "dealer": Type.INT, "player": Type.INT, "discarder": Type.INT}
 # buying.may: the round's names and the seat asking
 SEAT_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "player": Type.INT, "discarder": Type.INT,
                                "is_next": Type.BOOL, "is_down": Type.BOOL, "buys": Type.INT, "buys_left": Type.INT,
@@ -220,12 +223,16 @@ class JokerSwapRules:
 @dataclass(frozen=True)
 class BuyingRules:
     allowed: bool
-    priority: BuyPriority
+    # a named order, or None: from ``priority_first`` (None: the seat after the player in
+    # turn) going round by ``priority_step`` (1 clockwise, -1 counter-clockwise)
+    priority: BuyPriority | None
     penalty_cards: Compiled
     limit: Compiled
     may: Compiled | None = None  # who may buy: a predicate of SEAT_NAMES
     may_message: Template | None = None
     veto: BuyVeto = BuyVeto.NONE  # the player in turn's answer to a buy (see BuyVeto)
+    priority_first: Compiled | None = None  # buying.priority.first: the seat asked first (PRIORITY_NAMES)
+    priority_step: int = 1
 
 
 @dataclass(frozen=True)
@@ -409,7 +416,7 @@ def build_section(builder: RulesBuilder) -> RummyRules:
                              freed_joker=FreedJoker(get(("joker_swap", "freed_joker"), "to-hand")),
                              may=_seat_rule(builder, "joker_swap", seat_names)),
         buying=BuyingRules(allowed=_buying_allowed(builder),
-                      priority=BuyPriority(get(("buying", "priority"), "clockwise-from-player-in-turn")),
+                      **_buy_priority(builder, _direction(builder)),
                       penalty_cards=builder.expr(("buying", "penalty_cards"), BUY_NAMES, Type.INT, 1),
                       limit=builder.expr(("buying", "limit"), BUY_NAMES, Type.INT, 0),
                       may=builder.expr(("buying", "may", "rule"), seat_names, Type.BOOL)
@@ -537,6 +544,26 @@ def _run_max(builder: RulesBuilder, run_min: int) -> int:
         builder.fail(("melds", "run", "max_size"), f"a run has at least {run_min} cards (melds.run.min_size), so it "
                      f"cannot hold at most {most}")
     return int(most)
+
+
+def _direction(builder: RulesBuilder) -> Direction:
+    return Direction(builder.get(("direction",), "clockwise"))
+
+
+def _buy_priority(builder: RulesBuilder, direction: Direction) -> dict[str, Any]:
+    """buying.priority: a named clockwise order, or ``{first, direction}`` (the seat asked
+    first, as an expression, and the way round from it); without it, the seats after the
+    player in turn in the direction of play."""
+    spec = builder.get(("buying", "priority"))
+    if isinstance(spec, str):
+        return {"priority": BuyPriority(spec)}
+    if spec is None:
+        if direction is Direction.CLOCKWISE:
+            return {"priority": BuyPriority.FROM_PLAYER_IN_TURN}
+        return {"priority": None, "priority_step": direction.step}
+    first = builder.expr(("buying", "priority", "first"), PRIORITY_NAMES, Type.INT) if "first" in spec else None
+    way = Direction(spec.get("direction", direction.value))
+    return {"priority": None, "priority_first": first, "priority_step": way.step}
 
 
 def _buying_allowed(builder: RulesBuilder) -> bool:

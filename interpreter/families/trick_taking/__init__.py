@@ -107,7 +107,8 @@ class TrickTaking:
             calls = [n for n in section.auction.tricks(setup.round_env(0)) if n > 0]
             contract = min(calls) if calls else 0
         if not counters:
-            return list(auction.dead_ends(section.bidding, setup, simultaneous, seconds, rng, contract=contract))
+            return list(auction.dead_ends(section.bidding, setup, simultaneous, seconds, rng, contract=contract,
+                                          step=ruleset.deal.direction.step))
         # The bids depend on what earlier rounds left in the counters: try each counter at
         # its starting values and at 0, 1 and 2, the last (or the first) bidder holding one
         # combination and the others another. Such a dead end may need values the game
@@ -129,7 +130,8 @@ class TrickTaking:
             if left <= 0:
                 break
             found_ends = auction.dead_ends(section.bidding, setup, simultaneous, min(left, seconds / 8), rng,
-                                           lambda position: own if position == target else rest, contract)
+                                           lambda position: own if position == target else rest, contract,
+                                           ruleset.deal.direction.step)
             for path, message in found_ends:
                 held = ", ".join(f"`{name}` {value}" for name, value in own.items())
                 others = ", ".join(f"`{name}` {value}" for name, value in rest.items())

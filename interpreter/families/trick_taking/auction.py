@@ -123,13 +123,14 @@ def bid_refusal(bidding: BiddingRules, env: dict[str, Any], candidates: list[int
 
 def dead_ends(bidding: BiddingRules, setup: Any, simultaneous: bool, seconds: float,
               rng: Any, counters: Callable[[int], Mapping[str, int]] | None = None,
-              contract: int = 0) -> list[tuple[tuple[str | int, ...], str]]:
+              contract: int = 0, step: int = 1) -> list[tuple[tuple[str | int, ...], str]]:
     """Bidding situations in which the restrictions leave a seat no legal bid: for every
     round of ``setup`` and every dealer, every sequence of legal bids before each seat
     (all of them where they are few; else the lowest, the highest and random ones),
     within ``seconds``; ``counters(position)`` gives the counters' values of the seat at
     each place in the bidding order; ``contract``: after an auction, the tricks of the
-    contract the first bidder is taken to have won (the lowest call; 0: no auction).
+    contract the first bidder is taken to have won (the lowest call; 0: no auction);
+    ``step``: the direction of play (1 clockwise, -1 counter-clockwise).
     Returns (path, message) for the first dead end of each kind."""
     import time
 
@@ -145,7 +146,7 @@ def dead_ends(bidding: BiddingRules, setup: Any, simultaneous: bool, seconds: fl
         base = setup.round_env(index)
         candidates = candidate_bids(bidding, base)
         for dealer in dealers:
-            order = [(dealer + 1 + k) % players for k in range(players)]
+            order = [(dealer + step * (1 + k)) % players for k in range(players)]
 
             def legal(position: int, made: list[int]) -> list[int]:
                 env = dict(base)
@@ -229,7 +230,8 @@ class BiddingPhase(RoundState):
         players = self.players
         self.bids = [None] * players
         first = (self.dealer + self._first_offset) % players
-        self.bid_order = [(first + k) % players for k in range(players)]  # seat_after(first, k)
+        step = self.step
+        self.bid_order = [(first + k * step) % players for k in range(players)]  # seat_after(first, k)
         round_index = self.round_index
         self._bid_env = self.setup.round_env(round_index)  # a fresh dict each round: bids and scores fill it in
         cached = self._candidate_cache.get(round_index)
@@ -261,7 +263,7 @@ class BiddingPhase(RoundState):
             env["first"] = self.bid_order[0]
             env.update(self.contract_names())
             first = int(self._evaluated(rule, env, ("bidding", "first"))) % self.players
-            self.bid_order = [(first + k) % self.players for k in range(self.players)]
+            self.bid_order = [self.seat_after(first, k) for k in range(self.players)]
         self.turn = self.bid_order[0]
         if self.tricks.blind is not None:
             self._offer_blind()

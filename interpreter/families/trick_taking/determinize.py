@@ -134,9 +134,10 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
         out = obs.sitting_out  # a seat sitting the hand out plays no card
         per = players - (1 if out >= 0 else 0)
         seating = [s for s in range(players) if s != out]
+        step = state.step  # the direction of play
         for start in range(0, len(cards), per):
             first = seating.index(leader)
-            trick = [(seating[(first + k) % per], c) for k, c in enumerate(cards[start:start + per])]
+            trick = [(seating[(first + k * step) % per], c) for k, c in enumerate(cards[start:start + per])]
             for k, (who, c) in enumerate(trick):
                 played_by[who].append(c)
                 plays.append((who, c))

@@ -126,7 +126,7 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
         out += ["", "## Bidding", "", *seeing,
                 ("Every player bids at once, without seeing the others' bids." if bidding.order is
                  BidOrder.SIMULTANEOUS else f"Starting with {starter} and going "
-                 "clockwise, each player bids once how many tricks they will take."),
+                 f"{rules.deal.direction}, each player bids once how many tricks they will take."),
                 f"Bids allowed: `{bidding.range.source}` (with the round's `hand_size`).", ""]
     elif seeing:
         out += [""] + seeing
@@ -296,7 +296,7 @@ def _auction_lines(tricks: Any, rules: Any) -> list[str]:
     passed = {AllPass.REDEAL: "the hand is thrown in (it scores nothing) and the next dealer deals",
               AllPass.REDEAL_SAME_DEALER: "the hand is thrown in (it scores nothing) and the same dealer deals again",
               AllPass.DEALER_BIDS: "the last player to call may not pass"}[auction.all_pass]
-    return [f"An auction makes the trump. Starting with {first} and going clockwise, each player calls a number of "
+    return [f"An auction makes the trump. Starting with {first} and going {rules.deal.direction}, each player calls a number of "
             f"tricks (`{auction.tricks.source}`) with a trump, or passes; {rounds}. Each call must be higher than the "
             f"last: more tricks, or as many in a higher suit ({', '.join(suits)}, lowest first). When everyone "
             f"passes, {passed}. The highest call wins: its player is the declarer (`declarer`), its suit the trump, "
@@ -422,7 +422,7 @@ def refused_example(rules: Ruleset, which: int, budget: int = 3000
     order_of_rounds = sorted(range(len(setup.hand_sizes)), key=lambda i: (setup.hand_sizes[i] < 3,
                                                                             setup.hand_sizes[i], i))
     dealer = 0
-    order = [(dealer + 1 + k) % players for k in range(players)]
+    order = [(dealer + rules.deal.direction.step * (1 + k)) % players for k in range(players)]
     seen = 0
     lowest = 0
     if tricks.auction is not None:  # the estimates after an auction: its lowest call, won by the first bidder

@@ -150,7 +150,7 @@ class MakingPhase(RoundState):
         self.laid_aside = self.hands[partner]
         self.hands[partner] = []
         if self.leader == partner:
-            self.leader = (partner + 1) % self.players
+            self.leader = self.seat_after(partner)
 
     def _legal_discards(self, seat: int) -> list[Move]:
         of = discards(self.setup.pack)

@@ -306,7 +306,7 @@ class TrickTakingWithSitOut(TrickTakingState):
         if len(self.trick) == self.players - 1:
             self._take_trick(self.trick, self.trick_number, self.round_index + 1)
         elif self.turn == out:
-            self.turn = (out + 1) % self.players
+            self.turn = self.seat_after(out)
 
 
 def state_class(rules: Any) -> type[TrickTakingState]:

@@ -455,7 +455,7 @@ class PlayPhase(RoundState):
             self._trump_broken = True
         players = self.players
         if len(trick) < players:
-            self.turn = seat + 1 if seat + 1 < players else 0
+            self.turn = (seat + self.step) % players
             return
         # the trick is complete (as _take_trick, written out here: this runs for every trick)
         winner = self._trick_winner(trick, self.suits, self.power, self.trump)
