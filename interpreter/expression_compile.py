@@ -85,6 +85,7 @@ _CALLS: dict[str, Callable[..., Any]] = {
     "sum": lambda xs: _int(sum(xs)),
     "len": len,
     "count": lambda xs, x: xs.count(x),
+    "distinct": lambda xs: len(set(xs)),
     "repeat": _repeat,
 }
 

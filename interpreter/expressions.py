@@ -42,6 +42,7 @@ _FUNCTIONS: dict[str, str] = {
     "sum": "sum(list)",
     "len": "len(list)",
     "count": "count(list, int)",
+    "distinct": "distinct(list)",
     "repeat": "repeat(int, count)",
 }
 
@@ -180,7 +181,7 @@ class Checker:
             if arity(1):
                 want(0, Type.INT)
             return Type.INT
-        if name in ("sum", "len"):
+        if name in ("sum", "len", "distinct"):
             if arity(1):
                 want(0, Type.LIST)
             return Type.INT

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cardrules.interpreter import IllegalActionError, RulesetError, load_ruleset
-from cardrules.interpreter.cards import card
+from cardrules.interpreter.cards import card, name
 from cardrules.interpreter.families.contract_rummy.actions import GoDown
 from cardrules.interpreter.families.contract_rummy.melds import MeldEngine
 from cardrules.interpreter.families.contract_rummy.rules import EITHER, RUN, SET, MeldSpec, wild_cards
@@ -164,3 +164,29 @@ def test_a_go_down_that_reads_both_ways_keeps_its_kinds(tmp_path):
         checker.make_contract((cards("7S 7H 2C"),), ("run",), contract)
     with pytest.raises(ValueError, match="a meld is a set or a run"):
         checker.make_contract(written, ("meld",), contract)
+
+
+def test_a_rule_over_the_melds_of_a_go_down_runs_of_different_suits(tmp_path):
+    # "the two runs must be of different suits": a rule over the go-down's runs
+    rules = ruleset(tmp_path, "extends: shanghai\ncontracts: [[run, run]]\n"
+                    "going_down: {may: {rule: \"distinct(run_suits) == len(run_suits)\", "
+                    "message: \"the runs must be of different suits (suits {run_suits})\"}}\n")
+    state = new_game(rules, 4, seed=0)
+    state.stack_deal((cards("3S 3H 3C 4S 4H 4C 5S 5H 5C 6S 6H"), cards("4H 5H 6H 7H 9H TH JH QH 4S 5S 6S"),
+                      cards("8S 8H 8D 9S 9D TS TD JS JD 2D 2H"), cards("QS QD AS AH AD 3D 4D 5D 6D 7C 8C")),
+                     card("KC"), cards("7S"))
+    assert state.turn == 1
+    rummy_draw(state)
+    listed = [a for a in state.legal_actions() if isinstance(a, GoDown)]
+    assert listed
+    for action in listed:  # a hearts run with the spades run, never the two hearts runs
+        assert sorted(name(meld[0])[-1] for meld in action.melds) == ["H", "S"], action
+    with pytest.raises(IllegalActionError, match=r"the runs must be of different suits \(suits \[1, 1\]\)"):
+        state.verify(GoDown((cards("4H 5H 6H 7H"), cards("9H TH JH QH"))))
+    state.verify(GoDown((cards("4H 5H 6H 7H"), cards("4S 5S 6S 7S"))))
+
+
+def test_distinct_counts_the_different_values_of_a_list():
+    from cardrules.interpreter.expressions import Type, compile_checked
+    assert compile_checked("distinct([1, 1, 2, 3, 3])", {})({}) == 3
+    assert compile_checked("distinct(xs)", {"xs": Type.LIST})({"xs": []}) == 0
