@@ -86,6 +86,7 @@ _CALLS: dict[str, Callable[..., Any]] = {
     "len": len,
     "count": lambda xs, x: xs.count(x),
     "distinct": lambda xs: len(set(xs)),
+    "index": lambda xs, x: xs.index(x) if x in xs else -1,
     "repeat": _repeat,
 }
 

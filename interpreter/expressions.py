@@ -43,6 +43,7 @@ _FUNCTIONS: dict[str, str] = {
     "len": "len(list)",
     "count": "count(list, int)",
     "distinct": "distinct(list)",
+    "index": "index(list, int)",
     "repeat": "repeat(int, count)",
 }
 
@@ -185,7 +186,7 @@ class Checker:
             if arity(1):
                 want(0, Type.LIST)
             return Type.INT
-        if name == "count":
+        if name in ("count", "index"):
             if arity(2):
                 want(0, Type.LIST)
                 want(1, Type.INT)

@@ -78,7 +78,7 @@ HOOKED_WHEN = {
     "oh-hell-traditional": lambda hand_size, last: not last,
     # no bidding at all
     **{name: NEVER for name in ("hearts", "hearts-3-5-players", "omnibus-hearts", "spot-hearts", "black-maria",
-                                      "euchre")},
+                                      "euchre", "knockout-whist")},
     # the estimates after an auction have no hook (the sources' 'risk' rules are not played);
     # the auction's calls are no bids; blind nil's spades have none either
     "estimation-whist": NEVER, "spades-blind-nil": NEVER,
@@ -96,7 +96,9 @@ SCORED_ELSEWHERE = {"spades", "spades-jjdd", "spades-500", "skull-king", "skull-
                     "euchre",
                     # partnerships scored by the contract of an auction: tests/test_auctions.py's
                     # worked examples (the Avondale table, books over six); blind nil as spades
-                    "five-hundred", "bid-whist", "spades-blind-nil"}
+                    "five-hundred", "bid-whist", "spades-blind-nil",
+                    # a trick a point, players knocked out: tests/test_knockout_whist.py's referee
+                    "knockout-whist"}
 
 
 def games(names):
@@ -225,18 +227,24 @@ def test_trick_taking_playouts_keep_every_rule(tmp_path_factory, game):
 
 def assert_ends_when_the_rules_say(rules, state):
     """The game lasts its whole schedule, or (with rounds.end_when) up to the first round
-    after which a total meets the target."""
+    after which a total meets the target.  A rule that reads the counters is checked
+    after the last round only (the record gives the totals of each round, the state the
+    counters at the end)."""
     totals = [e["totals"] for e in state.events if e["event"] == "score"]
     if rules.end_when is None:
         assert len(totals) == len(state.setup.hand_sizes)
         return
     teams = state.setup.teams or tuple(range(state.players))
+    reads_counters = bool(rules.end_when.names & set(state.counters))
     met = []
     for index, after in enumerate(totals):
+        if reads_counters and index < len(totals) - 1:
+            continue
         env = state.setup.round_env(index)
         env["totals"] = after
         env["team_totals"] = [sum(t for s, t in enumerate(after) if teams[s] == teams[seat])
                               for seat in range(state.players)]
+        env.update({name: list(values) for name, values in state.counters.items()})
         met.append(bool(rules.end_when(env)))
     assert not any(met[:-1])
     assert met[-1] or len(totals) == len(state.setup.hand_sizes)

@@ -290,6 +290,9 @@ class TrickView:
             echo("Your own cards are hidden from you until the bidding is over.")
         if obs.sitting_out >= 0:
             echo(f"{names[obs.maker]} plays alone; {names[obs.sitting_out]} sits this hand out")
+        elif obs.absent:  # sits_out: seats out of this hand by the rules
+            echo(", ".join(names[s] for s in obs.absent) + (" sits" if len(obs.absent) == 1 else " sit")
+                 + " this hand out")
         for counter, values in obs.counters:  # the ruleset's counters, carried from round to round
             echo(f"{counter}: " + ", ".join(f"{names[s]} {v}" for s, v in enumerate(values)))
         if obs.phase == Phase.PLAYING:

@@ -86,6 +86,8 @@ class TrickWebView:
             if obs.sitting_out >= 0:
                 facts.append({"label": "Alone", "value": f"{names[obs.maker]} plays alone; "
                                                          f"{names[obs.sitting_out]} sits out"})
+            elif obs.absent:  # sits_out: seats out of this hand by the rules
+                facts.append({"label": "Sitting out", "value": ", ".join(names[s] for s in obs.absent)})
             if obs.pass_count and not spectator:  # the exchange: this seat's pass, and what it received
                 if obs.phase == Phase.EXCHANGE:
                     facts.append({"label": "Passing", "value": f"{obs.pass_count} to {names[obs.pass_to]}",

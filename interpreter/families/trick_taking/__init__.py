@@ -45,6 +45,8 @@ _PUBLIC_EVENTS: Mapping[str, Declaration] = {
     "contract": {"seat": Seen.ALL, "tricks": Seen.ALL, "suit": Seen.ALL},
     # the kitty: who took it is public, its cards the taker's only
     "kitty": {"seat": Seen.ALL, "cards": Seen.ACTOR},
+    # a seat sitting the hand out by sits_out (public; its laid-aside hand is in no event)
+    "sit_out": {"seat": Seen.ALL},
 }
 
 
@@ -57,7 +59,7 @@ class TrickTaking:
     # places (play, trump, the leader, counters) hide a let of the same spelling there
     bound_names = frozenset(bound.BID_NAMES) | frozenset(bound.SCORE_NAMES)
     record_events: tuple[str, ...] = ("trump", "decline", "pickup", "discard", "pass", "receive", "call", "contract",
-                                      "kitty", "look", "bid", "play", "trick")
+                                      "kitty", "look", "bid", "play", "trick", "sit_out")
     derived_events = frozenset({"trump", "trick", "receive", "pickup", "contract", "kitty"})
     optional_fields: frozenset[str] = frozenset()
     policies: Mapping[str, Callable[..., Any]] = {"bot": TrickBot}

@@ -232,6 +232,8 @@ class BiddingPhase(RoundState):
         first = (self.dealer + self._first_offset) % players
         step = self.step
         self.bid_order = [(first + k * step) % players for k in range(players)]  # seat_after(first, k)
+        if self.absent:  # a seat sitting the hand out does not bid
+            self.bid_order = [s for s in self.bid_order if s not in self.absent]
         round_index = self.round_index
         self._bid_env = self.setup.round_env(round_index)  # a fresh dict each round: bids and scores fill it in
         cached = self._candidate_cache.get(round_index)
@@ -263,7 +265,8 @@ class BiddingPhase(RoundState):
             env["first"] = self.bid_order[0]
             env.update(self.contract_names())
             first = int(self._evaluated(rule, env, ("bidding", "first"))) % self.players
-            self.bid_order = [self.seat_after(first, k) for k in range(self.players)]
+            self.bid_order = [s for s in (self.seat_after(first, k) for k in range(self.players))
+                              if s not in self.absent]
         self.turn = self.bid_order[0]
         if self.tricks.blind is not None:
             self._offer_blind()
@@ -304,7 +307,7 @@ class BiddingPhase(RoundState):
         env["is_dealer"] = seat == self.dealer
         env["bids"] = [] if simultaneous else self._made
         env["is_first"] = position == 0 and not simultaneous
-        env["is_last"] = position == self.players - 1 and not simultaneous
+        env["is_last"] = position == len(self.bid_order) - 1 and not simultaneous
         for name, values in self.counters.items():
             env[name] = values[seat]
         env["contract"] = self.contract
@@ -334,7 +337,7 @@ class BiddingPhase(RoundState):
         self._made_key += (bid,)
         self._log.append((_blind_bid_event if blind else _bid_event, self.round_index + 1, seat, bid))
         position = len(made)  # the next bidder's place in the bidding order
-        if position < self.players:
+        if position < len(self.bid_order):
             self.turn = self.bid_order[position]
             if self.tricks.blind is not None:
                 self._offer_blind()

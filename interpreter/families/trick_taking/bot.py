@@ -224,7 +224,7 @@ def _choose_play(obs: TrickObservation, cards: list[int], actions: Sequence[Tric
         (winners if _strength(cards[i], led, suits, power, trump) > best else losers).append(i)
     if need > 0:
         if winners:
-            last_to_play = len(obs.trick) == obs.players - 1
+            last_to_play = len(obs.trick) == obs.players - len(obs.absent) - 1
             return actions[winners[0] if last_to_play else winners[-1]]
         return actions[by_power[0]]
     if losers:

@@ -6,11 +6,18 @@ bidding and the play, and makes the trump (:meth:`DealPhase._deal`)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...deal import Deal
+from ...errors import EvaluationError
 from ...game import OVER
 from ...privacy import Seen
 from .phases import _PLAYING
 from .round import RoundState
+
+
+def _sit_out_event(round_number: int, seat: int) -> dict[str, Any]:
+    return {"event": "sit_out", "round": round_number, "seat": seat}
 
 
 class DealPhase(RoundState):
@@ -56,6 +63,11 @@ class DealPhase(RoundState):
             self.log_deal(deal, {"hands": Seen.NOBODY})
         else:
             self.log_deal(deal)
+        self.sitting_out = -1
+        self.absent = ()
+        self.laid_aside = []
+        if tricks.sits_out is not None:
+            self._sit_out_by_rule()
         if self.tricks.kitty is not None:
             self._deal_kitty(deal.stock)
         if self.tricks.blind is not None:
@@ -64,6 +76,30 @@ class DealPhase(RoundState):
         self._open_play()
         self._open_exchange()
         self._advance("deal")
+
+    def _sit_out_by_rule(self) -> None:
+        """sits_out: the seats for which it holds sit this hand out, their hands laid aside
+        unseen (the record's ``sit_out`` lines); at least two must play."""
+        rule = self.tricks.sits_out
+        assert rule is not None
+        env = self.setup.round_env(self.round_index)
+        env["dealer"] = self.dealer
+        out = []
+        for seat in range(self.players):
+            env["seat"] = seat
+            for name, values in self.counters.items():
+                env[name] = values[seat]
+            if self._evaluated(rule, env, ("sits_out",)):
+                out.append(seat)
+        if self.players - len(out) < 2:
+            raise EvaluationError(f"sits_out '{rule.source}' leaves {self.players - len(out)} player"
+                                  f"{'' if self.players - len(out) == 1 else 's'} in round {self.round}: at least "
+                                  "two must play (end the game first with rounds.end_when)", ("sits_out",))
+        self.absent = tuple(out)
+        for seat in out:
+            self.laid_aside = self.laid_aside + self.hands[seat]
+            self.hands[seat] = []
+            self._log.append((_sit_out_event, self.round_index + 1, seat))
 
     def sees(self, seat: int) -> tuple[bool, bool]:
         """(whether ``seat`` sees its own hand now, whether it sees every other hand)."""

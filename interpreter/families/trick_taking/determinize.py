@@ -131,9 +131,9 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
         cards = obs.played
         roles = list(obs.played_roles) + [None] * (len(cards) - len(obs.played_roles))
         order = state.tricks.order
-        out = obs.sitting_out  # a seat sitting the hand out plays no card
-        per = players - (1 if out >= 0 else 0)
-        seating = [s for s in range(players) if s != out]
+        absent = obs.absent  # a seat sitting the hand out plays no card
+        per = players - len(absent)
+        seating = [s for s in range(players) if s not in absent]
         step = state.step  # the direction of play
         for start in range(0, len(cards), per):
             first = seating.index(leader)
@@ -196,9 +196,10 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
         out_of_play = out_of_play + list(obs.kitty_discards)
     full, stock = _deal_hidden(obs, deck, played_by, voids, suits_now, upcard, rng, fixed, out_of_play)
     state.hands = full
-    if state.sitting_out >= 0:  # its cards, unknown to the others, laid aside again
-        state.laid_aside = full[state.sitting_out]
-        full[state.sitting_out] = []
+    if state.absent:  # the cards of the seats sitting out, unknown to the others, laid aside again
+        state.laid_aside = [c for s in state.absent for c in full[s]]
+        for s in state.absent:
+            full[s] = []
     if state.phase is _PLAYING:
         state.first_leader = first_leader
         state._lead_card = lead_card if state.tricks.play.lead_it else -1

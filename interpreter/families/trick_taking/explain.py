@@ -99,6 +99,11 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
         shown = [words[p] for p in tricks.phases if p != "trump" or trump.kind is not TrumpKind.NONE]
         out.append(f"\nA round goes: {', '.join(shown[:-1])} and {shown[-1]}"
                    + (" (no bidding)." if not tricks.has_bidding else "."))
+    if tricks.sits_out is not None:
+        out.append(f"\nA player sits a hand out when `{tricks.sits_out.source}` holds for them at the deal: "
+                   "their hand is laid aside unseen, they neither bid nor play (the turn passes over them, a "
+                   "trick has a card fewer), and they score nothing for the round; their counters are "
+                   "updated as everyone's, with no tricks taken.")
     if tricks.kitty is not None:
         kitty = tricks.kitty
         taker = _seat_words(kitty.taker.source, rules) if kitty.taker.source != "declarer" else "the declarer"

@@ -53,6 +53,7 @@ class MakingPhase(RoundState):
         self.alone = False
         self.sitting_out = -1
         self.laid_aside = []
+        self.absent = ()
 
     def _start_making(self) -> None:
         """After the deal: the turned suit is offered, from the first to act."""
@@ -147,6 +148,7 @@ class MakingPhase(RoundState):
         if partner < 0:
             return
         self.sitting_out = partner
+        self.absent = (partner,)
         self.laid_aside = self.hands[partner]
         self.hands[partner] = []
         if self.leader == partner:

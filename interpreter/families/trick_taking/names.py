@@ -39,6 +39,8 @@ CHOSEN = 100  # trump.suit's `chosen` (no suit's number): trump.chooser names th
 UPCARD_NAMES = frozenset(TRUMP_NAMES) - frozenset(ROUND_NAMES) - {"dealer", "chosen"}  # the turned card's
 # trump.chooser: who names the trump when trump.suit gives `chosen`
 CHOOSER_NAMES: dict[str, Type] = {k: v for k, v in TRUMP_NAMES.items() if k != "chosen"}
+# sits_out: whether a seat sits the hand out, at the deal (with the seat's counters)
+SIT_OUT_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "dealer": Type.INT}
 # play.leader: who leads the first trick, once the bids are in
 LEADER_NAMES: dict[str, Type] = {**ROUND_NAMES, "dealer": Type.INT, "first": Type.INT, "bids": Type.LIST,
                                  "highest_bidder": Type.INT, "trump": Type.INT, **CONTRACT_NAMES}

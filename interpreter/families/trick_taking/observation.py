@@ -80,6 +80,7 @@ class TrickObservation(NamedTuple):
     kitty: tuple[int, ...] = ()
     kitty_discards: tuple[int, ...] = ()
     blind_bids: tuple[bool, ...] = ()  # bidding.blind: each seat's bid was made blind (public)
+    absent: tuple[int, ...] = ()  # the seats sitting this hand out (sits_out, or a lone maker's partner)
 
 
 _make = TrickObservation._make
@@ -157,6 +158,8 @@ class Observations(RoundState):
                                trump_calls=tuple(self.trump_calls), maker=self.maker, picked_up=self.picked_up,
                                discarded=self.discarded if seat == self.dealer else -1, alone=self.alone,
                                sitting_out=self.sitting_out)
+        if self.absent:
+            obs = obs._replace(absent=self.absent)
         if self.tricks.blind is not None:
             obs = obs._replace(blind_bids=tuple(self.blind_bids))
         if self._auctioning:  # the calls are public, and so is the contract once made

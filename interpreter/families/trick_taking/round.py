@@ -67,7 +67,8 @@ class RoundState(GameState):
     picked_up: bool  # the dealer took the turned card this round
     alone: bool  # the maker plays this hand alone (trump.alone)
     sitting_out: int  # the seat sitting this hand out (the lone maker's partner); -1: none
-    laid_aside: list[int]  # the cards of the seat sitting out
+    laid_aside: list[int]  # the cards of the seats sitting out
+    absent: tuple[int, ...]  # every seat sitting this hand out (sits_out, or the lone maker's partner)
 
     # --- the auction of contracts (contracts.py) ------------------------------------------------
     _auctioning: bool  # trump.kind: auction
@@ -215,6 +216,7 @@ FIELDS = ("tricks", "phase", "_legal_keys", "_keys_at",
           "contract_suit", "kitty", "kitty_taker", "kitty_taken", "kitty_discards", "looked", "blind_bids",
           "_blind_offer",
           "maker", "making_round", "trump_calls", "discarded", "picked_up", "alone", "sitting_out", "laid_aside",
+          "absent",
           "bids", "bid_order", "constrained_bids", "_candidates", "_candidate_actions", "_candidate_action",
           "_candidate_cache", "_bid_env", "_made", "_made_key", "_simultaneous", "_first_offset", "_restricted",
           "_bids_memo", "_round_bids",

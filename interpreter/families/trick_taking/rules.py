@@ -12,7 +12,7 @@ from ...expressions import CONSTANTS, Compiled, Type, names_read
 from ...rules import ROUND_NAMES, Ace, RulesBuilder, Ruleset, Setup, Template
 from .names import (AUCTION_NAMES, BID_NAMES, BLIND_NAMES, CONTRACT_NAMES, KITTY_NAMES, CARD_POINT_NAMES, CHOOSER_NAMES, COUNTER_NAMES, COUNT_NAMES, DEFAULT_PHASES,
                     EXCHANGE_NAMES, LEADER_NAMES, PHASE_NAMES, PLAY_NAMES, SCORE_NAMES, TRICK_POINT_NAMES,
-                    TRUMP_NAMES, UPCARD_NAMES)
+                    TRUMP_NAMES, UPCARD_NAMES, SIT_OUT_NAMES)
 from .order_rules import build_order
 
 
@@ -209,6 +209,7 @@ class TrickRules:
     kitty: KittyRules | None = None  # the kitty (with "kitty" in phases)
     bidding_first: Compiled | None = None  # bidding.first: the seat that bids first (KITTY_NAMES)
     blind: BlindRules | None = None  # bidding.blind: bids made before looking at the hand
+    sits_out: Compiled | None = None  # sits_out: a seat sits the hand out (SIT_OUT_NAMES and its counters)
 
     @property
     def has_bidding(self) -> bool:
@@ -568,18 +569,20 @@ def build_section(builder: RulesBuilder) -> TrickRules:
                          "the last scoring case needs no 'when' (it scores whatever no case above matched)")
     else:
         cases.append((None, builder.expr(("scoring", "points"), score_names, Type.INT)))
+    counter_lists = {name: Type.LIST for name in counter_names}  # trump.suit and chooser: each counter by seat
     return TrickRules(
         trump=TrumpRules(kind=kind, rotation=rotation, bowers=bowers,
                          no_trump_without_upcard=get(("trump", "no_upcard"), "forbidden") == "no-trump",
                          jokers=JokerRank(get(("trump", "jokers"))) if get(("trump", "jokers")) else None,
                          high_cards=high_cards,
-                         chooser=builder.expr(("trump", "chooser"), CHOOSER_NAMES, Type.INT)
+                         chooser=builder.expr(("trump", "chooser"), {**CHOOSER_NAMES, **counter_lists}, Type.INT)
                          if get(("trump", "chooser")) is not None else None,
                          choices=choices,
                          stick_the_dealer=bool(get(("trump", "stick_the_dealer"), False)),
                          pickup=get(("trump", "pickup"), "dealer") == "dealer",
                          alone=bool(get(("trump", "alone"), False)),
-                         suit=builder.expr(("trump", "suit"), TRUMP_NAMES, Type.INT) if has_suit else None),
+                         suit=builder.expr(("trump", "suit"), {**TRUMP_NAMES, **counter_lists}, Type.INT)
+                         if has_suit else None),
         bidding=BiddingRules(order=BidOrder(get(("bidding", "order"), "clockwise")),
                              range=builder.expr(("bidding", "range"), ROUND_NAMES, Type.LIST, "0..hand_size"),
                              restrictions=tuple(restrictions)),
@@ -614,7 +617,25 @@ def build_section(builder: RulesBuilder) -> TrickRules:
         bidding_first=builder.expr(("bidding", "first"), KITTY_NAMES, Type.INT)
         if get(("bidding", "first")) is not None else None,
         blind=_blind(builder, phases, counter_names),
+        sits_out=_sits_out(builder, phases, kind, counter_names),
     )
+
+
+def _sits_out(builder: RulesBuilder, phases: tuple[str, ...], kind: TrumpKind,
+              counter_names: Mapping[str, Type]) -> Compiled | None:
+    """sits_out: a boolean of the round's names, the seat, the dealer and the seat's
+    counters; not (yet) with the phases in which every seat takes part in turn."""
+    if builder.get(("sits_out",)) is None:
+        return None
+    rule = builder.expr(("sits_out",), {**SIT_OUT_NAMES, **counter_names}, Type.BOOL)
+    others = [what for what, used in (
+        ("an exchange of cards", "exchange" in phases), ("a kitty", "kitty" in phases),
+        ("trump made by order-up", kind is TrumpKind.ORDER_UP), ("an auction", kind is TrumpKind.AUCTION),
+        ("blind bids", builder.get(("bidding", "blind")) is not None)) if used]
+    if others:
+        builder.fail(("sits_out",), f"a seat sitting out by sits_out cannot yet be combined with {others[0]}",
+                     at_key=True, span=len("sits_out"))
+    return rule
 
 
 def schedule(section: TrickRules, sizes: int | list[int]) -> list[int]:

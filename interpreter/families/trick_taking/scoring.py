@@ -93,7 +93,11 @@ class ScoringPhase(RoundState):
             env["card_points"] = env["trick_points"] = 0
             env["card_points_by_seat"] = env["trick_points_by_seat"] = [0] * self.players
         per_seat_lists: list[tuple[str, list[int]]] = self._taken_names(env) if self._reads_taken else []
+        absent = self.absent if self.tricks.sits_out is not None else ()  # (a lone maker's partner scores)
         for seat in range(self.players):
+            if seat in absent:  # sitting the hand out: no points, no exact bid
+                points.append(0)
+                continue
             bid, took = bids[seat], taken[seat]
             # item assignment, and only of the names the scoring reads: no keyword dict
             # is built per seat, as update(**kw) would
@@ -145,7 +149,7 @@ class ScoringPhase(RoundState):
         (NAME_by_seat, NAME_dealt, NAME_taker); returns each per-seat name with its list
         by seat (NAME and cards_taken), set for each seat as it is scored."""
         players = self.players
-        per_trick = players - (1 if self.sitting_out >= 0 else 0)  # (a seat sitting out plays no card)
+        per_trick = players - len(self.absent)  # (a seat sitting out plays no card)
         taken_cards = [t * per_trick for t in self.taken]
         env["cards_taken_by_seat"] = taken_cards
         values = self._card_values

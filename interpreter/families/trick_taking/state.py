@@ -292,26 +292,27 @@ class TrickTakingWithRoles(TrickTakingState):
 
 
 class TrickTakingWithSitOut(TrickTakingState):
-    """A game in which a seat may sit a hand out (trump.alone: the lone maker's partner):
-    a trick is then complete with one card fewer and the turn passes over that seat (kept
-    apart so that the other games' play path pays nothing for it)."""
+    """A game in which seats may sit a hand out (sits_out, or trump.alone: the lone
+    maker's partner): a trick is then complete with a card fewer for each, and the turn
+    passes over them (kept apart so that the other games' play path pays nothing for it)."""
 
     __slots__ = ()
 
     def _play(self, card: int, role: str | None = None) -> None:
-        out = self.sitting_out
+        absent = self.absent
         super()._play(card, role)  # with a seat out, the trick is never complete here
-        if out < 0 or not self.trick:
+        if not absent or not self.trick:
             return
-        if len(self.trick) == self.players - 1:
+        if len(self.trick) == self.players - len(absent):
             self._take_trick(self.trick, self.trick_number, self.round_index + 1)
-        elif self.turn == out:
-            self.turn = self.seat_after(out)
+            return
+        while self.turn in absent:
+            self.turn = self.seat_after(self.turn)
 
 
 def state_class(rules: Any) -> type[TrickTakingState]:
     """The state class for a ruleset: with roles, with a seat sitting out, or the plain one."""
     order = rules.section.order
-    if rules.section.trump.alone:
+    if rules.section.trump.alone or rules.section.sits_out is not None:
         return TrickTakingWithSitOut
     return TrickTakingWithRoles if order is not None and order.roles else TrickTakingState

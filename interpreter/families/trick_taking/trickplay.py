@@ -213,6 +213,8 @@ class PlayPhase(RoundState):
             self._lead_by_holder()
         if self.alone:  # a maker playing alone: the partner sits out
             self._sit_out()
+        while self.leader in self.absent:  # a seat sitting the hand out leads nothing: the next one does
+            self.leader = self.seat_after(self.leader)
         self.turn = self.first_leader = self.leader
         if self._counting:
             self._card_values = self._values_of_cards()

@@ -199,8 +199,12 @@ class TrumpPhase(RoundState):
         return int(self._evaluated(rule, env, ("trump", "chooser"))) % self.players
 
     def _trump_env(self) -> dict[str, Any]:
-        """The names of trump.suit and trump.chooser: the round's and the turned card's."""
-        return trump_env(self.setup, self.round_index, self.dealer, self.upcard)
+        """The names of trump.suit and trump.chooser: the round's and the turned card's,
+        and each counter as a list by seat."""
+        env = trump_env(self.setup, self.round_index, self.dealer, self.upcard)
+        for name, values in self.counters.items():
+            env[name] = values[:]
+        return env
 
     def _rule_trump(self) -> int | None:
         """This round's trump by trump.suit: a suit, None for no trump, or CHOSEN."""
