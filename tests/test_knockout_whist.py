@@ -168,3 +168,56 @@ def test_validate_refuses_what_sits_out_cannot_do_where_it_is_written(tmp_path, 
     result = run_cli("validate", str(path))
     assert result.exit_code == 1
     assert f"{path}:3:" in result.output and message in result.output, result.output
+
+
+def test_no_one_sees_a_hand_laid_aside_not_even_its_own_seat():
+    rules = load_ruleset("knockout-whist")
+    state = new_game(rules, 3, 5)
+    policies = make_policies(rules, ["bot"] * 3, 5)
+    while not state.absent and not state.is_over:
+        if state.turn == CHANCE:
+            state.apply(state.chance_action())
+        else:
+            state.apply(policies[state.turn].act(state.observation(state.turn), state.legal_actions()))
+    laid = set(state.laid_aside)
+    for viewer in (0, 1, 2, None):
+        deal = [e for e in state.event_views(viewer) if e["event"] == "deal"][-1]
+        shown = {state.setup.pack.card(c) for hand in deal.get("hands") or () for c in hand or () if c}
+        assert not shown & laid, viewer
+
+
+def test_a_made_up_sit_out_line_does_not_replay(tmp_path):
+    from cardrules.interpreter.record import RecordError
+    rules = load_ruleset("knockout-whist")
+    state = new_game(rules, 3, 2)
+    play_out(state, make_policies(rules, ["bot"] * 3, 2))
+    path = tmp_path / "ko.jsonl"
+    save_record(state, path)
+    lines = path.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if '"play"' in line)
+    lines.insert(at + 1, '{"event": "sit_out", "round": 1, "seat": 1}')
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(RecordError, match="sit_out"):
+        replay(path)
+
+
+def test_sits_out_with_cards_played_in_a_role_is_refused(tmp_path, run_cli):
+    path = tmp_path / "bad.yaml"
+    path.write_text("extends: skull-king\nname: bad\nsits_out: \"players >= 4 and seat == dealer\"\n")
+    result = run_cli("validate", str(path))
+    assert result.exit_code == 1 and f"{path}:3:1" in result.output
+    assert "cannot yet be combined with cards played in a role" in result.output
+
+
+def test_a_counter_reads_each_seats_own_card_points(tmp_path):
+    path = tmp_path / "h.yaml"
+    path.write_text("extends: hearts\nname: hearts-counted\ncounters: {cp: {update: \"cp + card_points\"}}\n")
+    rules = load_ruleset(str(path))
+    state = new_game(rules, 4, 3)
+    policies = make_policies(rules, ["bot"] * 4, 3)
+    while state.round_index == 0:
+        if state.turn == CHANCE:
+            state.apply(state.chance_action())
+        else:
+            state.apply(policies[state.turn].act(state.observation(state.turn), state.legal_actions()))
+    assert state.counters["cp"] == state.card_points

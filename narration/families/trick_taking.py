@@ -59,7 +59,11 @@ class TrickView:
             handler(event)
 
     def on_deal(self, event: dict[str, Any]) -> None:
-        self.r.round.update(bids={}, taken=[0] * len(self.r.names))
+        self.r.round.update(bids={}, taken=[0] * len(self.r.names), out=[])
+
+    def on_sit_out(self, event: dict[str, Any]) -> None:
+        self.r.round.setdefault("out", []).append(event["seat"])
+        self.r.say(f"{self.r.names[event['seat']]} sits this hand out")
 
     def on_trump(self, event: dict[str, Any]) -> None:
         if "seat" not in event and self.section.trump.kind is TrumpKind.NAMED_BY_HIGHEST_BIDDER:
@@ -141,7 +145,7 @@ class TrickView:
         self.r.round["bids"][event["seat"]] = event["bid"]
         # (bids made at once reach the table together, once everyone has bid: the engine holds them)
         self.r.say(f"{self.r.names[event['seat']]} bids {event['bid']}" + (" blind" if event.get("blind") else ""))
-        if len(self.r.round["bids"]) == len(self.r.names):
+        if len(self.r.round["bids"]) == len(self.r.names) - len(self.r.round.get("out", ())):
             self.r.say(self._bids_against_tricks(list(self.r.round["bids"].values())))
 
     def _bids_against_tricks(self, bids: Sequence[int]) -> str:

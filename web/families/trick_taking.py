@@ -76,7 +76,7 @@ class TrickWebView:
                           "cards": [self.codes[obs.upcard]] if obs.upcard is not None else [],
                           "note": "turned" if obs.upcard is not None else ""})
             bids = [b for b in self._bids(obs, spectator) if b is not None]
-            if len(bids) == obs.players:
+            if len(bids) == obs.players - len(obs.absent):
                 total = sum(bids)
                 off = ("even" if total == obs.hand_size else f"{obs.hand_size - total} under"
                        if total < obs.hand_size else f"{total - obs.hand_size} over")

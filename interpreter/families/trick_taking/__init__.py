@@ -60,7 +60,7 @@ class TrickTaking:
     bound_names = frozenset(bound.BID_NAMES) | frozenset(bound.SCORE_NAMES)
     record_events: tuple[str, ...] = ("trump", "decline", "pickup", "discard", "pass", "receive", "call", "contract",
                                       "kitty", "look", "bid", "play", "trick", "sit_out")
-    derived_events = frozenset({"trump", "trick", "receive", "pickup", "contract", "kitty"})
+    derived_events = frozenset({"trump", "trick", "receive", "pickup", "contract", "kitty", "sit_out"})
     optional_fields: frozenset[str] = frozenset()
     policies: Mapping[str, Callable[..., Any]] = {"bot": TrickBot}
     # the table views, imported only by what draws them (the interpreter never imports cli or web)

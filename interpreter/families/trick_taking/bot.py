@@ -384,7 +384,7 @@ def _choose_ordered_play(obs: TrickObservation, actions: Sequence[Play], bot: Tr
     losers = [a for a in ranked if a not in winners]
     if need > 0:
         if winners:
-            return winners[0] if len(trick) == obs.players - 1 else winners[-1]
+            return winners[0] if len(trick) == obs.players - len(obs.absent) - 1 else winners[-1]
         return ranked[0]
     if losers:
         return losers[-1]

@@ -39,6 +39,11 @@ class DealPhase(RoundState):
         self.hands = [list(h) for h in deal.hands]
         self.upcard = deal.upcard
         tricks = self.tricks
+        self.sitting_out = -1
+        self.absent = ()
+        self.laid_aside = []
+        if tricks.sits_out is not None:
+            self.absent = self._sitting_out_now()
         if tricks.own_hand is not None or tricks.others_hands is not None or tricks.trump_while_bidding is not None:
             env = self.setup.round_env(self.round_index)
             self._trump_hidden = tricks.trump_while_bidding is not None and \
@@ -56,18 +61,18 @@ class DealPhase(RoundState):
                 hidden["upcard"] = Seen.NOBODY
             if self._own_hidden or self._others_shown:
                 hidden["hands"] = Seen.NOBODY
-            if tricks.blind is not None:
+            if tricks.blind is not None or self.absent:
                 hidden["hands"] = Seen.NOBODY
             self.log_deal(deal, hidden)
-        elif tricks.blind is not None:  # a seat may bid blind: its hand shows in its observation once it looks
+        elif tricks.blind is not None or self.absent:
+            # a seat may bid blind: its hand shows in its observation once it looks; a seat
+            # sitting out: its hand is laid aside unseen, even by it (each seat in play sees
+            # its own in its observation)
             self.log_deal(deal, {"hands": Seen.NOBODY})
         else:
             self.log_deal(deal)
-        self.sitting_out = -1
-        self.absent = ()
-        self.laid_aside = []
-        if tricks.sits_out is not None:
-            self._sit_out_by_rule()
+        if self.absent:
+            self._lay_aside()
         if self.tricks.kitty is not None:
             self._deal_kitty(deal.stock)
         if self.tricks.blind is not None:
@@ -77,9 +82,8 @@ class DealPhase(RoundState):
         self._open_exchange()
         self._advance("deal")
 
-    def _sit_out_by_rule(self) -> None:
-        """sits_out: the seats for which it holds sit this hand out, their hands laid aside
-        unseen (the record's ``sit_out`` lines); at least two must play."""
+    def _sitting_out_now(self) -> tuple[int, ...]:
+        """sits_out: the seats for which it holds at this deal (at least two must play)."""
         rule = self.tricks.sits_out
         assert rule is not None
         env = self.setup.round_env(self.round_index)
@@ -95,8 +99,12 @@ class DealPhase(RoundState):
             raise EvaluationError(f"sits_out '{rule.source}' leaves {self.players - len(out)} player"
                                   f"{'' if self.players - len(out) == 1 else 's'} in round {self.round}: at least "
                                   "two must play (end the game first with rounds.end_when)", ("sits_out",))
-        self.absent = tuple(out)
-        for seat in out:
+        return tuple(out)
+
+    def _lay_aside(self) -> None:
+        """The hands of the seats sitting out are laid aside unseen (the record's
+        ``sit_out`` lines)."""
+        for seat in self.absent:
             self.laid_aside = self.laid_aside + self.hands[seat]
             self.hands[seat] = []
             self._log.append((_sit_out_event, self.round_index + 1, seat))

@@ -631,7 +631,8 @@ def _sits_out(builder: RulesBuilder, phases: tuple[str, ...], kind: TrumpKind,
     others = [what for what, used in (
         ("an exchange of cards", "exchange" in phases), ("a kitty", "kitty" in phases),
         ("trump made by order-up", kind is TrumpKind.ORDER_UP), ("an auction", kind is TrumpKind.AUCTION),
-        ("blind bids", builder.get(("bidding", "blind")) is not None)) if used]
+        ("blind bids", builder.get(("bidding", "blind")) is not None),
+        ("cards played in a role (trick.roles)", bool(builder.get(("trick", "roles"))))) if used]
     if others:
         builder.fail(("sits_out",), f"a seat sitting out by sits_out cannot yet be combined with {others[0]}",
                      at_key=True, span=len("sits_out"))

@@ -139,7 +139,7 @@ class ScoringPhase(RoundState):
         if cell is None:
             cell = self.points_by_hand_size[self.hand_size] = [0, 0]
         cell[0] += sum(points)
-        cell[1] += self.players
+        cell[1] += self.players - len(absent)
         self.phase = _DEAL
         self.score_round(points)
 
@@ -212,6 +212,9 @@ class ScoringPhase(RoundState):
             env["team_bid"] = sum(env["bids"][s] for s in members)
             env["team_tricks"] = sum(env["taken"][s] for s in members)
             env["points"] = points[seat]
+            if self._counting:  # (scoring set them seat by seat: the last seat's are left in env)
+                env["card_points"] = env["card_points_by_seat"][seat]
+                env["trick_points"] = env["trick_points_by_seat"][seat]
             for name, by_seat in per_seat_lists:
                 env[name] = by_seat[seat]
             for name, values in before.items():
