@@ -190,3 +190,91 @@ def test_distinct_counts_the_different_values_of_a_list():
     from cardrules.interpreter.expressions import Type, compile_checked
     assert compile_checked("distinct([1, 1, 2, 3, 3])", {})({}) == 3
     assert compile_checked("distinct(xs)", {"xs": Type.LIST})({"xs": []}) == 0
+
+
+def _later_round(tmp_path, later=True):
+    rules = ruleset(tmp_path, "extends: shanghai\n" + ("going_down: {later_melds: true}\n" if later else ""),
+                    "later" if later else "plain")
+    state = new_game(rules, 4, seed=0)
+    state.dealer = 0
+    state.stack_deal((cards("3S 3H 3C 4S 4H 4C 5S 5H 5D 6S 6H"), cards("7H 7S 7C 8H 8S 8D 9S 9D 9C KC 4D"),
+                      cards("TS TH TD JS JH JD QC KS KH AS AH"), cards("2S 2H 2D 2C 6D 6C AC AD 3D JC TC")),
+                     card("KD"), cards("5C QS QH QD 8C"))
+    return state
+
+
+def _discard_first(state, text=None):
+    from cardrules.interpreter.families.contract_rummy.actions import Discard
+    state.apply(next(a for a in state.legal_actions() if isinstance(a, Discard)
+                     and (text is None or a.card == card(text))))
+
+
+def test_new_melds_once_down_wait_for_a_later_turn(tmp_path):
+    # "once you have gone down you may put down further sets and runs on later turns"
+    state = _later_round(tmp_path)
+    assert state.turn == 1
+    rummy_draw(state)  # 5C
+    state.apply(GoDown((cards("7H 7S 7C"), cards("8H 8S 8D"))))  # the contract: exactly two sets
+    assert not [a for a in state.legal_actions() if isinstance(a, GoDown)]  # the nines wait
+    with pytest.raises(IllegalActionError, match="you went down this turn: new melds wait for a later turn"):
+        state.verify(GoDown((cards("9S 9D 9C"),)))
+    _discard_first(state, "4D")
+    for _ in range(3):  # the others draw and discard
+        rummy_draw(state)
+        _discard_first(state)
+    assert state.turn == 1
+    rummy_draw(state)  # 8C
+    listed = [a for a in state.legal_actions() if isinstance(a, GoDown)]
+    assert [sorted(name(c) for c in a.melds[0]) for a in listed] == [["9C", "9D", "9S"]]
+    state.apply(listed[0])
+    meld = state.events[-1]
+    assert meld["event"] == "meld" and meld["seat"] == 1 and [m["cards"] for m in meld["melds"]] == [["9S", "9D", "9C"]]
+    assert sorted(name(c) for c in state.hands[1]) == ["5C", "8C", "KC"]
+    assert state.down_turn[1] < state.turn_number  # still the turn it went down
+
+
+def test_without_later_melds_a_player_down_only_lays_off(tmp_path):
+    state = _later_round(tmp_path, later=False)
+    rummy_draw(state)
+    state.apply(GoDown((cards("7H 7S 7C"), cards("8H 8S 8D"))))
+    _discard_first(state, "4D")
+    for _ in range(3):
+        rummy_draw(state)
+        _discard_first(state)
+    rummy_draw(state)
+    assert not [a for a in state.legal_actions() if isinstance(a, GoDown)]
+    with pytest.raises(IllegalActionError, match="already down this round: lay off instead"):
+        state.verify(GoDown((cards("9S 9D 9C"),)))
+
+
+@pytest.mark.parametrize("parent", ["shanghai-isra", "shanghai"])
+def test_games_with_later_melds_list_only_legal_moves_and_replay(tmp_path, parent):
+    from cardrules.interpreter.bots import make_policies
+    from cardrules.interpreter.game import CHANCE
+    from cardrules.interpreter.record import replay, save_record
+    path = tmp_path / "later.yaml"
+    path.write_text(f"extends: {parent}\nname: later\ngoing_down: {{later_melds: true}}\n")
+    rules = load_ruleset(path)
+    later = 0
+    games = [(seed, ["bot"] * 4) for seed in range(4)]
+    if parent == "shanghai-isra":
+        games.append((9, ["bot", "random", "search:4", "bot"]))
+    for seed, seats in games:
+        state = new_game(rules, 4, seed)
+        policies = make_policies(rules, seats, seed)
+        while not state.is_over:
+            if state.turn == CHANCE:
+                state.apply(state.chance_action())
+                continue
+            legal = state.legal_actions()
+            for action in legal:
+                assert state.can_apply(action), action
+            down = list(state.down)
+            action = policies[state.turn].act(state.observation(state.turn), legal)
+            if isinstance(action, GoDown) and down[state.turn]:
+                later += 1
+            state.apply(action)
+        record = tmp_path / f"g{seed}.jsonl"
+        save_record(state, record)
+        assert replay(record, str(path)).state.totals == state.totals
+    assert later > 0, "the bots put down new melds once down"

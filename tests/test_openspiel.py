@@ -303,3 +303,16 @@ def test_the_game_string_names_the_parameters():
     assert game.num_players() == 3 and game.num_distinct_actions() == 81
     with pytest.raises(pyspiel.SpielError, match="(?i)unknown parameter .colour"):
         pyspiel.load_game("cardrules", {"ruleset": "wizard", "players": 3, "colour": 1})
+
+
+@pytest.mark.parametrize("text, players", [
+    ("extends: shanghai\nname: later\ngoing_down: {later_melds: true}\n", 4),
+    ("extends: oh-hell\nname: five-out\nsits_out: \"players >= 5 and seat == dealer\"\n", 5),
+    ("extends: shanghai-isra\nname: ccw\ndirection: counter-clockwise\n"
+     "buying: {priority: {first: \"discarder - 1\", direction: counter-clockwise}}\n", 4),
+], ids=["later-melds", "sits-out", "counter-clockwise"])
+def test_the_newer_mechanisms_pass_openspiels_checks(tmp_path, text, players):
+    path = tmp_path / "variant.yaml"
+    path.write_text(text)
+    game = cos.load(str(path), players, rounds=1, horizon=120)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)

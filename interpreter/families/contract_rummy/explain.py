@@ -74,6 +74,9 @@ def _going_down_words(rummy: RummyRules, notes: bool) -> str:
         words += " A contract's 'meld' may be a set or a run."
     if going_down.may is not None:
         words += " " + _seat_rule_words("go down", going_down.may, notes)
+    if going_down.later_melds:
+        words += (" Once down, a player may also put down new sets and runs (each of at least its least size) "
+                  "on any later turn, before discarding.")
     if any(not c.melds for c in rummy.contracts):
         words = ("In a round with no contract, a player goes down only by melding the whole hand into sets and "
                  "runs of at least their least sizes (all of it but the final discard where one is required): "

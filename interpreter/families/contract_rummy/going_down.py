@@ -15,7 +15,7 @@ from . import events
 from .actions import GoDown
 from .melds import Meld
 from .round import Move, RoundState
-from .rules import DISCARD_REQUIRED, NO_DISCARD, MeldKind
+from .rules import DISCARD_REQUIRED, NO_DISCARD, MeldKind, MeldSpec
 
 
 class GoDownPhase(RoundState):
@@ -50,10 +50,46 @@ class GoDownPhase(RoundState):
                 actions.append(action)
                 self._go_downs[id(action)] = option
 
+    def _later_meld_actions(self, seat: int, hand: list[int], actions: list[Move]) -> None:
+        """going_down.later_melds: a seat down since an earlier turn may put down a new set
+        or run (each found as the go-down search finds a contract of one meld)."""
+        engine = self.meld_engine
+        next_id = len(self.owners) + 1
+        melds = self.section.melds
+        for spec in (MeldSpec(MeldKind.SET, melds.set_min), MeldSpec(MeldKind.RUN, melds.run_min)):
+            for option in engine.go_down_options(hand, (spec,)):
+                action = GoDown(tuple(m.cards for m in option), tuple(m.kind.value for m in option), self.setup.pack)
+                if self._leaves_legal_hand(seat, [c for m in action.melds for c in m],
+                                           {next_id + i: m for i, m in enumerate(option)}):
+                    actions.append(action)
+                    self._go_downs[id(action)] = option
+
+    def _check_later_melds(self, seat: int, action: GoDown) -> list[Meld]:
+        """New sets and runs of a seat already down (going_down.later_melds)."""
+        if not self.section.going_down.later_melds:
+            raise IllegalActionError("you are already down this round: lay off instead")
+        if self.down_turn[seat] == self.turn_number:
+            raise IllegalActionError("you went down this turn: new melds wait for a later turn")
+        self._take_from_hand(seat, [c for m in action.melds for c in m])
+        melds = []
+        engine = self.meld_engine
+        for i, cards in enumerate(action.melds):
+            kind = action.kinds[i] if action.kinds is not None and i < len(action.kinds) else ""
+            try:
+                melds.append(engine.make(MeldKind(kind), cards) if kind in ("set", "run") else engine.classify(cards))
+            except ValueError as exc:
+                shown = " ".join(self.setup.pack.codes[c] for c in cards)
+                raise IllegalActionError(f"{shown}: {exc}") from None
+        next_id = len(self.owners) + 1
+        if not self._leaves_legal_hand(seat, [c for m in action.melds for c in m],
+                                       {next_id + i: m for i, m in enumerate(melds)}):
+            raise IllegalActionError(self._hand_rule())
+        return melds
+
     def _check_go_down(self, seat: int, action: GoDown) -> list[Meld]:
         """The melds of a legal go-down (IllegalActionError quoting the rule if not)."""
         if self.down[seat]:
-            raise IllegalActionError("you are already down this round: lay off instead")
+            return self._check_later_melds(seat, action)
         self._take_from_hand(seat, [c for m in action.melds for c in m])
         if not self.contract.melds:
             return self._check_meld_out(seat, action)
@@ -138,7 +174,8 @@ class GoDownPhase(RoundState):
             self.jokers_melded[seat] += wilds
             self.joker_debt = max(0, self.joker_debt - wilds)  # a freed joker melded is played
             placed.append((meld_id, meld))
-        self.down[seat] = True
-        self.down_turn[seat] = self.turn_number
+        if not self.down[seat]:  # (new melds once down keep the turn it went down)
+            self.down[seat] = True
+            self.down_turn[seat] = self.turn_number
         self.log(events.meld(self.round, seat, placed, self.setup.pack.codes))
         self._after_table_play(seat)

@@ -201,6 +201,7 @@ class GoingDownRules:
     extra_melds: bool = False  # melds beyond the contract may go down with it
     exact_sizes: bool = False  # each contract meld goes down with exactly its size
     may: SeatRule | None = None  # going_down.may: a rule of GO_DOWN_NAMES
+    later_melds: bool = False  # once down, new sets and runs may be put down on later turns
 
 
 @dataclass(frozen=True)
@@ -405,7 +406,8 @@ def build_section(builder: RulesBuilder) -> RummyRules:
         ),
         going_down=GoingDownRules(extra_melds=get(("going_down", "extra_melds"), False),
                                   exact_sizes=get(("going_down", "exact_sizes"), False),
-                                  may=_seat_rule(builder, "going_down", {**GO_DOWN_NAMES, **counter_names})),
+                                  may=_seat_rule(builder, "going_down", {**GO_DOWN_NAMES, **counter_names}),
+                                  later_melds=get(("going_down", "later_melds"), False)),
         lay_off=LayOffRules(allowed=get(("lay_off", "allowed"), True),
                        requires_down=get(("lay_off", "requires_down"), True),
                        same_turn_as_going_down=get(("lay_off", "same_turn_as_going_down"), True),

@@ -160,6 +160,8 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
         self._go_downs = {}
         if not self.down[seat]:
             self._go_down_actions(seat, hand, actions)
+        elif self.section.going_down.later_melds and self.down_turn[seat] != self.turn_number:
+            self._later_meld_actions(seat, hand, actions)
         if self._may_lay_off(seat):
             self._lay_off_actions(seat, distinct, actions)
         self._swap_actions(seat, distinct, actions)
