@@ -266,3 +266,25 @@ def test_a_person_at_the_table_is_asked_and_can_quit_and_resume_at_the_question(
     second = run_cli("resume", str(save), "--fast", "--ascii", "--record", str(resumed), input="refuse\nquit\n")
     assert "bot-2 wants to buy Jkr: allow or refuse?" in second.output
     assert resumed.read_text() == straight.read_text()
+
+
+def test_a_bank_of_buys_for_the_whole_game_is_a_counter(tmp_path):
+    # "each player may buy six times in the whole game": the buys of earlier rounds are a
+    # counter, this round's are `buys`; once six are used no seat is offered the discard
+    from cardrules.interpreter import load_ruleset as load
+    from cardrules.interpreter.bots import make_policies
+    from cardrules.interpreter.driver import play_out
+    from cardrules.interpreter.game import new_game
+    path = tmp_path / "bank.yaml"
+    path.write_text("extends: shanghai\nname: bank\ncounters: {bought: {update: \"bought + buys\"}}\n"
+                    "buying: {limit: 99, may: {rule: \"bought + buys < 6\", message: \"six buys a game\"}}\n")
+    rules = load(path)
+    for seed in range(3):
+        state = new_game(rules, 4, seed)
+        play_out(state, make_policies(rules, ["bot"] * 4, seed))
+        buys = [0] * 4
+        for e in state.events:
+            if e["event"] == "buy":
+                buys[e["seat"]] += 1
+        assert state.seat_counters["bought"] == buys
+        assert max(buys) == 6  # the bots buy freely: without the bank they make 25-49 a game

@@ -48,7 +48,8 @@ BONUS_NAMES: dict[str, Type] = {**BUY_NAMES, "in_one_turn": Type.BOOL, "jokers_m
 COUNTER_START_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT}
 # counters.*.update: after a round is scored, the seat's part in it (and every counter)
 COUNTER_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "points": Type.INT, "is_down": Type.BOOL,
-                                  "went_out": Type.BOOL, "cards_left": Type.INT, "contract": Type.INT}
+                                  "went_out": Type.BOOL, "cards_left": Type.INT, "contract": Type.INT,
+                                  "buys": Type.INT}
 # melds.kinds.*.rule: the cards of a meld tried (the natural cards' values in lists)
 KIND_NAMES: dict[str, Type] = {**GAME_NAMES, "size": Type.INT, "naturals": Type.INT, "wilds": Type.INT,
                                "ranks": Type.LIST, "suits": Type.LIST, "colours": Type.LIST,

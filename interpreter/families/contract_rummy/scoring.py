@@ -64,7 +64,7 @@ class ScoringPhase(RoundState):
         for seat in range(self.players):
             env = self.setup.round_env(self.round_index)
             env.update(seat=seat, points=points[seat], is_down=self.down[seat], went_out=seat == goer,
-                       cards_left=len(self.hands[seat]), contract=self.contract_number(seat))
+                       cards_left=len(self.hands[seat]), contract=self.contract_number(seat), buys=self.buys[seat])
             for name, values in before.items():
                 env[name] = values[seat]
             for counter in self.section.counters:
