@@ -350,3 +350,39 @@ def test_five_crowns_plays_in_the_browser_with_its_own_pack_and_a_search_seat(se
         ann.screenshot(path=str(ARTIFACTS / "five-crowns-ann-phone.png"), full_page=True)
         browser.close()
     assert errors == []
+
+
+def test_knockout_whist_plays_to_its_end_in_the_browser(served):
+    """Knockout Whist whole, two people, a bot and a search seat: a person who took most
+    tricks names the trump with a button, a person knocked out has no more turns and the
+    game goes on without them, the table names who sits a hand out, and the game ends with
+    one player left."""
+    chromium, sync_playwright = _need_browser()
+    with sync_playwright() as p:  # type: ignore[operator]
+        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+        ann, bob, errors = _open_room(browser, served, "knockout-whist", None, last_seat="search")
+        deadline = time.time() + 240
+        sitting_out_shown = knocked_out = False
+        while "the game is over" not in (ann.text_content("#heading") or "") and time.time() < deadline:
+            for page in (ann, bob):
+                sitting_out_shown = sitting_out_shown or "Sitting out" in (page.text_content("#table") or "")
+                for line in (page.text_content("#log") or "").splitlines():
+                    knocked_out = knocked_out or "sits this hand out" in line
+                if _next_deal(page) or not _my_turn(page):
+                    continue
+                buttons = page.locator("#buttons button[data-move]")
+                cards = page.locator("#hand .card.playable")
+                if buttons.count():
+                    _click(buttons.first)
+                elif cards.count():
+                    _click(cards.first)
+                page.wait_for_timeout(20)
+        assert "the game is over" in (ann.text_content("#heading") or ""), "the game did not end in time"
+        rounds = ann.locator("#sheet tr").count() - 2  # header and totals
+        assert 1 <= rounds <= 7
+        # the log said a seat sat a hand out: the table showed it too
+        assert sitting_out_shown or not knocked_out
+        ARTIFACTS.mkdir(exist_ok=True)
+        ann.screenshot(path=str(ARTIFACTS / "knockout-whist-ann-phone.png"), full_page=True)
+        browser.close()
+    assert errors == []
