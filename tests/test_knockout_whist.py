@@ -221,3 +221,23 @@ def test_a_counter_reads_each_seats_own_card_points(tmp_path):
         else:
             state.apply(policies[state.turn].act(state.observation(state.turn), state.legal_actions()))
     assert state.counters["cp"] == state.card_points
+
+
+def test_between_two_deals_the_web_table_shows_no_stale_trump():
+    # at a round's end the last trump is over and the next is not made: the table's facts
+    # name none (they once read "no trump" beside the last turned card), but keep the counters
+    from cardrules.web.families.trick_taking import TrickWebView
+    rules = load_ruleset("knockout-whist")
+    state = new_game(rules, 4, 2)
+    policies = make_policies(rules, ["bot"] * 4, 2)
+    state.apply(state.chance_action())
+    while state.turn != CHANCE:
+        state.apply(policies[state.turn].act(state.observation(state.turn), state.legal_actions()))
+    view = TrickWebView(rules)
+    labels = [f["label"] for panel in view.panels(state.observation(0), ["A", "B", "C", "D"], False)
+              for f in panel.get("items", [])]
+    assert "Trump" not in labels and "knocked" in labels
+    state.apply(state.chance_action())
+    labels = [f["label"] for panel in view.panels(state.observation(0), ["A", "B", "C", "D"], False)
+              for f in panel.get("items", [])]
+    assert "Trump" in labels

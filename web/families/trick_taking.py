@@ -72,9 +72,10 @@ class TrickWebView:
                               "cards": [self.codes[c] for c in obs.kitty],
                               "note": ("discarded " + " ".join(self.codes[c] for c in obs.kitty_discards))
                               if obs.kitty_discards else ""})
-            facts.append({"label": "Trump", "value": trump,
-                          "cards": [self.codes[obs.upcard]] if obs.upcard is not None else [],
-                          "note": "turned" if obs.upcard is not None else ""})
+            if obs.phase != Phase.DEAL:  # (between two deals the last trump is gone and the next not made)
+                facts.append({"label": "Trump", "value": trump,
+                              "cards": [self.codes[obs.upcard]] if obs.upcard is not None else [],
+                              "note": "turned" if obs.upcard is not None else ""})
             bids = [b for b in self._bids(obs, spectator) if b is not None]
             if len(bids) == obs.players - len(obs.absent):
                 total = sum(bids)
