@@ -11,6 +11,7 @@ from ...interpreter.families.trick_taking.actions import Bid, BlindBid, Call, Ch
 from ...interpreter.families.trick_taking.bot import estimate_tricks, tricks_wanted
 from ...interpreter.families.trick_taking.rules import NAMED_SUIT, TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
+from ...interpreter.families.trick_taking.observation import pass_target_of
 from ...interpreter.rules import Ruleset
 from ..output import echo
 
@@ -275,18 +276,19 @@ class TrickView:
         if obs.has_bidding:
             bids = ", ".join(f"{names[s]} {b}" for s, b in enumerate(obs.bids) if b is not None)
             made = [b for b in obs.bids if b is not None]
-            over = (f" ({self._bids_against_tricks(made)})" if obs.phase == Phase.PLAYING and len(made) == len(names)
-                    else "")
+            over = (f" ({self._bids_against_tricks(made)})" if obs.phase == Phase.PLAYING and
+                    len(made) == len(names) - len(obs.absent) else "")
             echo(f"Bids: {bids or '-'}{over}")
         if obs.pass_count and obs.seat >= 0:
             aside = " ".join(self.r.card(self.codes[c]) for c in obs.passing)
+            to = names[obs.pass_to] if obs.pass_to >= 0 else "each other player in turn from your left"
+            giver = names[obs.pass_from] if obs.pass_from >= 0 else "the others"
             if obs.phase == Phase.EXCHANGE:
-                echo(f"Passing {obs.pass_count} card{'s' if obs.pass_count != 1 else ''} to {names[obs.pass_to]}"
+                echo(f"Passing {obs.pass_count} card{'s' if obs.pass_count != 1 else ''} to {to}"
                      + (f": {aside} put aside" if aside else ""))
             else:
                 got = " ".join(self.r.card(self.codes[c]) for c in obs.received)
-                echo(f"Passed {aside or '-'} to {names[obs.pass_to]}; received {got or '-'} from "
-                     f"{names[obs.pass_from]}")
+                echo(f"Passed {aside or '-'} to {to}; received {got or '-'} from {giver}")
         for other, hand in enumerate(obs.others):  # a round whose rules show the other hands
             if hand:
                 echo(f"{names[other]} holds: " + self.r.hand_text([self.codes[c] for c in hand]))
@@ -324,7 +326,8 @@ class TrickView:
         if obs.phase == Phase.BIDDING:
             return f"your bid ({', '.join(str(a.bid) for a in legal)})"
         if obs.phase == Phase.EXCHANGE:
-            return (f"a card to pass to {self.r.names[obs.pass_to]} ({len(obs.passing) + 1} of {obs.pass_count}: "
+            return (f"a card to pass to {self.r.names[pass_target_of(obs, len(obs.passing))]} "
+                    f"({len(obs.passing) + 1} of {obs.pass_count}: "
                     + " ".join(self.r.card(self.codes[c]) for c in sorted(
                         {a.card for a in legal}, key=lambda c: (obs.suits[c], obs.power[c]) if obs.suits else
                         (self.pack.suit_of[c], self.pack.rank_of[c]))) + ")")

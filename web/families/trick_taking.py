@@ -8,6 +8,7 @@ from typing import Any, Sequence
 from ...interpreter.families.trick_taking.actions import Bid, BlindBid, Call, ChooseTrump, Decline, Discard, Pass, Play
 from ...interpreter.families.trick_taking.rules import NAMED_SUIT, BidOrder, TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
+from ...interpreter.families.trick_taking.observation import pass_target_of
 from ...interpreter.families.trick_taking.trickplay import trick_standing
 from ...interpreter.pack import Pack
 from ...interpreter.rules import Ruleset
@@ -90,14 +91,18 @@ class TrickWebView:
             elif obs.absent:  # sits_out: seats out of this hand by the rules
                 facts.append({"label": "Sitting out", "value": ", ".join(names[s] for s in obs.absent)})
             if obs.pass_count and not spectator:  # the exchange: this seat's pass, and what it received
+                to = names[obs.pass_to] if obs.pass_to >= 0 else "each other player"
                 if obs.phase == Phase.EXCHANGE:
-                    facts.append({"label": "Passing", "value": f"{obs.pass_count} to {names[obs.pass_to]}",
+                    if obs.pass_to < 0:  # a scatter: whom the next card goes to
+                        to += f" (the next to {names[pass_target_of(obs, len(obs.passing))]})"
+                    facts.append({"label": "Passing", "value": f"{obs.pass_count} to {to}",
                                   "cards": [self.codes[c] for c in obs.passing],
                                   "note": "put aside" if obs.passing else ""})
                 else:
-                    facts.append({"label": "Passed", "value": f"to {names[obs.pass_to]}",
+                    facts.append({"label": "Passed", "value": f"to {to}",
                                   "cards": [self.codes[c] for c in obs.passing]})
-                    facts.append({"label": "Received", "value": f"from {names[obs.pass_from]}",
+                    facts.append({"label": "Received", "value": "from " + (names[obs.pass_from] if obs.pass_from >= 0
+                                                                           else "each other player"),
                                   "cards": [self.codes[c] for c in obs.received]})
         panels: list[dict[str, Any]] = [{"kind": "facts", "items": facts}] if facts else []
         if obs.phase == Phase.PLAYING:

@@ -166,13 +166,15 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
         return state
     # the cards this seat passed are in the receiver's hand, unless it has played them
     fixed: list[list[int]] = [[] for _ in range(players)]
-    if obs.passing and obs.pass_to >= 0 and obs.pass_to != seat:
-        gone = Counter(played_by[obs.pass_to])
-        for c in obs.passing:
-            if gone[c] > 0:
-                gone[c] -= 1
+    if obs.passing and (obs.pass_to == -2 or obs.pass_to >= 0 and obs.pass_to != seat):
+        per = max(1, obs.pass_count // max(1, players - 1))  # a scatter (-2): this many to each other seat
+        gone = [Counter(cards) for cards in played_by]
+        for index, c in enumerate(obs.passing):
+            to = obs.pass_to if obs.pass_to >= 0 else (seat + 1 + index // per) % players
+            if gone[to][c] > 0:
+                gone[to][c] -= 1
             else:
-                fixed[obs.pass_to].append(c)
+                fixed[to].append(c)
     lead_card = -1
     if state.phase is _PLAYING and state.tricks.play.first_lead and not obs.played:
         # the first trick not led yet: its leader holds the card it must lead (the first

@@ -1,6 +1,7 @@
 """The exchange phase of a round (``exchange``, with ``exchange`` in ``phases``): every
 seat passes ``exchange.cards`` cards to the seat ``exchange.direction`` seats to its
-left, all at once.  A seat puts its cards aside one at a time (a move each, in the
+left (or, with ``scatter``, that many to each other seat, the first to its left), all
+at once.  A seat puts its cards aside one at a time (a move each, in the
 bidding order); no seat sees what the others put aside, and the cards change hands
 only once every seat has passed, when each seat sees what it received
 (:class:`ExchangePhase`, entered at :meth:`ExchangePhase._start_exchange`)."""
@@ -13,6 +14,7 @@ from ...errors import IllegalActionError
 from .actions import Move, Pass, passes
 from .phases import _EXCHANGE
 from .round import RoundState
+from .names import SCATTER
 from .rules import exchange_env
 
 
@@ -47,10 +49,13 @@ class ExchangePhase(RoundState):
         assert exchange is not None
         env = exchange_env(self.setup, self.round_index, self.dealer)
         count = int(self._evaluated(exchange.cards, env, ("exchange", "cards")))
-        offset = int(self._evaluated(exchange.direction, env, ("exchange", "direction"))) % self.players
+        direction = int(self._evaluated(exchange.direction, env, ("exchange", "direction")))
+        offset = -1 if direction == SCATTER else direction % self.players  # -1: to each other seat
         if count <= 0 or offset == 0:
             self._advance("exchange")
             return
+        if offset < 0:
+            count *= self.players - 1
         self.pass_count = min(count, len(self.hands[0]))
         self.pass_offset = offset
         self.phase = _EXCHANGE
@@ -58,8 +63,12 @@ class ExchangePhase(RoundState):
         if self._counting:  # what each card is worth, for a seat choosing what to pass
             self._card_values = self._values_of_cards()
 
-    def pass_target(self, seat: int) -> int:
-        """The seat that receives ``seat``'s cards this round (``seat`` itself: no pass)."""
+    def pass_target(self, seat: int, index: int = 0) -> int:
+        """The seat that receives ``seat``'s card put aside ``index``-th this round
+        (``seat`` itself: no pass); with a scatter, the first cards go to its left, the
+        next to the seat after, and so on."""
+        if self.pass_offset < 0:
+            return (seat + 1 + index * (self.players - 1) // self.pass_count) % self.players
         return (seat + self.pass_offset) % self.players
 
     def _legal_passes(self, seat: int) -> list[Move]:
@@ -70,8 +79,8 @@ class ExchangePhase(RoundState):
     def _verify_pass(self, action: Move, turn: int) -> None:
         left = self.pass_count - len(self.passing[turn])
         if not isinstance(action, Pass):
-            raise IllegalActionError(f"it is time to pass cards ({left} more to seat {self.pass_target(turn)}), "
-                                     f"not '{action}'")
+            raise IllegalActionError(f"it is time to pass cards ({left} more, the next to seat "
+                                     f"{self.pass_target(turn, len(self.passing[turn]))}), not '{action}'")
         if action.card not in self.hands[turn]:
             code = self.setup.pack.codes[action.card] if 0 <= action.card < self.setup.pack.size else action.card
             raise IllegalActionError(f"you do not hold {code}")
@@ -82,7 +91,8 @@ class ExchangePhase(RoundState):
         put = self.passing[seat]
         put.append(card)
         number = self.round_index + 1
-        self._log.append((_pass_event, number, seat, self.setup.pack.codes[card], self.pass_target(seat)))
+        self._log.append((_pass_event, number, seat, self.setup.pack.codes[card],
+                          self.pass_target(seat, len(put) - 1)))
         if len(put) < self.pass_count:
             return
         position = self.bid_order.index(seat) + 1
@@ -91,6 +101,21 @@ class ExchangePhase(RoundState):
             return
         # every seat has passed: the cards change hands, each seat sees what it received
         codes = self.setup.pack.codes
+        if self.pass_offset < 0:  # a scatter: from each other seat, a receive line each
+            got: dict[tuple[int, int], list[int]] = {}
+            for giver in range(self.players):
+                for index, c in enumerate(self.passing[giver]):
+                    got.setdefault((self.pass_target(giver, index), giver), []).append(c)
+            for seat in range(self.players):
+                self.received[seat] = []
+                for step in range(1, self.players):
+                    giver = (seat - step) % self.players
+                    cards = got.get((seat, giver), [])
+                    self.hands[seat] += cards
+                    self.received[seat] += cards
+                    self._log.append((_receive_event, number, seat, giver, [codes[c] for c in cards]))
+            self._advance("exchange")
+            return
         for giver in range(self.players):
             to = self.pass_target(giver)
             self.hands[to] += self.passing[giver]

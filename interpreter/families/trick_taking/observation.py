@@ -47,8 +47,8 @@ class TrickObservation(NamedTuple):
     # whom this seat's pass goes and comes (-1: no pass), the cards this seat has put aside
     # or passed, and (once every seat has passed) the cards it received
     pass_count: int = 0
-    pass_to: int = -1
-    pass_from: int = -1
+    pass_to: int = -1  # (-2: a scatter, to each other seat in turn from the left)
+    pass_from: int = -1  # (-2: from each other seat)
     passing: tuple[int, ...] = ()
     received: tuple[int, ...] = ()
     # each card's scoring.card_points this round (public: the rules), once the play starts; else None
@@ -81,6 +81,15 @@ class TrickObservation(NamedTuple):
     kitty_discards: tuple[int, ...] = ()
     blind_bids: tuple[bool, ...] = ()  # bidding.blind: each seat's bid was made blind (public)
     absent: tuple[int, ...] = ()  # the seats sitting this hand out (sits_out, or a lone maker's partner)
+
+
+def pass_target_of(obs: TrickObservation, index: int) -> int:
+    """The seat that receives the card ``obs.seat`` puts aside ``index``-th in the exchange:
+    the round's receiver, or with a scatter each other seat in turn from its left."""
+    if obs.pass_to != -2:
+        return obs.pass_to
+    per = max(1, obs.pass_count // max(1, obs.players - 1))
+    return (obs.seat + 1 + index // per) % obs.players
 
 
 _make = TrickObservation._make
@@ -136,8 +145,9 @@ class Observations(RoundState):
         # of the observation; observations are built for every decision a bot makes)
         pass_count = self.pass_count
         if pass_count:  # this seat's part of the round's exchange
-            offset = self.pass_offset
-            exchange = (pass_count, (seat + offset) % self.players, (seat - offset) % self.players,
+            offset = self.pass_offset  # (-1: a scatter, to and from each other seat: -2 below)
+            exchange = (pass_count, (seat + offset) % self.players if offset > 0 else -2,
+                        (seat - offset) % self.players if offset > 0 else -2,
                         tuple(self.passing[seat]), tuple(self.received[seat]))
         else:
             exchange = _NO_EXCHANGE

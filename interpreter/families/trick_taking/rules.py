@@ -12,7 +12,7 @@ from ...expressions import CONSTANTS, Compiled, Type, names_read
 from ...rules import ROUND_NAMES, Ace, RulesBuilder, Ruleset, Setup, Template
 from .names import (AUCTION_NAMES, BID_NAMES, BLIND_NAMES, CONTRACT_NAMES, KITTY_NAMES, CARD_POINT_NAMES, CHOOSER_NAMES, COUNTER_NAMES, COUNT_NAMES, DEFAULT_PHASES,
                     EXCHANGE_NAMES, LEADER_NAMES, PHASE_NAMES, PLAY_NAMES, SCORE_NAMES, TRICK_POINT_NAMES,
-                    TRUMP_NAMES, UPCARD_NAMES, SIT_OUT_NAMES)
+                    TRUMP_NAMES, UPCARD_NAMES, SIT_OUT_NAMES, SCATTER)
 from .order_rules import build_order
 
 
@@ -726,7 +726,7 @@ def exchange_env(setup: Setup, index: int, dealer: int) -> dict[str, Any]:
     """The names of exchange.cards and exchange.direction in the round at ``index``."""
     env = setup.round_env(index)
     players = setup.players
-    env.update(dealer=dealer, left=1, right=players - 1, across=players // 2, hold=0)
+    env.update(dealer=dealer, left=1, right=players - 1, across=players // 2, hold=0, scatter=SCATTER)
     return env
 
 
@@ -745,4 +745,11 @@ def _check_exchange(exchange: ExchangeRules, setup: Setup, index: int, once: Cal
                 once(("exchange", "cards"), f"with {setup.players} players, round {number} deals {size} "
                      f"card{'s' if size != 1 else ''} each, so no seat can pass {value}")
                 return False
+            if key == "direction" and value == SCATTER:
+                count = exchange.cards(env) * (setup.players - 1)
+                if count > size:
+                    once(("exchange", "direction"), f"with {setup.players} players, round {number} deals {size} "
+                         f"card{'s' if size != 1 else ''} each, so no seat can pass {exchange.cards(env)} to each "
+                         f"other seat ({count} cards)")
+                    return False
     return True
