@@ -231,6 +231,14 @@ def test_new_melds_once_down_wait_for_a_later_turn(tmp_path):
     assert meld["event"] == "meld" and meld["seat"] == 1 and [m["cards"] for m in meld["melds"]] == [["9S", "9D", "9C"]]
     assert sorted(name(c) for c in state.hands[1]) == ["5C", "8C", "KC"]
     assert state.down_turn[1] < state.turn_number  # still the turn it went down
+    # the table says it as a player would
+    from cardrules.narration.render import Renderer
+    said = []
+    renderer = Renderer(["Ann", "Bob", "Cy", "Dee"], state.rules, narrate=True, ascii_only=True)
+    renderer.say = said.append
+    for event in state.events:
+        renderer.event(event)
+    assert "Bob goes down: [1] 7H 7S 7C; [2] 8H 8S 8D" in said and "Bob puts down a new meld: [3] 9S 9D 9C" in said
 
 
 def test_without_later_melds_a_player_down_only_lays_off(tmp_path):
@@ -278,3 +286,22 @@ def test_games_with_later_melds_list_only_legal_moves_and_replay(tmp_path, paren
         save_record(state, record)
         assert replay(record, str(path)).state.totals == state.totals
     assert later > 0, "the bots put down new melds once down"
+
+
+def test_a_new_meld_once_down_must_hold_cards_of_a_set_or_a_run(tmp_path):
+    # a record line can say anything: an empty meld, or a kind a new meld cannot be
+    state = _later_round(tmp_path)
+    rummy_draw(state)
+    state.apply(GoDown((cards("7H 7S 7C"), cards("8H 8S 8D"))))
+    _discard_first(state, "4D")
+    for _ in range(3):
+        rummy_draw(state)
+        _discard_first(state)
+    rummy_draw(state)
+    with pytest.raises(IllegalActionError, match="at least one meld"):
+        state.verify(GoDown(()))
+    with pytest.raises(IllegalActionError, match="a set or a run, one kind for each meld"):
+        state.verify(GoDown((cards("9S 9D 9C"),), ("colour",)))
+    with pytest.raises(IllegalActionError, match="a set or a run, one kind for each meld"):
+        state.verify(GoDown((cards("9S 9D 9C"),), ("set", "run")))
+    state.verify(GoDown((cards("9S 9D 9C"),), ("set",)))

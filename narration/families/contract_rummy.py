@@ -58,7 +58,10 @@ class RummyView:
 
     def on_meld(self, event: dict[str, Any]) -> None:
         melds = "; ".join(f"[{m['id']}] {self.r.cards(m['cards'])}" for m in event["melds"])
-        self.r.say(f"{self._name(event['seat'])} goes down: {melds}")
+        down = self.r.round.setdefault(("down", event["round"]), set())  # (going_down.later_melds)
+        self.r.say(f"{self._name(event['seat'])} " + ("puts down a new meld" if event["seat"] in down else "goes down")
+                   + f": {melds}")
+        down.add(event["seat"])
 
     def on_layoff(self, event: dict[str, Any]) -> None:
         self.r.say(f"{self._name(event['seat'])} lays off {self.r.cards(event['cards'])} on [{event['meld']}]")

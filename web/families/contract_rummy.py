@@ -112,7 +112,8 @@ class RummyWebView:
         suggestions = [a for a in legal if isinstance(a, (GoDown, LayOff, Swap))]
         for action in suggestions[:MAX_SUGGESTIONS]:
             if isinstance(action, GoDown):
-                label = "Go down: " + " | ".join(self._cards(m) for m in action.melds)
+                label = ("Meld: " if obs.seat >= 0 and obs.down[obs.seat] else "Go down: ") + \
+                    " | ".join(self._cards(m) for m in action.melds)
             elif isinstance(action, LayOff):
                 label = f"Lay off {self._cards(action.cards)} on [{action.meld}]"
             else:

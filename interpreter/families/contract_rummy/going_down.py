@@ -70,6 +70,11 @@ class GoDownPhase(RoundState):
             raise IllegalActionError("you are already down this round: lay off instead")
         if self.down_turn[seat] == self.turn_number:
             raise IllegalActionError("you went down this turn: new melds wait for a later turn")
+        if not action.melds or not all(action.melds):
+            raise IllegalActionError("put down at least one meld, each of cards")
+        kinds = action.kinds
+        if kinds is not None and (len(kinds) != len(action.melds) or any(k not in ("set", "run", "") for k in kinds)):
+            raise IllegalActionError("a new meld once down is a set or a run, one kind for each meld")
         self._take_from_hand(seat, [c for m in action.melds for c in m])
         melds = []
         engine = self.meld_engine
