@@ -2,6 +2,7 @@
 players playing whole games at once.
 
     python benchmarks/load.py [--rooms 50] [--players 4] [--timeout 240] [--open-timeout 10] [--json]
+                              [--no-compression]
 
 It starts a real server (`python -m cardrules serve`, uvicorn) on a free port with a
 fresh data folder, makes ``--rooms`` rooms of a short house variant of oh-hell (two
@@ -151,14 +152,15 @@ def _percentiles(values: list[float]) -> tuple[float | None, float | None, float
             int(0.99 * len(ordered)))], 2), round(1000 * ordered[-1], 2))
 
 
-def load(rooms: int = 50, players: int = 4, timeout: float = 240.0, open_timeout: float = 10.0) -> dict[str, Any]:
+def load(rooms: int = 50, players: int = 4, timeout: float = 240.0, open_timeout: float = 10.0,
+         compression: bool = True) -> dict[str, Any]:
     """Run the load test; the figures as a dict."""
     port = _free_port()
     base = f"127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as data:
         server = subprocess.Popen([sys.executable, "-m", "cardrules", "serve", "--host", "127.0.0.1", "--port",
                                    str(port), "--data", data, "--bot-delay", "0", "--rate", "1000", "--http-rate", "1000",
-                                   "--max-rooms", str(rooms + 10)],
+                                   "--max-rooms", str(rooms + 10)] + ([] if compression else ["--no-compression"]),
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(os.environ))
         try:
             _wait_for(base, 30)
@@ -192,8 +194,10 @@ def main() -> None:
     parser.add_argument("--open-timeout", type=float, default=10.0,
                         help="seconds a client waits for its WebSocket handshake")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.add_argument("--no-compression", action="store_true",
+                        help="serve with `cardrules serve --no-compression` (no permessage-deflate)")
     args = parser.parse_args()
-    figures = load(args.rooms, args.players, args.timeout, args.open_timeout)
+    figures = load(args.rooms, args.players, args.timeout, args.open_timeout, not args.no_compression)
     if args.json:
         print(json.dumps(figures))
     else:

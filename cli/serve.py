@@ -45,9 +45,12 @@ def default_data_dir() -> Path:
 @click.option("--trusted-proxy", "trusted_proxy", default="127.0.0.1", show_default=True, metavar="ADDRESSES",
               help="Comma-separated addresses or networks (172.16.0.0/12) of the reverse proxies whose "
                    "X-Forwarded-For names the client; the rate limits count by that client.")
+@click.option("--compression/--no-compression", default=True, show_default=True,
+              help="Compress the WebSocket messages (permessage-deflate): a whole game sends 3-4% of the "
+                   "bytes, for some processor time; turn it off on a busy host with a fast network (docs/web.md).")
 def serve(host: str, port: int, data: Path | None, takeover: float, bot_delay: float, max_rooms: int,
           rate: float, http_rate: float, idle_close: float, head_timeout: float, max_connections: int,
-          trusted_proxy: str) -> None:
+          trusted_proxy: str, compression: bool) -> None:
     """Serve a page where friends play any ruleset together in the browser.
 
     Type your name and a room's name; everyone who types the same room name joins the
@@ -81,7 +84,7 @@ def serve(host: str, port: int, data: Path | None, takeover: float, bot_delay: f
     app = make_app(rooms, rate=rate, burst=max(10, int(3 * rate)), http_rate=http_rate,
                    http_burst=max(10, int(3 * http_rate)))
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 16, ws_ping_interval=20,
-                ws_ping_timeout=20, http=head_timeout_protocol(head_timeout), timeout_keep_alive=5,
+                ws_ping_timeout=20, ws_per_message_deflate=compression, http=head_timeout_protocol(head_timeout), timeout_keep_alive=5,
                 h11_max_incomplete_event_size=16 << 10, limit_concurrency=max_connections, backlog=2048,
                 proxy_headers=True, forwarded_allow_ips=proxies, log_config=log_config())
 
