@@ -12,12 +12,14 @@ import sys
 import time
 import urllib.request
 
+import pytest
 from websockets.sync.client import connect
 
 
-def _start(data, port):
+def _start(data, port, *extra):
     server = subprocess.Popen([sys.executable, "-m", "cardrules", "serve", "--port", str(port), "--data", str(data),
-                               "--bot-delay", "0", "--rate", "1000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                               "--bot-delay", "0", "--rate", "1000", *extra],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.time() + 30
     while True:
         try:
@@ -80,3 +82,18 @@ def test_a_killed_server_brings_the_game_back_where_it_was(tmp_path):
         server.terminate()
         _, stderr = server.communicate(timeout=10)
     assert b"Traceback" not in stderr and b"could not be brought back" not in stderr
+
+
+@pytest.mark.parametrize("extra, compressed", [((), True), (("--no-compression",), False)])
+def test_the_messages_are_compressed_unless_the_host_says_not(tmp_path, extra, compressed):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = _start(tmp_path / "rooms", port, *extra)
+    try:
+        with connect(f"ws://127.0.0.1:{port}/ws") as ws:  # the client offers permessage-deflate
+            names = [type(e).__name__ for e in ws.protocol.extensions]
+            assert ("PerMessageDeflate" in names) == compressed, names
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
