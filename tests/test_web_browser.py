@@ -246,6 +246,9 @@ def test_two_people_and_two_bots_play_the_first_round_of_shanghai_isra(served):
                         if page.locator("#hand .card.grouped").count() == 2:
                             assert page.locator("#hand .card[data-group='1'] .badge").count() == 2
                             assert page.locator("#composers .groups li").count() == 1
+                            # the server says at once that two cards make no meld
+                            page.wait_for_selector("#composers .groups .check.bad", timeout=5000)
+                            assert page.text_content("#composers .groups .check.bad").startswith("✗")
                             _click(page.locator("#composers button.remove"))
                             assert page.locator("#hand .card.grouped").count() == 0
                             built_checked = True

@@ -345,3 +345,33 @@ def test_the_page_comes_with_its_rules_menu_filled_in(tmp_path):
     assert '<option value="oh-hell" selected>' in menu
     data = re.search(r'<script type="application/json" id="rulesets-data">(.*?)</script>', page, re.S).group(1)
     assert json.loads(data) == catalogue
+
+
+def test_a_meld_being_built_is_checked_against_the_rounds_rules(tmp_path):
+    rooms, client = server(tmp_path)
+    with client:
+        made = create(client, ruleset="shanghai-isra", seats=["human", "bot", "bot", "bot"])
+        with client.websocket_connect("/ws") as ann:
+            join(ann, token=made["token"])
+            ann.send_json({"type": "check", "cards": ["8H", "8S"]})
+            assert "no melds to check" in receive(ann, ("error",))["message"]  # not started: no round yet
+            ann.send_json({"type": "start"})
+            receive(ann)
+            ann.send_json({"type": "check", "cards": ["8H", "8S", "JK"]})
+            assert receive(ann, ("check",)) == {"type": "check", "cards": ["8H", "8S", "JK"], "ok": True,
+                                                "text": "a set"}
+            ann.send_json({"type": "check", "cards": ["8H", "9S", "TD"]})
+            answer = receive(ann, ("check",))
+            assert answer["ok"] is False and answer["text"]
+            ann.send_json({"type": "check", "cards": ["8H", "ZZ", "TD"]})
+            assert receive(ann, ("check",))["ok"] is False
+            for bad in ([], "8H 8S", ["8H"] * 61, [1, 2, 3]):
+                ann.send_json({"type": "check", "cards": bad})
+                assert "a list of 1 to 60 card codes" in receive(ann, ("error",))["message"]
+        trick = create(client, room="Tricks", ruleset="oh-hell", seats=["human", "bot", "bot"])
+        with client.websocket_connect("/ws") as bob:
+            join(bob, token=trick["token"], room="Tricks")
+            bob.send_json({"type": "start"})
+            receive(bob)
+            bob.send_json({"type": "check", "cards": ["8H", "8S", "8D"]})
+            assert "no melds to check" in receive(bob, ("error",))["message"]

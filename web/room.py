@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 MAX_MOVES_LISTED = 300
 CHAT_LINES = 50  # the room's chat kept, for those who join later (in memory only)
 MAX_CHAT = 200  # characters in one chat line
+MAX_MELD_CHECK = 60  # cards in one meld a page asks about
 CHAT_RATE, CHAT_BURST = 0.5, 5  # chat lines and reactions a second a connection, on average; at once
 REACTIONS = ("👍", "👏", "😂", "😮", "😢", "🎉")
 LOG_LINES = 40
@@ -318,6 +319,18 @@ class Room:
         self._chat_turn(client)
         for other in list(self.clients):
             other.send({"type": "reaction", "from": self._speaker(client), "seat": client.seat, "emoji": emoji})
+
+    def check_meld(self, cards: Any) -> dict[str, Any]:
+        """Whether the cards of a meld being built make a meld under this round's rules
+        (RoomError for a malformed ask): the page marks each pending meld as it is built."""
+        if not (isinstance(cards, list) and 0 < len(cards) <= MAX_MELD_CHECK
+                and all(isinstance(c, str) and 0 < len(c) <= 8 for c in cards)):
+            raise RoomError(f"a meld to check is a list of 1 to {MAX_MELD_CHECK} card codes")
+        check = getattr(self.web, "meld_check", None)
+        if self.state is None or check is None:
+            raise RoomError("this game has no melds to check")
+        ok, text = check(self.state, cards)
+        return {"type": "check", "cards": cards, "ok": ok, "text": text[:200]}
 
     def chat_history(self) -> dict[str, Any]:
         return {"type": "chat", "lines": list(self.chat_lines), "history": True}

@@ -458,6 +458,8 @@ def _handle(rooms: Rooms, client: Client, text: str) -> None:
         room.chat(client, message.get("text"))
     elif kind == "react":
         room.react(client, message.get("emoji"))
+    elif kind == "check":  # a meld being built at the table: is it one?
+        client.send(room.check_meld(message.get("cards")))
     elif kind == "move":
         try:
             room.move(client.seat, message.get("move"))

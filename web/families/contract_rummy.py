@@ -31,6 +31,20 @@ class RummyWebView:
     def _cards(self, cards: Sequence[int]) -> str:
         return " ".join(self.pack.pretty(c) for c in cards)
 
+    def meld_check(self, state: Any, codes: Sequence[str]) -> tuple[bool, str]:
+        """Whether ``codes`` (a meld being built at the table) make a set or a run under
+        this round's rules, and in words what it is or why not.  Only the rules are read:
+        nothing of any hand."""
+        try:
+            cards = [self.pack.card(code) for code in codes]
+        except ValueError as exc:
+            return False, str(exc)
+        try:
+            meld = state.meld_engine.classify(cards)
+        except ValueError as exc:
+            return False, str(exc)
+        return True, f"a {meld.name or meld.kind.value}"
+
     def panels(self, obs: RummyObservation, names: Sequence[str], spectator: bool) -> list[dict[str, Any]]:
         facts: list[dict[str, Any]] = []
         if obs.contract is not None and not (spectator and obs.contracts):  # (a spectator: every seat's, below)

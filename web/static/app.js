@@ -7,7 +7,7 @@
 const $ = (id) => document.getElementById(id);
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const state = { ws: null, room: null, name: null, seat: null, table: null, selected: new Set(), groups: [],
-  retry: 0, closedByUs: false, rulesets: [] };
+  retry: 0, closedByUs: false, rulesets: [], checks: new Map() };
 
 function el(tag, props, ...children) {
   const node = document.createElement(tag);
@@ -344,6 +344,9 @@ function receive(m) {
     chatLines(m);
   } else if (m.type === "reaction") {
     chatLines({ lines: [{ from: m.from, text: m.emoji, reaction: true }] });
+  } else if (m.type === "check") { // the server's word on a meld being built: shown beside it
+    state.checks.set(m.cards.join(" "), m);
+    if (state.table && state.controls) drawComposers(state.controls, state.table);
   } else if (m.type === "refused") {
     notice(m.message, true);
   } else if (m.type === "error") {
@@ -463,6 +466,10 @@ function table(m) {
   for (const p of m.panels) panels.append(panel(p, m));
   // controls
   const c = m.controls || { buttons: [], composers: [], select: false, prompt: "" };
+  state.controls = c;
+  if (state.checksRound !== m.round || state.checks.size > 200) { // a round's wild cards may differ
+    state.checks.clear(); state.checksRound = m.round;
+  }
   const mine = m.turn === m.you && m.you !== null && !m.over;
   if (mine && !state.wasMine && settings.sound) beep();
   state.wasMine = mine;
@@ -608,6 +615,11 @@ function drawComposers(c, m) {
         state.groups.forEach((g, n) => {
           const item = el("li", { "data-group": n + 1 }, el("span", { class: "muted", text: `meld ${n + 1}: ` }));
           for (const i of g) item.append(cardEl(m.hand[i].card, "small"));
+          const codes = g.map((i) => m.hand[i].card);
+          const check = state.checks.get(codes.join(" "));
+          if (!check) send({ type: "check", cards: codes }); // asked once: the answer redraws this list
+          else item.append(el("span", { class: check.ok ? "check ok" : "check bad", role: "status",
+            text: check.ok ? `✓ ${check.text}` : `✗ ${check.text}` }));
           item.append(el("button", { type: "button", class: "remove", "aria-label": `remove meld ${n + 1}`, onclick: () => {
             state.groups.splice(n, 1); drawHand(m, c); drawComposers(c, m);
           } }, "×"));
