@@ -165,6 +165,13 @@ def test_two_people_and_two_bots_play_a_round_of_oh_hell(served):
         ann.click("#chat-form button")
         _wait_text(bob, "#chat-lines", "Ann: good luck <b>all</b>")
         assert bob.locator("#chat-lines b").count() == 1  # the speaker's name only: the text stays text
+        # each taken trick is swept to its winner on Ann's table; Bob has switched animations off
+        for page in (ann, bob):
+            page.evaluate("""() => { window.sweeps = 0; new MutationObserver((records) => {
+                for (const r of records) for (const n of r.addedNodes)
+                  if (n.classList && n.classList.contains('taken')) window.sweeps++;
+              }).observe(document.body, { childList: true, subtree: true }); }""")
+        bob.uncheck("#setting-motion")
         checked_refusal = False
         trick_seen = False
         deadline = time.time() + 120
@@ -191,6 +198,7 @@ def test_two_people_and_two_bots_play_a_round_of_oh_hell(served):
                 page.wait_for_timeout(30)
         assert _round_over(ann), "the round did not end in time"
         assert trick_seen
+        assert ann.evaluate("window.sweeps") > 0 and bob.evaluate("window.sweeps") == 0
         for page in (ann, bob):
             page.wait_for_function("document.querySelectorAll('#sheet tr').length > 2")
             row = page.locator("#sheet tr").nth(1)

@@ -595,6 +595,7 @@ class Room:
             "panels": self.web.panels(obs, names, spectator),
             "log": list(self.narration.lines),
             "last": self.narration.view.last_lines(),
+            "taken": self.narration.view.taken() if hasattr(self.narration.view, "taken") else None,
             "last_title": self.narration.view.last_help,
             "sheet": [{"round": number, "cells": cells, "totals": totals}
                       for number, cells, totals in self.narration.sheet],

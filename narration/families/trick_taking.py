@@ -191,6 +191,15 @@ class TrickView:
 
     last_help = "the last trick"
 
+    def taken(self) -> dict[str, Any] | None:
+        """The round's last trick taken, for the browser's table to sweep to its winner:
+        ``{"trick", "winner", "plays": [{"seat", "card"}]}`` (every card public), or None."""
+        last = self.r.round.get("last_trick")
+        if last is None:
+            return None
+        number, plays, winner = last
+        return {"trick": number, "winner": winner, "plays": [{"seat": s, "card": self.codes[c]} for s, c, _ in plays]}
+
     def last_lines(self) -> list[str]:
         last = self.r.round.get("last_trick")
         if last is None:

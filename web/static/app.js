@@ -454,6 +454,20 @@ function table(m) {
     }
     if (!trick.plays.length && trick.empty) felt.append(el("div", { class: "felt-note", text: trick.empty }));
   }
+  // a trick just taken: its cards swept to the winner's seat (an animation, off with the
+  // table's setting; the page never sees a whole trick, as the next message shows the next)
+  const taken = m.taken ? `${m.round}:${m.taken.trick}` : null;
+  if (taken && state.taken !== undefined && taken !== state.taken && settings.motion) {
+    const [toX, toY] = around(m.taken.winner, m, 43, 41);
+    for (const play of m.taken.plays) {
+      const [x, y] = around(play.seat, m, 15, 17);
+      const ghost = place(el("div", { class: "on-table taken", "aria-hidden": "true" }, cardEl(play.card)),
+        { left: x + "%", top: y + "%", "--to-x": (toX - x) * 3 + "px", "--to-y": (toY - y) * 3 + "px" });
+      ghost.addEventListener("animationend", () => ghost.remove());
+      felt.append(ghost);
+    }
+  }
+  state.taken = taken;
   felt.addEventListener("dragover", (event) => event.preventDefault());
   felt.addEventListener("drop", (event) => {
     event.preventDefault();
