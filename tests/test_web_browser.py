@@ -397,3 +397,37 @@ def test_knockout_whist_plays_to_its_end_in_the_browser(served):
         ann.screenshot(path=str(ARTIFACTS / "knockout-whist-ann-phone.png"), full_page=True)
         browser.close()
     assert errors == []
+
+
+def test_the_turn_clock_counts_down_warns_and_a_bot_moves_for_an_idle_player(served):
+    """A room made with a 30-second turn clock: the page counts the seconds down for the
+    person in turn, warns in the last ten, and when the time is up a bot makes that move
+    for them (the person is still at the table: the clock is for the idle, not the gone)."""
+    chromium, sync_playwright = _need_browser()
+    with sync_playwright() as p:  # type: ignore[operator]
+        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+        ann = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+        errors: list[str] = []
+        ann.on("pageerror", lambda error: errors.append(str(error)))
+        ann.goto(served)
+        ann.fill("#your-name", "Ann")
+        ann.fill("#room-name", "Clocked")
+        ann.click("#join")
+        ann.wait_for_selector("#create:not([hidden])")
+        ann.select_option("#ruleset", "oh-hell")
+        ann.select_option("#players", "3")
+        ann.select_option("#clock", "30")
+        ann.click("#make-room")
+        ann.wait_for_selector("#lobby:not([hidden])")
+        ann.click("#start")
+        ann.wait_for_selector("#table:not([hidden])")
+        ann.wait_for_selector("#prompt:has-text('Your turn')", timeout=20000)
+        first = ann.text_content("#clock-left") or ""
+        assert first.startswith("you have") and "s for this move" in first
+        ann.wait_for_selector("#clock-left.warning", timeout=30000)  # the last ten seconds
+        ARTIFACTS.mkdir(exist_ok=True)
+        ann.screenshot(path=str(ARTIFACTS / "turn-clock-warning.png"), full_page=False)
+        ann.wait_for_selector("#log li:has-text('time ran out')", timeout=30000)
+        assert "Ann's time ran out: a bot moves for them" in (ann.text_content("#log") or "")
+        browser.close()
+    assert errors == []
