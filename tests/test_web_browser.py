@@ -165,6 +165,8 @@ def test_two_people_and_two_bots_play_a_round_of_oh_hell(served):
         ann.click("#chat-form button")
         _wait_text(bob, "#chat-lines", "Ann: good luck <b>all</b>")
         assert bob.locator("#chat-lines b").count() == 1  # the speaker's name only: the text stays text
+        bob.click("#reactions button[aria-label='react 👏']")  # a reaction reaches the other page
+        ann.wait_for_selector("#chat-lines li.reaction:has-text('👏')", timeout=10000)
         # each taken trick is swept to its winner on Ann's table; Bob has switched animations off
         for page in (ann, bob):
             page.evaluate("""() => { window.sweeps = 0; new MutationObserver((records) => {
@@ -174,6 +176,7 @@ def test_two_people_and_two_bots_play_a_round_of_oh_hell(served):
         bob.uncheck("#setting-motion")
         checked_refusal = False
         trick_seen = False
+        by_keyboard = tries = 0  # cards Bob plays with the keyboard alone: the card focused, then Enter
         deadline = time.time() + 120
         while not _round_over(ann) and time.time() < deadline:
             for page in (ann, bob):
@@ -185,6 +188,20 @@ def test_two_people_and_two_bots_play_a_round_of_oh_hell(served):
                     page.screenshot(path=str(ARTIFACTS / "oh-hell-trick.png"), full_page=False)
                 bids = page.locator("#buttons button[data-move]")
                 cards = page.locator("#hand .card.playable")
+                if by_keyboard < 2 and tries < 6 and page is bob and cards.count() and not bids.count():
+                    tries += 1
+                    held = page.locator("#hand .card").count()
+                    try:
+                        cards.first.focus(timeout=1500)  # a playable card is a control: Tab reaches it
+                        page.keyboard.press("Enter")
+                    except PlaywrightError:
+                        continue  # the table changed under the key (a bot moved): look again
+                    until = time.time() + 5
+                    while page.locator("#hand .card").count() == held and time.time() < until:
+                        page.wait_for_timeout(50)
+                    if page.locator("#hand .card").count() == held - 1:  # the card left the hand: played
+                        by_keyboard += 1
+                    continue
                 if bids.count():
                     _click(bids.first)
                 elif cards.count():
@@ -199,6 +216,7 @@ def test_two_people_and_two_bots_play_a_round_of_oh_hell(served):
         assert _round_over(ann), "the round did not end in time"
         assert trick_seen
         assert ann.evaluate("window.sweeps") > 0 and bob.evaluate("window.sweeps") == 0
+        assert by_keyboard == 2, "two of Bob's cards played by the keyboard"
         for page in (ann, bob):
             page.wait_for_function("document.querySelectorAll('#sheet tr').length > 2")
             row = page.locator("#sheet tr").nth(1)
