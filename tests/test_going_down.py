@@ -241,8 +241,9 @@ def test_new_melds_once_down_wait_for_a_later_turn(tmp_path):
     assert "Bob goes down: [1] 7H 7S 7C; [2] 8H 8S 8D" in said and "Bob puts down a new meld: [3] 9S 9D 9C" in said
 
 
-def test_without_later_melds_a_player_down_only_lays_off(tmp_path):
-    state = _later_round(tmp_path, later=False)
+def _to_the_next_turn_down(state):
+    """Seat 1 draws, goes down with its sevens and eights and discards 4D; the others
+    draw and discard; seat 1 draws again: its first turn down after the go-down."""
     rummy_draw(state)
     state.apply(GoDown((cards("7H 7S 7C"), cards("8H 8S 8D"))))
     _discard_first(state, "4D")
@@ -250,6 +251,11 @@ def test_without_later_melds_a_player_down_only_lays_off(tmp_path):
         rummy_draw(state)
         _discard_first(state)
     rummy_draw(state)
+
+
+def test_without_later_melds_a_player_down_only_lays_off(tmp_path):
+    state = _later_round(tmp_path, later=False)
+    _to_the_next_turn_down(state)
     assert not [a for a in state.legal_actions() if isinstance(a, GoDown)]
     with pytest.raises(IllegalActionError, match="already down this round: lay off instead"):
         state.verify(GoDown((cards("9S 9D 9C"),)))
@@ -291,13 +297,7 @@ def test_games_with_later_melds_list_only_legal_moves_and_replay(tmp_path, paren
 def test_a_new_meld_once_down_must_hold_cards_of_a_set_or_a_run(tmp_path):
     # a record line can say anything: an empty meld, or a kind a new meld cannot be
     state = _later_round(tmp_path)
-    rummy_draw(state)
-    state.apply(GoDown((cards("7H 7S 7C"), cards("8H 8S 8D"))))
-    _discard_first(state, "4D")
-    for _ in range(3):
-        rummy_draw(state)
-        _discard_first(state)
-    rummy_draw(state)
+    _to_the_next_turn_down(state)
     with pytest.raises(IllegalActionError, match="at least one meld"):
         state.verify(GoDown(()))
     with pytest.raises(IllegalActionError, match="a set or a run, one kind for each meld"):

@@ -85,8 +85,8 @@ def test_knockout_whist_follows_its_rules_at_every_player_count(tmp_path, player
     assert replay(path).state.totals == state.totals
 
 
-def test_a_knocked_out_player_sees_it_and_the_others_do_not_see_its_cards():
-    rules = load_ruleset("knockout-whist")
+def _until_someone_is_out(rules):
+    """Three bots play seed 5 until a player is knocked out (or the game ends)."""
     state = new_game(rules, 3, 5)
     policies = make_policies(rules, ["bot"] * 3, 5)
     while not state.absent and not state.is_over:
@@ -94,6 +94,12 @@ def test_a_knocked_out_player_sees_it_and_the_others_do_not_see_its_cards():
             state.apply(state.chance_action())
         else:
             state.apply(policies[state.turn].act(state.observation(state.turn), state.legal_actions()))
+    return state
+
+
+def test_a_knocked_out_player_sees_it_and_the_others_do_not_see_its_cards():
+    rules = load_ruleset("knockout-whist")
+    state = _until_someone_is_out(rules)
     assert state.absent, "seed 5 knocks a player out before the game ends"
     out = state.absent[0]
     watcher = next(s for s in range(3) if s not in state.absent)
@@ -172,13 +178,7 @@ def test_validate_refuses_what_sits_out_cannot_do_where_it_is_written(tmp_path, 
 
 def test_no_one_sees_a_hand_laid_aside_not_even_its_own_seat():
     rules = load_ruleset("knockout-whist")
-    state = new_game(rules, 3, 5)
-    policies = make_policies(rules, ["bot"] * 3, 5)
-    while not state.absent and not state.is_over:
-        if state.turn == CHANCE:
-            state.apply(state.chance_action())
-        else:
-            state.apply(policies[state.turn].act(state.observation(state.turn), state.legal_actions()))
+    state = _until_someone_is_out(rules)
     laid = set(state.laid_aside)
     for viewer in (0, 1, 2, None):
         deal = [e for e in state.event_views(viewer) if e["event"] == "deal"][-1]
