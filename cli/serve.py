@@ -84,7 +84,8 @@ def serve(host: str, port: int, data: Path | None, takeover: float, bot_delay: f
     app = make_app(rooms, rate=rate, burst=max(10, int(3 * rate)), http_rate=http_rate,
                    http_burst=max(10, int(3 * http_rate)))
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 16, ws_ping_interval=20,
-                ws_ping_timeout=20, ws_per_message_deflate=compression, http=head_timeout_protocol(head_timeout), timeout_keep_alive=5,
+                ws_ping_timeout=20, ws_per_message_deflate=compression, http=head_timeout_protocol(head_timeout),
+                timeout_keep_alive=5,
                 h11_max_incomplete_event_size=16 << 10, limit_concurrency=max_connections, backlog=2048,
                 proxy_headers=True, forwarded_allow_ips=proxies, log_config=log_config())
 

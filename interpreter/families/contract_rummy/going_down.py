@@ -76,15 +76,7 @@ class GoDownPhase(RoundState):
         if kinds is not None and (len(kinds) != len(action.melds) or any(k not in ("set", "run", "") for k in kinds)):
             raise IllegalActionError("a new meld once down is a set or a run, one kind for each meld")
         self._take_from_hand(seat, [c for m in action.melds for c in m])
-        melds = []
-        engine = self.meld_engine
-        for i, cards in enumerate(action.melds):
-            kind = action.kinds[i] if action.kinds is not None and i < len(action.kinds) else ""
-            try:
-                melds.append(engine.make(MeldKind(kind), cards) if kind in ("set", "run") else engine.classify(cards))
-            except ValueError as exc:
-                shown = " ".join(self.setup.pack.codes[c] for c in cards)
-                raise IllegalActionError(f"{shown}: {exc}") from None
+        melds = self._sets_and_runs(action)
         next_id = len(self.owners) + 1
         if not self._leaves_legal_hand(seat, [c for m in action.melds for c in m],
                                        {next_id + i: m for i, m in enumerate(melds)}):
@@ -126,10 +118,9 @@ class GoDownPhase(RoundState):
         rule = self.contract.going_out
         return (1,) if rule is DISCARD_REQUIRED else (0,) if rule is NO_DISCARD else (0, 1)
 
-    def _check_meld_out(self, seat: int, action: GoDown) -> list[Meld]:
-        """The melds of a go-down in a round with no contract: every meld a set or a run
-        (as its kind says, or as the cards read), and the whole hand melded but what
-        going out leaves for the final discard."""
+    def _sets_and_runs(self, action: GoDown) -> list[Meld]:
+        """Each meld of ``action`` as the set or run its kind says, or as its cards read
+        (IllegalActionError naming the cards and why not)."""
         melds = []
         engine = self.meld_engine
         for i, cards in enumerate(action.melds):
@@ -139,6 +130,13 @@ class GoDownPhase(RoundState):
             except ValueError as exc:
                 shown = " ".join(self.setup.pack.codes[c] for c in cards)
                 raise IllegalActionError(f"{shown}: {exc}") from None
+        return melds
+
+    def _check_meld_out(self, seat: int, action: GoDown) -> list[Meld]:
+        """The melds of a go-down in a round with no contract: every meld a set or a run
+        (as its kind says, or as the cards read), and the whole hand melded but what
+        going out leaves for the final discard."""
+        melds = self._sets_and_runs(action)
         left = len(self.hands[seat]) - sum(len(m.cards) for m in melds)
         keeps = self._meld_out_keeps()
         if left not in keeps:

@@ -21,7 +21,7 @@ from ...game import observed_mode
 from ...rules import Ruleset
 from .actions import DECLINE, LOOK, Bid, BlindBid, Call, ChooseTrump, Pass, trump_choices
 from .bot import TrickBot
-from .observation import TrickObservation
+from .observation import TrickObservation, pass_target_of
 from .phases import _AUCTION, _BIDDING, _BLIND, _CHOOSE_TRUMP, _DISCARD, _EXCHANGE, _KITTY, _PLAYING
 from .rules import NAMED_SUIT
 from .state import TrickTakingState, state_class
@@ -167,10 +167,9 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
     # the cards this seat passed are in the receiver's hand, unless it has played them
     fixed: list[list[int]] = [[] for _ in range(players)]
     if obs.passing and (obs.pass_to == -2 or obs.pass_to >= 0 and obs.pass_to != seat):
-        per = max(1, obs.pass_count // max(1, players - 1))  # a scatter (-2): this many to each other seat
         gone = [Counter(cards) for cards in played_by]
         for index, c in enumerate(obs.passing):
-            to = obs.pass_to if obs.pass_to >= 0 else (seat + 1 + index // per) % players
+            to = pass_target_of(obs, index)  # (a scatter's cards go to each other seat in turn)
             if gone[to][c] > 0:
                 gone[to][c] -= 1
             else:

@@ -301,7 +301,8 @@ def _auction_lines(tricks: Any, rules: Any) -> list[str]:
     passed = {AllPass.REDEAL: "the hand is thrown in (it scores nothing) and the next dealer deals",
               AllPass.REDEAL_SAME_DEALER: "the hand is thrown in (it scores nothing) and the same dealer deals again",
               AllPass.DEALER_BIDS: "the last player to call may not pass"}[auction.all_pass]
-    return [f"An auction makes the trump. Starting with {first} and going {rules.deal.direction}, each player calls a number of "
+    return [f"An auction makes the trump. Starting with {first} and going {rules.deal.direction}, each player "
+            "calls a number of "
             f"tricks (`{auction.tricks.source}`) with a trump, or passes; {rounds}. Each call must be higher than the "
             f"last: more tricks, or as many in a higher suit ({', '.join(suits)}, lowest first). When everyone "
             f"passes, {passed}. The highest call wins: its player is the declarer (`declarer`), its suit the trump, "
