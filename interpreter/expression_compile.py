@@ -87,6 +87,7 @@ _CALLS: dict[str, Callable[..., Any]] = {
     "count": lambda xs, x: xs.count(x),
     "distinct": lambda xs: len(set(xs)),
     "index": lambda xs, x: xs.index(x) if x in xs else -1,
+    "matches": lambda xs, ys: sum(1 for x, y in zip(xs, ys) if x == y),
     "repeat": _repeat,
 }
 

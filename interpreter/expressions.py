@@ -44,6 +44,7 @@ _FUNCTIONS: dict[str, str] = {
     "count": "count(list, int)",
     "distinct": "distinct(list)",
     "index": "index(list, int)",
+    "matches": "matches(list, list)",
     "repeat": "repeat(int, count)",
 }
 
@@ -185,6 +186,11 @@ class Checker:
         if name in ("sum", "len", "distinct"):
             if arity(1):
                 want(0, Type.LIST)
+            return Type.INT
+        if name == "matches":
+            if arity(2):
+                want(0, Type.LIST)
+                want(1, Type.LIST)
             return Type.INT
         if name in ("count", "index"):
             if arity(2):

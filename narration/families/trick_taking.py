@@ -125,6 +125,9 @@ class TrickView:
     def on_pass(self, event: dict[str, Any]) -> None:
         """A card put aside to pass: its passer sees which; the others see only that cards
         are being passed (said once for each seat)."""
+        if event.get("aside"):  # laid aside face down, to no one
+            self._lay_aside(event)
+            return
         name, to = self.r.names[event["seat"]], self.r.names[event["to"]]
         if event.get("card") is not None:
             self.r.say(f"{name} passes {self.r.card(event['card'])} to {to}")
@@ -133,6 +136,22 @@ class TrickView:
         if event["seat"] not in said:
             said.add(event["seat"])
             self.r.say(f"{name} passes cards to {to}")
+
+    def _lay_aside(self, event: dict[str, Any]) -> None:
+        name = self.r.names[event["seat"]]
+        if event.get("card") is not None:
+            self.r.say(f"{name} lays {self.r.card(event['card'])} aside face down")
+            return
+        said = self.r.round.setdefault("laying", set())
+        if event["seat"] not in said:
+            said.add(event["seat"])
+            self.r.say(f"{name} lays cards aside face down")
+
+    def on_laid_aside(self, event: dict[str, Any]) -> None:
+        """The round is over: the cards laid aside as bids are turned up."""
+        self.r.round.setdefault("bids", {})[event["seat"]] = event["bid"]
+        shown = " ".join(self.r.card(c) for c in event.get("cards") or [])
+        self.r.say(f"{self.r.names[event['seat']]} bid {event['bid']} ({shown} laid aside)")
 
     def on_receive(self, event: dict[str, Any]) -> None:
         cards = event.get("cards") or []
@@ -287,12 +306,22 @@ class TrickView:
             made = [b for b in obs.bids if b is not None]
             over = (f" ({self._bids_against_tricks(made)})" if obs.phase == Phase.PLAYING and
                     len(made) == len(names) - len(obs.absent) else "")
-            echo(f"Bids: {bids or '-'}{over}")
+            face_down = " (the others' bids lie face down until the round is over)" \
+                if obs.pass_to == -3 and obs.phase != Phase.DEAL and len(made) < len(names) else ""
+            echo(f"Bids: {bids or '-'}{over}{face_down}")
         if obs.pass_count and obs.seat >= 0:
             aside = " ".join(self.r.card(self.codes[c]) for c in obs.passing)
             to = names[obs.pass_to] if obs.pass_to >= 0 else "each other player in turn from your left"
             giver = names[obs.pass_from] if obs.pass_from >= 0 else "the others"
-            if obs.phase == Phase.EXCHANGE:
+            if obs.pass_to == -3:  # laid aside face down, to no one
+                if obs.phase == Phase.EXCHANGE:
+                    echo(f"Laying {obs.pass_count} card{'s' if obs.pass_count != 1 else ''} aside face down"
+                         + (f": {aside} so far" if aside else "")
+                         + (f" (a bid of {sum(obs.bid_values[c] for c in obs.passing)} so far)"
+                            if obs.bid_values is not None else ""))
+                else:
+                    echo(f"Laid aside: {aside or '-'}")
+            elif obs.phase == Phase.EXCHANGE:
                 echo(f"Passing {obs.pass_count} card{'s' if obs.pass_count != 1 else ''} to {to}"
                      + (f": {aside} put aside" if aside else ""))
             else:
@@ -331,9 +360,27 @@ class TrickView:
 
         return self.r.hand_text([self.codes[c] for c in sorted(obs.hand, key=key)])
 
+    def _worths(self, worth: Sequence[int], obs: TrickObservation) -> str:
+        """What the cards of the hand are worth laid aside as a bid: by suit when every card
+        of a suit is worth the same (``clubs 3, hearts 2``), else card by card."""
+        by_suit: dict[int, set[int]] = {}
+        for c in obs.hand:
+            by_suit.setdefault(self.pack.suit_of[c], set()).add(worth[c])
+        if all(len(v) == 1 and s >= 0 for s, v in by_suit.items()):
+            return ", ".join(f"{self.pack.suits[s].name} {next(iter(v))}" for s, v in sorted(by_suit.items()))
+        return ", ".join(f"{self.r.card(self.codes[c])} {worth[c]}" for c in sorted(set(obs.hand)))
+
     def prompt(self, obs: TrickObservation, legal: Sequence[Any]) -> str:
         if obs.phase == Phase.BIDDING:
             return f"your bid ({', '.join(str(a.bid) for a in legal)})"
+        if obs.phase == Phase.EXCHANGE and obs.pass_to == -3:
+            worth = obs.bid_values
+            return ((f"a card to lay aside as part of your bid ({len(obs.passing) + 1} of {obs.pass_count}; "
+                     "each worth " + self._worths(worth, obs) + "): " if worth is not None else
+                     f"a card to lay aside ({len(obs.passing) + 1} of {obs.pass_count}): ")
+                    + " ".join(self.r.card(self.codes[c]) for c in sorted(
+                        {a.card for a in legal}, key=lambda c: (obs.suits[c], obs.power[c]) if obs.suits else
+                        (self.pack.suit_of[c], self.pack.rank_of[c]))))
         if obs.phase == Phase.EXCHANGE:
             return (f"a card to pass to {self.r.names[pass_target_of(obs, len(obs.passing))]} "
                     f"({len(obs.passing) + 1} of {obs.pass_count}: "

@@ -90,7 +90,13 @@ class TrickWebView:
                                                          f"{names[obs.sitting_out]} sits out"})
             elif obs.absent:  # sits_out: seats out of this hand by the rules
                 facts.append({"label": "Sitting out", "value": ", ".join(names[s] for s in obs.absent)})
-            if obs.pass_count and not spectator:  # the exchange: this seat's pass, and what it received
+            if obs.pass_count and not spectator and obs.pass_to == -3:  # laid aside face down, to no one
+                worth = (f" (a bid of {sum(obs.bid_values[c] for c in obs.passing)})"
+                         if obs.bid_values is not None and obs.passing else "")
+                facts.append({"label": "Laying aside" if obs.phase == Phase.EXCHANGE else "Laid aside",
+                              "value": f"{obs.pass_count} face down{worth}",
+                              "cards": [self.codes[c] for c in obs.passing]})
+            elif obs.pass_count and not spectator:  # the exchange: this seat's pass, and what it received
                 to = names[obs.pass_to] if obs.pass_to >= 0 else "each other player"
                 if obs.phase == Phase.EXCHANGE:
                     if obs.pass_to < 0:  # a scatter: whom the next card goes to
@@ -198,7 +204,8 @@ class TrickWebView:
         elif obs.phase == Phase.DISCARD and obs.turn == obs.seat:
             prompt = "a card to discard face down"
         elif obs.phase == Phase.EXCHANGE and obs.turn == obs.seat:
-            prompt = f"a card to pass ({len(obs.passing) + 1} of {obs.pass_count})"
+            prompt = (f"a card to lay aside ({len(obs.passing) + 1} of {obs.pass_count})" if obs.pass_to == -3 else
+                      f"a card to pass ({len(obs.passing) + 1} of {obs.pass_count})")
         elif playing and obs.turn == obs.seat:
             prompt = "your card" if obs.trick else "your lead"
         return {"hand": hand, "select": False, "buttons": buttons, "composers": [], "prompt": prompt}

@@ -32,9 +32,12 @@ _PUBLIC_EVENTS: Mapping[str, Declaration] = {
     "play": {"trick": Seen.ALL, "seat": Seen.ALL, "card": Seen.ALL, "as": Seen.ALL},
     "trick": {"trick": Seen.ALL, "winner": Seen.ALL},
     # the exchange: who passes to whom is public, the card only its passer's; the cards
-    # received only the receiver's (the event names the receiving seat)
-    "pass": {"seat": Seen.ALL, "to": Seen.ALL, "card": Seen.ACTOR},
+    # received only the receiver's (the event names the receiving seat); a card laid aside
+    # (exchange.direction: aside) its owner's, and with exchange.bid shown to all at the
+    # round's end (laid_aside: the cards and the bid they make)
+    "pass": {"seat": Seen.ALL, "to": Seen.ALL, "card": Seen.ACTOR, "aside": Seen.ALL},
     "receive": {"seat": Seen.ALL, "from": Seen.ALL, "cards": Seen.ACTOR},
+    "laid_aside": {"seat": Seen.ALL, "cards": Seen.ALL, "bid": Seen.ALL},
     # trump made at the table: a pass, the turned card taken (public), the card laid aside
     # (its discarder's only)
     "decline": {"seat": Seen.ALL},
@@ -59,8 +62,8 @@ class TrickTaking:
     # places (play, trump, the leader, counters) hide a let of the same spelling there
     bound_names = frozenset(bound.BID_NAMES) | frozenset(bound.SCORE_NAMES)
     record_events: tuple[str, ...] = ("trump", "decline", "pickup", "discard", "pass", "receive", "call", "contract",
-                                      "kitty", "look", "bid", "play", "trick", "sit_out")
-    derived_events = frozenset({"trump", "trick", "receive", "pickup", "contract", "kitty", "sit_out"})
+                                      "kitty", "look", "bid", "play", "trick", "sit_out", "laid_aside")
+    derived_events = frozenset({"trump", "trick", "receive", "pickup", "contract", "kitty", "sit_out", "laid_aside"})
     optional_fields: frozenset[str] = frozenset()
     policies: Mapping[str, Callable[..., Any]] = {"bot": TrickBot}
     # the table views, imported only by what draws them (the interpreter never imports cli or web)

@@ -4,6 +4,8 @@ the bids, the trick, the round's card order) and the legal actions."""
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 from typing import Sequence
 
@@ -61,6 +63,8 @@ class TrickBot:
         if isinstance(first, Bid):
             return _choose_bid(obs, [a.bid for a in legal], legal, self)  # type: ignore[union-attr]
         if isinstance(first, Pass):
+            if obs.bid_values is not None:
+                return _choose_bid_cards(obs, legal, self)
             return _choose_pass(obs, legal, self.avoids)
         if isinstance(first, Discard):
             return _choose_discard(obs, legal)
@@ -130,6 +134,34 @@ def _choose_bid(obs: TrickObservation, bids: list[int], actions: Sequence[TrickA
                                  obs.round_power)
     best = min(range(len(bids)), key=lambda i: (abs(bids[i] - target), bids[i]))
     return actions[best]
+
+
+def _choose_bid_cards(obs: TrickObservation, actions: Sequence[TrickAction], bot: TrickBot) -> TrickAction:
+    """The next card to lay aside when the cards laid aside are the bid (exchange.bid):
+    of the ways to lay the rest aside, the one whose bid comes closest to what the
+    cards kept are worth in tricks (of equals, the one keeping the highest cards)."""
+    values = obs.bid_values
+    assert values is not None
+    hand = list(obs.hand)
+    left = obs.pass_count - len(obs.passing)
+    so_far = sum(values[c] for c in obs.passing)
+    by_card = {a.card: a for a in actions}  # type: ignore[union-attr]
+    cards = sorted(by_card)
+    if math.comb(len(cards), left) > 1500:  # too many ways: the weakest card
+        return min(actions, key=lambda a: (obs.power[a.card], a.card))  # type: ignore[union-attr]
+    best: tuple[float, int, tuple[int, ...]] | None = None
+    for chosen in itertools.combinations(cards, left):
+        kept = list(hand)
+        for c in chosen:
+            kept.remove(c)
+        worth = estimate_tricks(kept, obs.suits, obs.power, obs.trump, obs.players, bot.joker, bot.top,
+                                obs.round_power)
+        bid = so_far + sum(values[c] for c in chosen)
+        key = (abs(bid - worth), sum(obs.power[c] for c in chosen), chosen)
+        if best is None or key < best:
+            best = key
+    assert best is not None
+    return by_card[best[2][0]]
 
 
 def _blind_estimate(obs: TrickObservation, joker: int = JOKER) -> float:

@@ -166,6 +166,7 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
         return state
     # the cards this seat passed are in the receiver's hand, unless it has played them
     fixed: list[list[int]] = [[] for _ in range(players)]
+    aside = obs.pass_count if obs.pass_to == -3 else 0  # cards each seat laid aside (out of the round)
     if obs.passing and (obs.pass_to == -2 or obs.pass_to >= 0 and obs.pass_to != seat):
         gone = [Counter(cards) for cards in played_by]
         for index, c in enumerate(obs.passing):
@@ -195,7 +196,14 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
         upcard = None
     if obs.kitty_taker == seat:  # the kitty this seat took and discarded: out of play (its hand holds the rest)
         out_of_play = out_of_play + list(obs.kitty_discards)
-    full, stock = _deal_hidden(obs, deck, played_by, voids, suits_now, upcard, rng, fixed, out_of_play)
+    if aside:  # the cards this seat laid aside
+        out_of_play = out_of_play + list(obs.passing)
+    full, stock = _deal_hidden(obs, deck, played_by, voids, suits_now, upcard, rng, fixed, out_of_play, aside)
+    if aside:  # the others' cards laid aside: from the cards nobody is known to hold (and so their bids)
+        for s in range(players):
+            if s != seat:
+                state.passing[s], stock = stock[:aside], stock[aside:]
+        state._bid_by_cards_aside()
     state.hands = full
     if state.absent:  # the cards of the seats sitting out, unknown to the others, laid aside again
         state.laid_aside = [c for s in state.absent for c in full[s]]
@@ -219,11 +227,12 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
 
 def _deal_hidden(obs: TrickObservation, deck: Counter[int], played_by: list[list[int]], voids: list[set[int]],
                  suits: Sequence[int], upcard: int | None, rng: random.Random,
-                 fixed: Sequence[Sequence[int]] = (), out_of_play: Sequence[int] = ()
+                 fixed: Sequence[Sequence[int]] = (), out_of_play: Sequence[int] = (), aside: int = 0
                  ) -> tuple[list[list[int]], list[int]]:
     """Every seat's hand at the start of the play (the cards it has played first) and
     the stock: the known cards where they are (``fixed``: cards known to be in a seat's
-    hand, such as those this seat passed it), the others at random."""
+    hand, such as those this seat passed it), the others at random (each hand ``aside``
+    cards short: those laid aside, left in the stock)."""
     players, seat, size = obs.players, obs.seat, obs.hand_size
     known: list[list[int] | None] = [None] * players
     if not obs.hand_hidden:
@@ -243,7 +252,7 @@ def _deal_hidden(obs: TrickObservation, deck: Counter[int], played_by: list[list
         if known[s] is None:
             pool.subtract(cards)
     extra = [list(fixed[s]) if s < len(fixed) and known[s] is None else [] for s in range(players)]
-    need = [0 if known[s] is not None else size - len(played_by[s]) - len(extra[s]) for s in range(players)]
+    need = [0 if known[s] is not None else size - aside - len(played_by[s]) - len(extra[s]) for s in range(players)]
     hidden = _assign(sorted(pool.elements()), need, voids, suits, rng)
     full = []
     for s in range(players):

@@ -94,7 +94,8 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                    "otherwise players bid without knowing it, and it is revealed when the bidding is over.")
     if tricks.phases != DEFAULT_PHASES:
         words = {"deal": "the deal", "trump": "the auction" if trump.kind is TrumpKind.AUCTION else "the trump",
-                 "kitty": "the kitty", "exchange": "the pass", "bidding": "the bidding",
+                 "kitty": "the kitty", "exchange": "the pass" if tricks.exchange is None or
+                 tricks.exchange.direction.source != "aside" else "the cards laid aside", "bidding": "the bidding",
                  "play": "the tricks", "score": "the scoring"}
         shown = [words[p] for p in tricks.phases if p != "trump" or trump.kind is not TrumpKind.NONE]
         out.append(f"\nA round goes: {', '.join(shown[:-1])} and {shown[-1]}"
@@ -113,7 +114,8 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                 + (", which count as a trick they took." if kitty.discards_as_trick else ", which count for nobody.")
                 + " Only the taker sees the kitty and the discards."]
     if tricks.exchange is not None:
-        out += ["", "## Passing", ""] + _exchange_lines(tricks, rules)
+        out += ["", "## Laying aside" if tricks.exchange.direction.source == "aside" else "## Passing", ""] \
+            + _exchange_lines(tricks, rules)
     bidding = tricks.bidding
     seeing = []
     if tricks.own_hand is not None:
@@ -127,7 +129,10 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                       " (the scoring's `blind`); they choose at their turn to bid, and see their hand only then.")
     starter = SEAT_WORDS[rules.deal.first_to_act] if tricks.bidding_first is None else \
         ("the declarer" if tricks.bidding_first.source == "declarer" else f"`{tricks.bidding_first.source}`")
-    if tricks.has_bidding:
+    if tricks.bids_laid_aside:
+        out += ["", "## Bidding", "", *seeing, "Each player's bid is the cards they lay aside (see Laying aside above); "
+                "there is no other bidding.", ""]
+    elif tricks.has_bidding:
         out += ["", "## Bidding", "", *seeing,
                 ("Every player bids at once, without seeing the others' bids." if bidding.order is
                  BidOrder.SIMULTANEOUS else f"Starting with {starter} and going "
@@ -135,7 +140,7 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                 f"Bids allowed: `{bidding.range.source}` (with the round's `hand_size`).", ""]
     elif seeing:
         out += [""] + seeing
-    for i, restriction in enumerate(bidding.restrictions if tricks.has_bidding else ()):
+    for i, restriction in enumerate(bidding.restrictions if "bidding" in tricks.phases else ()):
         example = refused_example(rules, i)
         formula = f" (the rule: `{restriction.rule.source}`)" if notes or example is None else ""
         if example is None:
@@ -313,6 +318,15 @@ def _exchange_lines(tricks: TrickRules, rules: Ruleset) -> list[str]:
     """The pass, in words: its rule, and what it is in the first rounds (at each player count)."""
     exchange = tricks.exchange
     assert exchange is not None
+    if exchange.direction.source == "aside":
+        out = [f"Before the play every player lays `{exchange.cards.source}` cards aside face down, out of the "
+               "round: nobody receives them, and no one but their owner sees them"
+               + (f" until the round is over. They are the player's bid: each card laid aside is worth "
+                  f"`{exchange.bid.source}` tricks (of the card's names), and the bid is their sum, hidden from the "
+                  "others until the round is over, when every player's cards laid aside are turned up."
+                  if exchange.bid is not None else ".")
+               + " All lay aside at once, in turn from the first to bid.", ""]
+        return out
     out = [f"Before the play every player passes `{exchange.cards.source}` cards, face down, to the player "
            f"`{exchange.direction.source}` seats to their left (`left` 1, `right` one fewer than the players, "
            "`across` half the players, `hold` 0: no pass; `scatter`: that many to each other player, the first "

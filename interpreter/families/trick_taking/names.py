@@ -80,8 +80,9 @@ TRICK_POINT_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "trick": 
 COUNT_NAMES = CARD_POINT_NAMES
 # exchange.cards and exchange.direction: the round's, and the directions by name
 EXCHANGE_NAMES: dict[str, Type] = {**ROUND_NAMES, "dealer": Type.INT, "left": Type.INT, "right": Type.INT,
-                                   "across": Type.INT, "hold": Type.INT, "scatter": Type.INT}
+                                   "across": Type.INT, "hold": Type.INT, "scatter": Type.INT, "aside": Type.INT}
 SCATTER = 1000  # exchange.direction's `scatter`: `cards` cards to each other seat (no seat's offset)
+ASIDE = 1001  # exchange.direction's `aside`: the cards are laid aside face down, out of the round (no receiver)
 # the steps of a round, in the order a ruleset may list them under `phases`
 PHASE_NAMES = ("deal", "trump", "kitty", "exchange", "bidding", "play", "score")
 DEFAULT_PHASES = ("deal", "trump", "bidding", "play", "score")

@@ -47,7 +47,7 @@ class TrickObservation(NamedTuple):
     # whom this seat's pass goes and comes (-1: no pass), the cards this seat has put aside
     # or passed, and (once every seat has passed) the cards it received
     pass_count: int = 0
-    pass_to: int = -1  # (-2: a scatter, to each other seat in turn from the left)
+    pass_to: int = -1  # (-2: a scatter, to each other seat in turn from the left; -3: laid aside, to no one)
     pass_from: int = -1  # (-2: from each other seat)
     passing: tuple[int, ...] = ()
     received: tuple[int, ...] = ()
@@ -81,11 +81,16 @@ class TrickObservation(NamedTuple):
     kitty_discards: tuple[int, ...] = ()
     blind_bids: tuple[bool, ...] = ()  # bidding.blind: each seat's bid was made blind (public)
     absent: tuple[int, ...] = ()  # the seats sitting this hand out (sits_out, or a lone maker's partner)
+    # exchange.bid: each card's worth in a bid laid aside this round (public: the rules), while laying aside
+    bid_values: tuple[int, ...] | None = None
 
 
 def pass_target_of(obs: TrickObservation, index: int) -> int:
     """The seat that receives the card ``obs.seat`` puts aside ``index``-th in the exchange:
-    the round's receiver, or with a scatter each other seat in turn from its left."""
+    the round's receiver, or with a scatter each other seat in turn from its left (the
+    seat itself for a card laid aside)."""
+    if obs.pass_to == -3:
+        return obs.seat
     if obs.pass_to != -2:
         return obs.pass_to
     per = max(1, obs.pass_count // max(1, obs.players - 1))
@@ -114,13 +119,13 @@ class Observations(RoundState):
         no bid while bids made at once are hidden)."""
         if seat is None:
             public = self.observation(0)
-            hidden = self._simultaneous and self.phase is _BIDDING
+            hidden = self._simultaneous and self.phase is _BIDDING or self._bids_hidden()
             return public._replace(seat=-1, hand=(), others=(), hand_hidden=False, passing=(), received=(),
                                    pass_to=-1, pass_from=-1, discarded=-1, kitty=(), kitty_discards=(),
                                    bids=tuple(None for _ in public.bids) if hidden else public.bids)
         phase = self.phase
         over = self.turn == OVER
-        hidden_bids = self._simultaneous and phase is _BIDDING
+        hidden_bids = self._simultaneous and phase is _BIDDING or self._bids_hidden()
         bids = self.bids
         hand: tuple[int, ...] = tuple(self.hands[seat])
         upcard, suits, power = self.upcard, self.suits, self.power
@@ -145,9 +150,10 @@ class Observations(RoundState):
         # of the observation; observations are built for every decision a bot makes)
         pass_count = self.pass_count
         if pass_count:  # this seat's part of the round's exchange
-            offset = self.pass_offset  # (-1: a scatter, to and from each other seat: -2 below)
-            exchange = (pass_count, (seat + offset) % self.players if offset > 0 else -2,
-                        (seat - offset) % self.players if offset > 0 else -2,
+            # (-1: a scatter, to and from each other seat: -2 below; -2: laid aside, -3 and -1)
+            offset = self.pass_offset
+            exchange = (pass_count, (seat + offset) % self.players if offset > 0 else -2 if offset == -1 else -3,
+                        (seat - offset) % self.players if offset > 0 else -2 if offset == -1 else -1,
                         tuple(self.passing[seat]), tuple(self.received[seat]))
         else:
             exchange = _NO_EXCHANGE
@@ -172,6 +178,8 @@ class Observations(RoundState):
             obs = obs._replace(absent=self.absent)
         if self.tricks.blind is not None:
             obs = obs._replace(blind_bids=tuple(self.blind_bids))
+        if phase is _EXCHANGE and self.pass_offset == -2 and self.tricks.bids_laid_aside:
+            obs = obs._replace(bid_values=self._bid_values())
         if self._auctioning:  # the calls are public, and so is the contract once made
             obs = obs._replace(auction=tuple(self.auction_calls), declarer=self.declarer, contract=self.contract,
                                contract_suit=self.contract_suit)
@@ -181,3 +189,7 @@ class Observations(RoundState):
                                kitty=tuple(self.kitty_taken) if seat == taker else (),
                                kitty_discards=tuple(self.kitty_discards) if seat == taker else ())
         return obs
+
+    def _bids_hidden(self) -> bool:
+        """Bids laid aside as cards (exchange.bid) stay face down until the round is over."""
+        return self.tricks.bids_laid_aside and self.phase is not _DEAL and self.turn != OVER

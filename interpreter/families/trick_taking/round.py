@@ -198,6 +198,9 @@ class RoundState(GameState):
         def _set_trump(self, suit: int | None, seat: int | None, alone: bool = False) -> None: ...  # trump
         def _sit_out(self) -> None: ...  # making
         def _open_exchange(self) -> None: ...  # exchange
+        def _reveal_aside(self) -> None: ...  # exchange
+        def _bid_values(self) -> tuple[int, ...]: ...  # exchange
+        def _values_by_card(self, rule: Any, path: tuple[str, ...], name: str) -> tuple[int, ...]: ...  # trickplay
         def _deal_kitty(self, stock: tuple[int, ...]) -> None: ...  # kitty
         def _keys(self, turn: int) -> list[int]: ...  # state
         def _open_play(self) -> None: ...  # trickplay

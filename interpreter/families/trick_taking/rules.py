@@ -12,7 +12,7 @@ from ...expressions import CONSTANTS, Compiled, Type, names_read
 from ...rules import ROUND_NAMES, Ace, RulesBuilder, Ruleset, Setup, Template
 from .names import (AUCTION_NAMES, BID_NAMES, BLIND_NAMES, CONTRACT_NAMES, KITTY_NAMES, CARD_POINT_NAMES, CHOOSER_NAMES, COUNTER_NAMES, COUNT_NAMES, DEFAULT_PHASES,
                     EXCHANGE_NAMES, LEADER_NAMES, PHASE_NAMES, PLAY_NAMES, SCORE_NAMES, TRICK_POINT_NAMES,
-                    TRUMP_NAMES, UPCARD_NAMES, SIT_OUT_NAMES, SCATTER)
+                    TRUMP_NAMES, UPCARD_NAMES, SIT_OUT_NAMES, SCATTER, ASIDE)
 from .order_rules import build_order
 
 
@@ -161,6 +161,7 @@ class ExchangeRules:
 
     cards: Compiled  # how many cards each seat passes (EXCHANGE_NAMES)
     direction: Compiled  # seats to the left of the passer that receive them; 0 (hold): no pass
+    bid: Compiled | None = None  # with `aside`: each card laid aside is worth this in the seat's bid (CARD_POINT_NAMES)
 
 
 @dataclass(frozen=True)
@@ -213,7 +214,13 @@ class TrickRules:
 
     @property
     def has_bidding(self) -> bool:
-        return "bidding" in self.phases
+        """The seats have bids this round: made in a bidding phase, or laid aside as cards."""
+        return "bidding" in self.phases or self.bids_laid_aside
+
+    @property
+    def bids_laid_aside(self) -> bool:
+        """The bids are the cards each seat lays aside (exchange.bid), hidden till the round's end."""
+        return self.exchange is not None and self.exchange.bid is not None
 
 
 def default_upcard(builder: RulesBuilder) -> bool:
@@ -312,8 +319,14 @@ def _exchange(builder: RulesBuilder, phases: tuple[str, ...]) -> ExchangeRules |
                      "an exchange phase needs an `exchange` key: how many cards are passed (exchange.cards) "
                      "and to whom (exchange.direction)")
         return None
+    bid = None
+    if builder.get(("exchange", "bid")) is not None:
+        bid = builder.expr(("exchange", "bid"), CARD_POINT_NAMES, Type.INT)
+        if "bidding" in phases:
+            builder.fail(("exchange", "bid"), "the cards laid aside are the bids (exchange.bid), so the round has "
+                         "no bidding phase: take 'bidding' out of phases", at_key=True, span=len("bid"))
     return ExchangeRules(cards=builder.expr(("exchange", "cards"), EXCHANGE_NAMES, Type.INT),
-                         direction=builder.expr(("exchange", "direction"), EXCHANGE_NAMES, Type.INT, "left"))
+                         direction=builder.expr(("exchange", "direction"), EXCHANGE_NAMES, Type.INT, "left"), bid=bid)
 
 
 def _auction(builder: RulesBuilder, kind: TrumpKind, suit_codes: list[str]) -> AuctionRules | None:
@@ -726,7 +739,7 @@ def exchange_env(setup: Setup, index: int, dealer: int) -> dict[str, Any]:
     """The names of exchange.cards and exchange.direction in the round at ``index``."""
     env = setup.round_env(index)
     players = setup.players
-    env.update(dealer=dealer, left=1, right=players - 1, across=players // 2, hold=0, scatter=SCATTER)
+    env.update(dealer=dealer, left=1, right=players - 1, across=players // 2, hold=0, scatter=SCATTER, aside=ASIDE)
     return env
 
 
@@ -744,6 +757,16 @@ def _check_exchange(exchange: ExchangeRules, setup: Setup, index: int, once: Cal
             if key == "cards" and not 0 <= value <= size:
                 once(("exchange", "cards"), f"with {setup.players} players, round {number} deals {size} "
                      f"card{'s' if size != 1 else ''} each, so no seat can pass {value}")
+                return False
+            if key == "direction" and exchange.bid is not None and (value != ASIDE or exchange.cards(env) <= 0):
+                once(("exchange", "direction" if value != ASIDE else "cards"),
+                     f"with {setup.players} players, round {number}: the bid is made of the "
+                     "cards laid aside (exchange.bid), so every round lays some aside (exchange.direction: aside, "
+                     "exchange.cards at least 1)")
+                return False
+            if key == "direction" and value == ASIDE and exchange.cards(env) >= size:
+                once(("exchange", "cards"), f"with {setup.players} players, round {number} deals {size} "
+                     f"card{'s' if size != 1 else ''} each, so laying {exchange.cards(env)} aside leaves no card to play")
                 return False
             if key == "direction" and value == SCATTER:
                 count = exchange.cards(env) * (setup.players - 1)

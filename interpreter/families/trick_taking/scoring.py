@@ -51,6 +51,7 @@ class ScoringPhase(RoundState):
 
         (Long because the round's names are built once, in the order the rules read them:
         bids and tricks, cards taken and their counts, lets, points, counters, figures.)"""
+        self._reveal_aside()  # bids laid aside as cards are shown now
         env = self._bid_env  # this round's names (the bidding's left-overs are never read)
         bids = [b if b is not None else 0 for b in self.bids]
         taken = self.taken

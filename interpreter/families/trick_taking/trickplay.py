@@ -236,21 +236,31 @@ class PlayPhase(RoundState):
         rule = self.tricks.scoring.card_points
         if rule is None:
             return None
+        return self._values_by_card(rule, ("scoring", "card_points"), "card_points")
+
+    def _values_by_card(self, rule: Any, path: tuple[str, ...], name: str) -> tuple[int, ...]:
+        """A rule of one card (the names of scoring.card_points) for every card of the pack
+        this round (0 for a card not in the deck), kept for every game of the setup under
+        ``name``, by the round and the trump."""
         key = (self.round_index, self.trump)
-        cache = self.setup.cache.setdefault("card_points", {})
+        cache = self.setup.cache.setdefault(name, {})
         found: tuple[int, ...] | None = cache.get(key)
         if found is None:
             pack = self.setup.pack
             env = self.setup.round_env(self.round_index)
             env["trump"] = -1 if self.trump is None else self.trump
             values = []
+            in_deck = set(self.deck)  # (a card the deck leaves out is worth 0: its names need not fit the rule)
             for c in range(pack.size):
+                if c not in in_deck:
+                    values.append(0)
+                    continue
                 env["card"] = c
                 env["card_suit"] = pack.suit_of[c]
                 env["card_rank"] = pack.value_of[c]
                 env["card_is_special"] = pack.special_of[c] >= 0
                 env["card_is_joker"] = pack.special_of[c] == 0
-                values.append(int(self._evaluated(rule, env, ("scoring", "card_points"))))
+                values.append(int(self._evaluated(rule, env, path)))
             found = cache[key] = tuple(values)
         return found
 
