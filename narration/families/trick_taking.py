@@ -104,8 +104,10 @@ class TrickView:
     def on_kitty(self, event: dict[str, Any]) -> None:
         cards = event.get("cards") or []
         shown = " ".join(self.r.card(c) for c in cards) if cards and all(c is not None for c in cards) else \
-            f"{len(cards)} cards"
-        self.r.say(f"{self.r.names[event['seat']]} takes the kitty ({shown})")
+            f"{len(cards)} card{'s' if len(cards) != 1 else ''} face down"
+        kitty = self.section.kitty
+        with_trick = " with the trick" if kitty is not None and kitty.to_trick is not None else ""
+        self.r.say(f"{self.r.names[event['seat']]} takes the kitty{with_trick} ({shown})")
 
     def on_decline(self, event: dict[str, Any]) -> None:
         if self.section.auction is not None:  # a pass in the auction

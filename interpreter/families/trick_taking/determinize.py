@@ -198,7 +198,16 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
         out_of_play = out_of_play + list(obs.kitty_discards)
     if aside:  # the cards this seat laid aside
         out_of_play = out_of_play + list(obs.passing)
+    to_trick = state.tricks.kitty is not None and state.tricks.kitty.to_trick is not None and obs.kitty_size > 0
+    if to_trick and obs.kitty_taker == seat:  # the kitty this seat took with a trick: known, in no hand
+        out_of_play = out_of_play + list(obs.kitty)
     full, stock = _deal_hidden(obs, deck, played_by, voids, suits_now, upcard, rng, fixed, out_of_play, aside)
+    if to_trick:  # the kitty as it was dealt (the plays below give it to its trick's winner again)
+        if obs.kitty_taker == seat:
+            state.kitty = list(obs.kitty)
+        else:  # unseen: from the cards nobody is known to hold
+            state.kitty, stock = stock[:obs.kitty_size], stock[obs.kitty_size:]
+        state.kitty_taker, state.kitty_taken = -1, []
     if aside:  # the others' cards laid aside: from the cards nobody is known to hold (and so their bids)
         for s in range(players):
             if s != seat:

@@ -105,8 +105,17 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                    "their hand is laid aside unseen, they neither bid nor play (the turn passes over them, a "
                    "trick has a card fewer), and they score nothing for the round; their counters are "
                    "updated as everyone's, with no tricks taken.")
-    if tricks.kitty is not None:
+    if tricks.kitty is not None and tricks.kitty.to_trick is not None:
         kitty = tricks.kitty
+        trick = tricks.kitty.to_trick.source
+        which = "the first trick" if trick == "1" else "the last trick" if trick == "hand_size" else f"trick `{trick}`"
+        out += ["", "## The kitty", "",
+                f"`{kitty.cards.source}` cards are dealt face down aside (the kitty). Nobody takes them into "
+                f"their hand: they go, face down, with {which} to its winner, as cards that player took (they count "
+                "in their card points and counts, not as a trick). Only that player sees them."]
+    elif tricks.kitty is not None:
+        kitty = tricks.kitty
+        assert kitty.taker is not None
         taker = _seat_words(kitty.taker.source, rules) if kitty.taker.source != "declarer" else "the declarer"
         out += ["", "## The kitty", "",
                 f"`{kitty.cards.source}` cards are dealt face down aside (the kitty). {taker[0].upper()}{taker[1:]} "

@@ -1,7 +1,8 @@
 """The kitty (``kitty``, with ``kitty`` in ``phases``): ``kitty.cards`` cards dealt face
 down aside with the hands; in the kitty phase the seat ``kitty.taker`` names (the
 auction's declarer, by default) takes them into its hand and then discards as many
-face down, one a move.  The other seats see that it took them and that it discarded,
+face down, one a move; or (``kitty.to_trick``, no kitty phase) they go face down with
+a trick of the round to its winner, as cards it took.  The other seats see that it took them and that it discarded,
 never the cards; the discards count for nobody, or (``kitty.discards_as_trick``) as a
 trick the taker took (:class:`KittyPhase`, entered at :meth:`KittyPhase._start_kitty`)."""
 
@@ -41,6 +42,7 @@ class KittyPhase(RoundState):
         self.kitty_taker = -1
         self.kitty_taken = []
         self.kitty_discards = []
+        self._kitty_trick = 0
 
     def _deal_kitty(self, stock: tuple[int, ...]) -> None:
         """At the deal: the kitty's cards, off the top of what the hands leave."""
@@ -49,11 +51,18 @@ class KittyPhase(RoundState):
         self.kitty_discards = []
         size = kitty_size(self)
         self.kitty = list(stock[:size]) if size else []
+        self._kitty_trick = 0
+        to_trick = self.tricks.kitty.to_trick if self.tricks.kitty is not None else None
+        if to_trick is not None and self.kitty:  # the trick whose winner takes it
+            env = self.setup.round_env(self.round_index)
+            env["dealer"] = self.dealer
+            env["first"] = (self.dealer + self.rules.deal.first_to_act.offset) % self.players
+            self._kitty_trick = int(self._evaluated(to_trick, env, ("kitty", "to_trick")))
 
     def _start_kitty(self) -> None:
         """The taker takes the kitty into its hand, and discards as many cards."""
         kitty = self.tricks.kitty
-        assert kitty is not None
+        assert kitty is not None and kitty.taker is not None
         if not self.kitty:
             self._advance("kitty")
             return
@@ -109,6 +118,21 @@ class KittyPhase(RoundState):
                 if values is not None:
                     self.card_points[seat] += sum(values[c] for c in self.kitty_discards)
         self._advance("kitty")
+
+    def _kitty_with_trick(self, winner: int) -> None:
+        """kitty.to_trick: the kitty goes face down with the trick just taken to its winner,
+        as cards it took (its card points and counts too); the winner alone sees it."""
+        cards = self.kitty
+        self.kitty_taker = winner
+        self.kitty_taken = cards
+        self.kitty = []
+        self._kitty_trick = 0
+        self._log.append((_kitty_event, self.round_index + 1, winner, [self.setup.pack.codes[c] for c in cards]))
+        if self._counting:
+            self.won[winner] += cards
+            values = self._card_values
+            if values is not None:
+                self.card_points[winner] += sum(values[c] for c in cards)
 
     def _skip_kitty(self, discarded: tuple[int, ...]) -> None:
         """Leave the kitty as if discarded, the hands as they are (the search's sampled

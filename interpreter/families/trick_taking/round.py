@@ -87,6 +87,7 @@ class RoundState(GameState):
     kitty_taker: int  # the seat that took them (-1: not yet)
     kitty_taken: list[int]  # the cards it took (its own to see)
     kitty_discards: list[int]  # the cards it discarded (its own to see)
+    _kitty_trick: int  # kitty.to_trick: the trick whose winner takes the kitty this round (0: none)
 
     # --- blind bids (blind.py) -------------------------------------------------------------------
     looked: list[bool]  # per seat: it has looked at its hand this round (or no blind bid was open to it)
@@ -202,6 +203,7 @@ class RoundState(GameState):
         def _bid_values(self) -> tuple[int, ...]: ...  # exchange
         def _values_by_card(self, rule: Any, path: tuple[str, ...], name: str) -> tuple[int, ...]: ...  # trickplay
         def _deal_kitty(self, stock: tuple[int, ...]) -> None: ...  # kitty
+        def _kitty_with_trick(self, winner: int) -> None: ...  # kitty
         def _keys(self, turn: int) -> list[int]: ...  # state
         def _open_play(self) -> None: ...  # trickplay
         def _values_of_cards(self) -> tuple[int, ...] | None: ...  # trickplay
@@ -216,7 +218,8 @@ FIELDS = ("tricks", "phase", "_legal_keys", "_keys_at",
           "passing", "received", "pass_count", "pass_offset",
           "ace_high", "trump", "suits", "power", "_orders", "_named_trump", "_trump_due", "_ordering",
           "_auctioning", "auction_calls", "_calls", "_high", "_out", "declarer", "contract", "contract_rank",
-          "contract_suit", "kitty", "kitty_taker", "kitty_taken", "kitty_discards", "looked", "blind_bids",
+          "contract_suit", "kitty", "kitty_taker", "kitty_taken", "kitty_discards", "_kitty_trick", "looked",
+          "blind_bids",
           "_blind_offer",
           "maker", "making_round", "trump_calls", "discarded", "picked_up", "alone", "sitting_out", "laid_aside",
           "absent",

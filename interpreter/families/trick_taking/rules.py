@@ -187,8 +187,11 @@ class KittyRules:
     """kitty: cards dealt face down aside, taken by a seat who then discards as many."""
 
     cards: Compiled  # how many cards are dealt aside each round (KITTY_NAMES without the contract)
-    taker: Compiled  # the seat that takes them (KITTY_NAMES)
+    taker: Compiled | None  # the seat that takes them (KITTY_NAMES); None with to_trick
     discards_as_trick: bool = False  # the taker's discards count as a trick it took (its cards' points too)
+    # kitty.to_trick: no one takes the kitty into a hand; it goes, face down, to the winner
+    # of this trick of the round (KITTY_NAMES without the contract), as cards it took
+    to_trick: Compiled | None = None
 
 
 @dataclass(frozen=True)
@@ -363,6 +366,8 @@ def _auction(builder: RulesBuilder, kind: TrumpKind, suit_codes: list[str]) -> A
 def _kitty(builder: RulesBuilder, phases: tuple[str, ...], kind: TrumpKind) -> KittyRules | None:
     """``kitty``: with a kitty phase, the cards dealt aside and the seat that takes them."""
     written = builder.get(("kitty",))
+    if written is not None and builder.get(("kitty", "to_trick")) is not None:
+        return _kitty_to_trick(builder, phases)
     if "kitty" not in phases:
         if written is not None:
             builder.warn(("kitty",), "the round has no kitty phase (list 'kitty' in phases), so no kitty is dealt",
@@ -385,6 +390,21 @@ def _kitty(builder: RulesBuilder, phases: tuple[str, ...], kind: TrumpKind) -> K
                      "the auction: list 'kitty' after 'trump'")
     return KittyRules(cards=cards, taker=taker, discards_as_trick=bool(builder.get(("kitty", "discards_as_trick"),
                                                                                    False)))
+
+
+def _kitty_to_trick(builder: RulesBuilder, phases: tuple[str, ...]) -> KittyRules | None:
+    """``kitty.to_trick``: the kitty dealt aside goes to a trick's winner; no phase takes it."""
+    names = {k: v for k, v in KITTY_NAMES.items() if k not in CONTRACT_NAMES}
+    if "kitty" in phases:
+        builder.fail(("phases", phases.index("kitty") - ("trump" not in (builder.get(("phases",)) or ()))),
+                     "with kitty.to_trick no one takes the kitty into a hand (it goes with a trick to its "
+                     "winner): take 'kitty' out of phases")
+    for key in ("taker", "discards_as_trick"):
+        if builder.get(("kitty", key)) is not None:
+            builder.fail(("kitty", key), f"kitty.{key} is for a kitty taken into a hand; with kitty.to_trick the "
+                         "kitty goes with a trick to its winner", at_key=True, span=len(key))
+    return KittyRules(cards=builder.expr(("kitty", "cards"), names, Type.INT), taker=None,
+                      to_trick=builder.expr(("kitty", "to_trick"), names, Type.INT))
 
 
 def _blind(builder: RulesBuilder, phases: tuple[str, ...], counter_names: dict[str, Type]) -> BlindRules | None:
@@ -709,6 +729,16 @@ def _check_kitty(kitty: KittyRules, setup: Setup, index: int, dealt: int, once: 
         except EvaluationError as exc:
             once(("kitty", "cards"), f"with {setup.players} players, round {number}: {exc}")
             return False
+        if kitty.to_trick is not None and cards > 0:
+            try:
+                trick = kitty.to_trick(env)
+            except EvaluationError as exc:
+                once(("kitty", "to_trick"), f"with {setup.players} players, round {number}: {exc}")
+                return False
+            if not 1 <= trick <= size:
+                once(("kitty", "to_trick"), f"with {setup.players} players, round {number} has {size} trick"
+                     f"{'s' if size != 1 else ''}, so the kitty cannot go with trick {trick}")
+                return False
         if cards < 0 or dealt + cards > setup.deck_size:
             once(("kitty", "cards"), f"with {setup.players} players, round {number} deals {size} card"
                  f"{'s' if size != 1 else ''} each ({dealt} in all), so the {setup.deck_size}-card pack leaves "

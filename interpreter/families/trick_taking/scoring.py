@@ -154,13 +154,16 @@ class ScoringPhase(RoundState):
         taken_cards = [t * per_trick for t in self.taken]
         env["cards_taken_by_seat"] = taken_cards
         values = self._card_values
-        env["all_card_points"] = sum(values[c] for c in self.played) if values is not None else 0
+        dealt = self.played  # the cards that went to the tricks, a kitty taken with one too (kitty.to_trick)
+        if self.tricks.kitty is not None and self.tricks.kitty.to_trick is not None:
+            dealt = dealt + self.kitty_taken + self.kitty
+        env["all_card_points"] = sum(values[c] for c in dealt) if values is not None else 0
         out = [("cards_taken", taken_cards)]
         won = self.won if self.won else [[] for _ in range(players)]
         for name, counts in self._count_values():
             by_seat = [sum(counts[c] for c in cards) for cards in won]
             env[f"{name}_by_seat"] = by_seat
-            env[f"{name}_dealt"] = sum(counts[c] for c in self.played)
+            env[f"{name}_dealt"] = sum(counts[c] for c in dealt)
             most = max(by_seat)
             env[f"{name}_taker"] = by_seat.index(most) if most > 0 else -1
             out.append((name, by_seat))

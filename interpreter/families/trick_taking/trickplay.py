@@ -170,7 +170,8 @@ class PlayPhase(RoundState):
         scoring = self.tricks.scoring
         self._counting = scoring.card_points is not None or scoring.trick_points is not None or bool(scoring.counts)
         # nothing beyond the standard pack's plays: no roles, no trick order, nothing counted
-        self._plain = pack is STANDARD and not self._ordered and not self._counting
+        self._plain = pack is STANDARD and not self._ordered and not self._counting and \
+            (self.tricks.kitty is None or self.tricks.kitty.to_trick is None)
         self._general = self._by_rule or self._ordered or bool(self.tricks.play.first_lead)
         self._card_values = None
         self._lead_card = -1
@@ -476,6 +477,8 @@ class PlayPhase(RoundState):
         if not self._plain:
             if self._counting:
                 self._count_trick(trick, winner, number)
+            if number == self._kitty_trick:
+                self._kitty_with_trick(winner)
             self._played_as = []
         self.trick = []
         self.trick_number = number + 1
@@ -494,6 +497,8 @@ class PlayPhase(RoundState):
         if not self._plain:
             if self._counting:
                 self._count_trick(trick, winner, number)
+            if number == self._kitty_trick:
+                self._kitty_with_trick(winner)
             self._played_as = []
         self.trick = []
         self.trick_number = number + 1
