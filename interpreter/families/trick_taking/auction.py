@@ -134,7 +134,7 @@ def dead_ends(bidding: BiddingRules, setup: Any, simultaneous: bool, seconds: fl
     Returns (path, message) for the first dead end of each kind."""
     import time
 
-    if not bidding.restrictions:
+    if not bidding.restrictions or bidding.reads_hand:  # (a hand's bids need its cards: the playouts find those)
         return []
     players = setup.players
     deadline = time.process_time() + seconds
@@ -278,7 +278,8 @@ class BiddingPhase(RoundState):
         for every game of the setup: simulations meet the same situations again and again."""
         if not self._restricted:
             return self._candidates
-        if self.counters or self._auctioning:  # the bids may depend on the counters or the contract: not kept
+        if self.counters or self._auctioning or self.tricks.bidding.reads_hand:
+            # the bids may depend on the counters, the contract or the hand: not kept
             fresh = legal_bids(self.tricks.bidding, self._env_for_bid(seat), self._candidates)
             if not fresh:
                 raise EvaluationError(f"the bidding restrictions leave seat {seat} no legal bid in round "
@@ -315,7 +316,19 @@ class BiddingPhase(RoundState):
         env["contract_rank"] = self.contract_rank
         env["declarer"] = self.declarer
         env["is_declarer"] = seat == self.declarer
+        if self.tricks.bidding.reads_hand:
+            self._hand_names(seat, env)
         return env
+
+    def _hand_names(self, seat: int, env: dict[str, Any]) -> None:
+        """The bidder's hand as it sees it (nothing while it bids without seeing it) and the
+        trump (no_trump while it is hidden), each card's suit as it counts in play."""
+        obs = self.observation(seat)
+        suits = obs.suits
+        ranks = self.setup.pack.value_of
+        env["hand_suits"] = [suits[c] if suits else self.setup.pack.suit_of[c] for c in obs.hand]
+        env["hand_ranks"] = [ranks[c] for c in obs.hand]
+        env["trump"] = -1 if obs.trump is None else obs.trump
 
     def _verify_bid(self, action: Move, turn: int) -> None:
         if not isinstance(action, Bid):

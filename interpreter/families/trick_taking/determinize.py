@@ -117,6 +117,11 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
         bid = obs.bids[state.turn]
         legal = cast("list[Bid]", state.legal_actions())  # bids only, while bidding
         chosen = next((a for a in legal if a.bid == bid), None) if bid is not None else None
+        if chosen is None and bid is not None:  # a bid the sampled hand could not make (a rule reads the hand)
+            state.decisions += 1
+            state._bid(bid)  # the bid as observed: the samples do not make a hand fit its bid
+            state.moves += 1
+            continue
         state.apply(chosen if chosen is not None else bot().act(state.observation(state.turn), legal))
     # who played each card: the leader of the first trick is the state's, each winner leads next
     played_by: list[list[int]] = [[] for _ in range(players)]

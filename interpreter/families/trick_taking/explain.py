@@ -10,7 +10,7 @@ from ...explain import SEAT_WORDS, message_words, schedule_table
 from ...rules import Ruleset
 from ...errors import EvaluationError
 from .auction import candidate_bids
-from .names import DEFAULT_PHASES, SCATTER
+from .names import DEFAULT_PHASES, HAND_NAMES, SCATTER
 from .rules import NAMED_SUIT, AllPass, AuctionRounds
 from .rules import BidOrder, JokerRank, TrickRules, TrumpKind, exchange_env
 
@@ -448,6 +448,8 @@ def refused_example(rules: Ruleset, which: int, budget: int = 3000
     ``budget`` situations; None when none is found."""
     tricks: TrickRules = rules.section
     bidding = tricks.bidding
+    if not bidding.restrictions[which].rule.names.isdisjoint(HAND_NAMES):
+        return None  # it turns on the bidder's cards: the rule itself is shown
     players = max(rules.min_players, min(4, rules.max_players))
     setup = rules.setup(players)
     simultaneous = bidding.order is BidOrder.SIMULTANEOUS
@@ -466,6 +468,7 @@ def refused_example(rules: Ruleset, which: int, budget: int = 3000
 
     for index in order_of_rounds[:8]:
         base = setup.round_env(index)
+        base.update(hand_suits=[], hand_ranks=[], trump=-1)  # (a message may read them: no particular hand)
         for counter in tricks.counters:
             base[counter.name] = 0
         try:

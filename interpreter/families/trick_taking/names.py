@@ -13,7 +13,11 @@ CONTRACT_NAMES: dict[str, Type] = {"contract": Type.INT, "contract_suit": Type.I
                                    "declarer": Type.INT}
 BID_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "bids": Type.LIST, "seat": Type.INT,
                               "position": Type.INT, "is_dealer": Type.BOOL, "is_first": Type.BOOL,
-                              "is_last": Type.BOOL, **CONTRACT_NAMES, "is_declarer": Type.BOOL}
+                              "is_last": Type.BOOL, **CONTRACT_NAMES, "is_declarer": Type.BOOL,
+                              # the bidder's own hand, as it sees it (empty while it cannot), and the trump
+                              "hand_suits": Type.LIST, "hand_ranks": Type.LIST, "trump": Type.INT}
+# the bidding names that read the bidder's hand: a restriction that reads one is worked out afresh for each hand
+HAND_NAMES = frozenset({"hand_suits", "hand_ranks", "trump"})
 SCORE_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "tricks": Type.INT, "seat": Type.INT,
                                 "is_dealer": Type.BOOL, "bids": Type.LIST, "taken": Type.LIST,
                                 "team": Type.INT, "team_bid": Type.INT, "team_tricks": Type.INT,
@@ -45,7 +49,7 @@ SIT_OUT_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "dealer": Typ
 LEADER_NAMES: dict[str, Type] = {**ROUND_NAMES, "dealer": Type.INT, "first": Type.INT, "bids": Type.LIST,
                                  "highest_bidder": Type.INT, "trump": Type.INT, **CONTRACT_NAMES}
 # bidding.blind.when: may this seat bid blind? the bidding's names (no bid yet) and the totals
-BLIND_NAMES: dict[str, Type] = {**{k: v for k, v in BID_NAMES.items() if k != "bid"}, "totals": Type.LIST,
+BLIND_NAMES: dict[str, Type] = {**{k: v for k, v in BID_NAMES.items() if k != "bid" and k not in HAND_NAMES}, "totals": Type.LIST,
                                 "team_totals": Type.LIST}
 # auction.tricks: the numbers of tricks a seat may bid in the auction
 AUCTION_NAMES: dict[str, Type] = dict(ROUND_NAMES)

@@ -201,6 +201,7 @@ class RoundState(GameState):
         def _open_exchange(self) -> None: ...  # exchange
         def _reveal_aside(self) -> None: ...  # exchange
         def _bid_values(self) -> tuple[int, ...]: ...  # exchange
+        def observation(self, seat: int | None) -> Any: ...  # observation
         def _values_by_card(self, rule: Any, path: tuple[str, ...], name: str) -> tuple[int, ...]: ...  # trickplay
         def _deal_kitty(self, stock: tuple[int, ...]) -> None: ...  # kitty
         def _kitty_with_trick(self, winner: int) -> None: ...  # kitty

@@ -12,7 +12,7 @@ from ...expressions import CONSTANTS, Compiled, Type, names_read
 from ...rules import ROUND_NAMES, Ace, RulesBuilder, Ruleset, Setup, Template
 from .names import (AUCTION_NAMES, BID_NAMES, BLIND_NAMES, CONTRACT_NAMES, KITTY_NAMES, CARD_POINT_NAMES, CHOOSER_NAMES, COUNTER_NAMES, COUNT_NAMES, DEFAULT_PHASES,
                     EXCHANGE_NAMES, LEADER_NAMES, PHASE_NAMES, PLAY_NAMES, SCORE_NAMES, TRICK_POINT_NAMES,
-                    TRUMP_NAMES, UPCARD_NAMES, SIT_OUT_NAMES, SCATTER, ASIDE)
+                    TRUMP_NAMES, UPCARD_NAMES, SIT_OUT_NAMES, SCATTER, ASIDE, HAND_NAMES)
 from .order_rules import build_order
 
 
@@ -84,6 +84,7 @@ class BiddingRules:
     order: BidOrder
     range: Compiled
     restrictions: tuple[Restriction, ...]
+    reads_hand: bool = False  # a restriction (or its message) reads the bidder's hand or the trump (HAND_NAMES)
 
 
 @dataclass(frozen=True)
@@ -618,7 +619,9 @@ def build_section(builder: RulesBuilder) -> TrickRules:
                          if has_suit else None),
         bidding=BiddingRules(order=BidOrder(get(("bidding", "order"), "clockwise")),
                              range=builder.expr(("bidding", "range"), ROUND_NAMES, Type.LIST, "0..hand_size"),
-                             restrictions=tuple(restrictions)),
+                             restrictions=tuple(restrictions),
+                             reads_hand=any(not part.names.isdisjoint(HAND_NAMES) for r in restrictions
+                                            for part in (r.rule, *r.message.parts) if isinstance(part, Compiled))),
         play=PlayRules(follow_suit=get(("play", "follow_suit"), True),
                        must_trump=get(("play", "must_trump"), False),
                        restrictions=tuple(play_restrictions),
