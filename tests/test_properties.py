@@ -78,7 +78,9 @@ HOOKED_WHEN = {
     "oh-hell-traditional": lambda hand_size, last: not last,
     # no bidding at all
     **{name: NEVER for name in ("hearts", "hearts-3-5-players", "omnibus-hearts", "spot-hearts", "black-maria",
-                                      "euchre", "knockout-whist")},
+                                      "euchre", "knockout-whist", "hearts-kitty")},
+    # bids laid aside as cards, or read from the hand (nil or the spades held): no hook
+    **{name: NEVER for name in ("ninety-nine", "spades-whiz", "spades-mirror")},
     # the estimates after an auction have no hook (the sources' 'risk' rules are not played);
     # the auction's calls are no bids; blind nil's spades have none either
     "estimation-whist": NEVER, "spades-blind-nil": NEVER,
@@ -98,7 +100,11 @@ SCORED_ELSEWHERE = {"spades", "spades-jjdd", "spades-500", "skull-king", "skull-
                     # worked examples (the Avondale table, books over six); blind nil as spades
                     "five-hundred", "bid-whist", "spades-blind-nil",
                     # a trick a point, players knocked out: tests/test_knockout_whist.py's referee
-                    "knockout-whist"}
+                    "knockout-whist",
+                    # bids laid aside as cards, 30/20/10 by how many made theirs: tests/test_ninety_nine.py;
+                    # the kitty with the first trick: tests/test_kitty_to_trick.py; partnership Spades
+                    # with bids from the hand: tests/test_hand_bids.py (scored as spades)
+                    "ninety-nine", "hearts-kitty", "spades-whiz", "spades-mirror"}
 
 
 def games(names):
@@ -180,16 +186,20 @@ def test_trick_taking_playouts_keep_every_rule(tmp_path_factory, game):
             upcard = Counter([state.setup.pack.card(deal["upcard"])] if deal["upcard"] and not taken else [])
             # the cards of a seat sitting the hand out (a lone maker's partner) are laid aside
             in_play = held + played + upcard + aside + Counter(getattr(state, "laid_aside", []))
+            if state.pass_offset == -2:  # cards laid aside face down (exchange.direction: aside)
+                in_play += Counter(c for cards in state.passing for c in cards)
             # a kitty comes out of what the hands left (the deal's stock); once taken it is in a
             # hand or among the discards
             kitty = sum(len(e["cards"]) for e in events[at:] if e["event"] == "kitty")
+            if state.tricks.kitty is not None and state.tricks.kitty.to_trick is not None:
+                in_play += Counter(state.kitty_taken)  # taken with a trick: among the cards taken
             assert not in_play - deck, "a card appeared that is not in the deck"
             assert sum(in_play.values()) + deal["stock"] - kitty == sum(deck.values()), "cards are not conserved"
 
     playout(state, seats, seed, bound, cards_conserved)
     # scores follow the rules, round by round, from the record alone
     oracle = None if name in SCORED_ELSEWHERE else ORACLES[name]
-    bids, taken = {}, Counter()
+    bids, taken, laid = {}, Counter(), Counter()
     totals = [0] * players
     hand_size = 0
     hooked = HOOKED_WHEN.get(name, lambda hand_size, last: True)
@@ -197,7 +207,9 @@ def test_trick_taking_playouts_keep_every_rule(tmp_path_factory, game):
     for event in state.events:
         kind = event["event"]
         if kind == "deal":
-            bids, taken, hand_size = {}, Counter(), event["hand_size"]
+            bids, taken, hand_size, laid = {}, Counter(), event["hand_size"], Counter()
+        elif kind == "pass" and event.get("aside"):  # a card laid aside: a trick fewer
+            laid[event["seat"]] += 1
         elif kind == "bid":
             bids[event["seat"]] = event["bid"]
         elif kind == "trick":
@@ -205,7 +217,8 @@ def test_trick_taking_playouts_keep_every_rule(tmp_path_factory, game):
         elif kind == "score":
             # every trick played, or (trump made at the table, every seat passing twice) a hand
             # thrown in that scores nothing
-            assert sum(taken.values()) == hand_size or (not taken and not any(event["points"]))
+            assert sum(taken.values()) == hand_size - max(laid.values(), default=0) or \
+                (not taken and not any(event["points"]))
             scored += 1
             if hooked(hand_size, scored == len(state.setup.hand_sizes)):
                 assert sum(bids.values()) != hand_size
