@@ -449,3 +449,83 @@ def test_the_turn_clock_counts_down_warns_and_a_bot_moves_for_an_idle_player(ser
         assert "Ann's time ran out: a bot moves for them" in (ann.text_content("#log") or "")
         browser.close()
     assert errors == []
+
+
+# Counts the tones the page starts instead of playing them (before the page's own script
+# runs; the page makes its one tone with an oscillator, and fetches no sound file).
+_COUNT_TONES = """
+window.__tones = 0;
+class CountingAudio {
+  constructor() { this.currentTime = 0; this.destination = {}; }
+  createOscillator() { return { frequency: {}, connect: (n) => n, start: () => { window.__tones++; }, stop() {} }; }
+  createGain() { return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (n) => n }; }
+}
+window.AudioContext = CountingAudio;
+"""
+
+
+def test_a_person_alone_with_three_bots_plays_a_whole_game_of_oh_hell_by_tap_and_drag(served):
+    """A new user's whole game: Ann makes a room of oh-hell with three bots and plays its
+    19 rounds with the mouse alone (a bid button, a card tapped or dragged onto the
+    table, "Next deal" after each round); the sound on her turn is off until she turns it
+    on, and then plays when her turn comes."""
+    chromium, sync_playwright = _need_browser()
+    with sync_playwright() as p:  # type: ignore[operator]
+        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+        ann = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+        errors: list[str] = []
+        ann.on("pageerror", lambda error: errors.append(str(error)))
+        ann.add_init_script(_COUNT_TONES)
+        ann.goto(served)
+        ann.fill("#your-name", "Ann")
+        ann.fill("#room-name", "Solo")
+        ann.click("#join")
+        ann.wait_for_selector("#create:not([hidden])")
+        ann.select_option("#ruleset", "oh-hell")
+        ann.select_option("#players", "4")
+        for seat in (1, 2, 3):
+            ann.select_option(f"#seat-kind-{seat}", "bot")
+        ann.click("#make-room")
+        ann.wait_for_selector("#lobby:not([hidden])")
+        ann.click("#start")
+        ann.wait_for_selector("#table:not([hidden])")
+        assert not ann.is_checked("#setting-sound")  # off by default
+        dragged = turns = 0
+        sound_on_at = None
+        deadline = time.time() + 420
+        while "the game is over" not in (ann.text_content("#heading") or "") and time.time() < deadline:
+            if _next_deal(ann) or not _my_turn(ann):
+                ann.wait_for_timeout(20)
+                continue
+            turns += 1
+            if turns == 6:  # a few turns in silence; then the sound goes on (it sounds once, as a check)
+                assert ann.evaluate("window.__tones") == 0
+                ann.check("#setting-sound")
+                sound_on_at = ann.evaluate("window.__tones")
+                assert sound_on_at == 1
+            bids = ann.locator("#buttons button[data-move]")
+            cards = ann.locator("#hand .card.playable")
+            if bids.count():
+                _click(bids.first)
+            elif cards.count() and dragged < 3:
+                held = ann.locator("#hand .card").count()
+                try:
+                    cards.first.drag_to(ann.locator("#seats .felt"), timeout=1500)
+                except PlaywrightError:
+                    continue  # the table changed under the pointer (a bot moved): look again
+                until = time.time() + 5
+                while ann.locator("#hand .card").count() == held and time.time() < until:
+                    ann.wait_for_timeout(50)
+                dragged += ann.locator("#hand .card").count() == held - 1
+            elif cards.count():
+                _click(cards.first)
+            ann.wait_for_timeout(20)
+        assert "the game is over" in (ann.text_content("#heading") or ""), "the game did not end in time"
+        assert ann.locator("#sheet tr").count() == 19 + 2  # every round on the score sheet (header, totals)
+        assert ann.locator("#final:not([hidden]) #standings li").count() == 4
+        assert dragged == 3, "three cards played by dragging them onto the table"
+        assert sound_on_at is not None and ann.evaluate("window.__tones") > sound_on_at + 10  # a tone a turn
+        ARTIFACTS.mkdir(exist_ok=True)
+        ann.screenshot(path=str(ARTIFACTS / "oh-hell-whole-game.png"), full_page=True)
+        browser.close()
+    assert errors == []
