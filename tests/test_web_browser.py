@@ -529,3 +529,61 @@ def test_a_person_alone_with_three_bots_plays_a_whole_game_of_oh_hell_by_tap_and
         ann.screenshot(path=str(ARTIFACTS / "oh-hell-whole-game.png"), full_page=True)
         browser.close()
     assert errors == []
+
+
+_UNNAMED_CONTROLS = """() => {
+  const named = (el) => (el.getAttribute('aria-label') || '').trim() || (el.getAttribute('aria-labelledby') || '')
+    || (el.labels && el.labels.length && [...el.labels].some((l) => l.textContent.trim()))
+    || (el.getAttribute('title') || '').trim() || (el.tagName !== 'INPUT' && el.textContent.trim())
+    || (el.tagName === 'INPUT' && ['submit', 'button'].includes(el.type) && el.value.trim());
+  const shown = (el) => el.offsetParent !== null || el.getClientRects().length > 0;
+  return [...document.querySelectorAll('button, input, select, textarea, a[href], [role=button], [tabindex]')]
+    .filter((el) => shown(el) && el.tabIndex >= 0 && !named(el))
+    .map((el) => el.outerHTML.slice(0, 120));
+}"""
+
+
+def test_every_control_has_a_name_a_reader_says_and_the_menus_speak_a_card_players_words(served):
+    """The rules menu is in the page itself (there with scripts off), the seat menus say
+    "Bot" and "Strong bot (thinks longer)", and every control a keyboard reaches, on the
+    front page and at the table in the middle of a round, has a name a screen reader says."""
+    chromium, sync_playwright = _need_browser()
+    with sync_playwright() as p:  # type: ignore[operator]
+        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+        bare = browser.new_context(java_script_enabled=False).new_page()
+        bare.goto(served)
+        assert bare.locator("#ruleset option").count() >= 70  # every bundled ruleset, with no script run
+        ann = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        ann.goto(served)
+        assert ann.evaluate(_UNNAMED_CONTROLS) == []
+        ann.fill("#your-name", "Ann")
+        ann.fill("#room-name", "Names")
+        ann.click("#join")
+        ann.wait_for_selector("#create:not([hidden])")
+        ann.select_option("#ruleset", "shanghai-isra")
+        kinds = ann.locator("#seat-kind-1 option").all_text_contents()
+        assert "Bot" in kinds and "Strong bot (thinks longer)" in kinds and not any("(bot)" in k for k in kinds)
+        assert ann.evaluate(_UNNAMED_CONTROLS) == []
+        ann.select_option("#players", "4")
+        for seat in (1, 2, 3):
+            ann.select_option(f"#seat-kind-{seat}", "bot")
+        ann.click("#make-room")
+        ann.wait_for_selector("#lobby:not([hidden])")
+        ann.click("#start")
+        ann.wait_for_selector("#table:not([hidden])")
+        looked = 0
+        deadline = time.time() + 60
+        while looked < 3 and time.time() < deadline:  # at her turns: the draw, the discard, the hand
+            if _my_turn(ann):
+                assert ann.evaluate(_UNNAMED_CONTROLS) == []
+                looked += 1
+                buttons = ann.locator("#buttons button[data-move]")
+                cards = ann.locator("#hand .card.discardable")
+                if buttons.count():
+                    _click(buttons.first)
+                elif cards.count():
+                    _click(cards.last)
+                    _click(ann.locator("button[data-composer='Discard']"))
+            ann.wait_for_timeout(30)
+        assert looked == 3
+        browser.close()
