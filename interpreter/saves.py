@@ -146,10 +146,16 @@ class SavedGame:
 
 
 class SaveWriter:
-    """Appends each action to the save file as it happens."""
+    """Appends each action to the save file as it happens: written and flushed at once
+    (a program killed after a move has saved it), and forced to the disk at once too,
+    unless ``durable`` is false: then :meth:`sync` forces what was written since the
+    last sync (the web server does, beside its event loop, twice a second: a disk's
+    sync can take milliseconds that no room should wait for)."""
 
-    def __init__(self, path: Path, header: dict[str, Any] | None):
+    def __init__(self, path: Path, header: dict[str, Any] | None, durable: bool = True):
         self.path = path
+        self.durable = durable
+        self.dirty = False  # written since the last sync (durable: never)
         path.parent.mkdir(parents=True, exist_ok=True)
         if header is not None:  # a new save: its header, written atomically, never over a file
             write_atomic(path, json.dumps(header) + "\n")
@@ -165,9 +171,24 @@ class SaveWriter:
     def _line(self, text: str) -> None:
         self.out.write(text + "\n")
         self.out.flush()
-        os.fsync(self.out.fileno())
+        if self.durable:
+            os.fsync(self.out.fileno())
+        else:
+            self.dirty = True
+
+    def sync(self) -> None:
+        """Force what was written since the last sync to the disk (from any thread: it
+        touches only the file's descriptor; a file closed meanwhile was synced by close)."""
+        if not self.dirty:
+            return
+        self.dirty = False
+        try:
+            os.fsync(self.out.fileno())
+        except (OSError, ValueError):  # closed meanwhile (close syncs first)
+            pass
 
     def close(self) -> None:
+        self.sync()
         self.out.close()
 
 

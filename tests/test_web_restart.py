@@ -112,3 +112,32 @@ def test_the_messages_are_compressed_unless_the_host_says_not(tmp_path, extra, c
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_a_rooms_save_is_flushed_at_each_move_and_forced_to_disk_beside_the_loop(tmp_path, monkeypatch):
+    """The web server's saves are flushed with each move (a killed server loses none, as
+    above) and forced to the disk by its sync task, not by the move; a terminal game's
+    save is forced at each move."""
+    import os
+
+    from cardrules.interpreter import saves
+
+    forced = []
+    monkeypatch.setattr(saves.os, "fsync", lambda fd: forced.append(fd))
+    path = tmp_path / "room.jsonl"
+    writer = saves.SaveWriter(path, {"format": "x"}, durable=False)
+    forced.clear()  # (the header is written atomically, and forced, as ever)
+    writer.action("bid 3")
+    assert path.read_text().splitlines()[-1] == '"bid 3"' and forced == [] and writer.dirty
+    writer.sync()
+    writer.sync()  # nothing new: not forced again
+    assert len(forced) == 1 and not writer.dirty
+    writer.action("play QS")
+    writer.close()  # closing forces what is left
+    assert len(forced) == 2
+    durable = saves.SaveWriter(tmp_path / "terminal.jsonl", {"format": "x"})
+    forced.clear()
+    durable.action("bid 1")
+    assert len(forced) == 1 and not durable.dirty
+    durable.close()
+    assert os.path.exists(tmp_path / "terminal.jsonl")

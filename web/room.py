@@ -375,7 +375,7 @@ class Room:
         self.narration.catch_up_state(self.state)
         path = self.rooms.save_path(self)
         if path is not None and not self.is_over:
-            self.writer = SaveWriter(path, header)
+            self.writer = SaveWriter(path, header, durable=False)  # synced beside the loop (server.py)
 
     def new_bot(self, seat: int) -> Policy:
         kinds = seat_kinds(self.rules)

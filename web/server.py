@@ -107,6 +107,11 @@ def not_unicode(value: Any, where: str = "") -> str | None:
     return None
 
 
+def _sync_all(writers: list[Any]) -> None:
+    for writer in writers:
+        writer.sync()
+
+
 def _beside_the_loop(work: Callable[..., Any], *args: Any) -> Any:
     """Run ``work`` (building a ruleset: about a second for a large upload) in this
     thread while the event loop goes on in its own.  They share the GIL, so for that
@@ -393,13 +398,28 @@ def make_app(rooms: Rooms, *, rate: float = RATE, burst: int = BURST, http_rate:
                 except Exception as exc:  # noqa: BLE001 - keep sweeping
                     print(f"cardrules serve: internal error in the sweep: {exc}", file=sys.stderr)
 
+        async def sync_saves() -> None:
+            """Force the moves written since the last time to the disk, beside the event
+            loop: each move is written and flushed as it is made (a killed server loses
+            none), and on the disk within half a second (what a power cut can lose)."""
+            while True:
+                await asyncio.sleep(0.5)
+                writers = [room.writer for room in rooms.rooms.values()
+                           if room.writer is not None and room.writer.dirty]
+                if writers:
+                    await asyncio.to_thread(_sync_all, writers)
+
         for room in rooms.rooms.values():
             room.kick()
-        task = asyncio.get_running_loop().create_task(sweep())
+        tasks = [asyncio.get_running_loop().create_task(job()) for job in (sweep, sync_saves)]
         try:
             yield
         finally:
-            task.cancel()
+            for task in tasks:
+                task.cancel()
+            for room in rooms.rooms.values():
+                if room.writer is not None:
+                    room.writer.sync()
             await checker.close()
 
     return Guard(Starlette(routes=[
