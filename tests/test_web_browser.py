@@ -476,6 +476,9 @@ def test_a_person_alone_with_three_bots_plays_a_whole_game_of_oh_hell_by_tap_and
         errors: list[str] = []
         ann.on("pageerror", lambda error: errors.append(str(error)))
         ann.add_init_script(_COUNT_TONES)
+        elsewhere: list[str] = []  # every request stays on the server: faces and sounds are made in the page
+        ann.on("request", lambda request: None if request.url.startswith(served.replace("http", "ws", 1))
+               or request.url.startswith(served) else elsewhere.append(request.url))
         ann.goto(served)
         ann.fill("#your-name", "Ann")
         ann.fill("#room-name", "Solo")
@@ -498,6 +501,10 @@ def test_a_person_alone_with_three_bots_plays_a_whole_game_of_oh_hell_by_tap_and
                 ann.wait_for_timeout(20)
                 continue
             turns += 1
+            if turns == 2:  # each card's face is an SVG drawn in the page, no image fetched
+                faces = ann.locator("#hand .card svg.face").count()
+                assert faces and faces == ann.locator("#hand .card").count()
+                assert ann.locator("img").count() == 0
             if turns == 6:  # a few turns in silence; then the sound goes on (it sounds once, as a check)
                 assert ann.evaluate("window.__tones") == 0
                 ann.check("#setting-sound")
@@ -525,6 +532,7 @@ def test_a_person_alone_with_three_bots_plays_a_whole_game_of_oh_hell_by_tap_and
         assert ann.locator("#final:not([hidden]) #standings li").count() == 4
         assert dragged == 3, "three cards played by dragging them onto the table"
         assert sound_on_at is not None and ann.evaluate("window.__tones") > sound_on_at + 10  # a tone a turn
+        assert elsewhere == []
         ARTIFACTS.mkdir(exist_ok=True)
         ann.screenshot(path=str(ARTIFACTS / "oh-hell-whole-game.png"), full_page=True)
         browser.close()
