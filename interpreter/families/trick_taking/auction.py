@@ -217,6 +217,8 @@ class BiddingPhase(RoundState):
         self._made = []
         # Rule flags read on every move, copied out of their frozen rule objects.
         self._simultaneous = self.tricks.bidding.order is BidOrder.SIMULTANEOUS
+        self._laid_bids = self.tricks.bids_laid_aside
+        self._hand_bids = self.tricks.bidding.reads_hand
         self._first_offset = self.rules.deal.first_to_act.offset
         self._restricted = bool(self.tricks.bidding.restrictions)
         # (round, dealer) -> bids made -> the legal bids of the next bidder (for every game of the setup)
@@ -278,7 +280,7 @@ class BiddingPhase(RoundState):
         for every game of the setup: simulations meet the same situations again and again."""
         if not self._restricted:
             return self._candidates
-        if self.counters or self._auctioning or self.tricks.bidding.reads_hand:
+        if self.counters or self._auctioning or self._hand_bids:
             # the bids may depend on the counters, the contract or the hand: not kept
             fresh = legal_bids(self.tricks.bidding, self._env_for_bid(seat), self._candidates)
             if not fresh:
@@ -316,7 +318,7 @@ class BiddingPhase(RoundState):
         env["contract_rank"] = self.contract_rank
         env["declarer"] = self.declarer
         env["is_declarer"] = seat == self.declarer
-        if self.tricks.bidding.reads_hand:
+        if self._hand_bids:
             self._hand_names(seat, env)
         return env
 

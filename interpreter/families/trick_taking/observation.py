@@ -119,13 +119,13 @@ class Observations(RoundState):
         no bid while bids made at once are hidden)."""
         if seat is None:
             public = self.observation(0)
-            hidden = self._simultaneous and self.phase is _BIDDING or self._bids_hidden()
+            hidden = self._simultaneous and self.phase is _BIDDING or self._laid_bids and self._bids_hidden()
             return public._replace(seat=-1, hand=(), others=(), hand_hidden=False, passing=(), received=(),
                                    pass_to=-1, pass_from=-1, discarded=-1, kitty=(), kitty_discards=(),
                                    bids=tuple(None for _ in public.bids) if hidden else public.bids)
         phase = self.phase
         over = self.turn == OVER
-        hidden_bids = self._simultaneous and phase is _BIDDING or self._bids_hidden()
+        hidden_bids = self._simultaneous and phase is _BIDDING or self._laid_bids and self._bids_hidden()
         bids = self.bids
         hand: tuple[int, ...] = tuple(self.hands[seat])
         upcard, suits, power = self.upcard, self.suits, self.power
@@ -191,5 +191,6 @@ class Observations(RoundState):
         return obs
 
     def _bids_hidden(self) -> bool:
-        """Bids laid aside as cards (exchange.bid) stay face down until the round is over."""
-        return self.tricks.bids_laid_aside and self.phase is not _DEAL and self.turn != OVER
+        """Bids laid aside as cards (exchange.bid, ``_laid_bids``) stay face down until the
+        round is over."""
+        return self.phase is not _DEAL and self.turn != OVER

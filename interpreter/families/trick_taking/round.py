@@ -106,6 +106,8 @@ class RoundState(GameState):
     _made: list[int]  # bids made this round, in bidding order
     _made_key: tuple[int, ...]  # the same, as a key of _round_bids
     _simultaneous: bool
+    _laid_bids: bool  # the bids are cards laid aside (exchange.bid): hidden from the others until the round's end
+    _hand_bids: bool  # a bidding restriction reads the bidder's hand (its legal bids are not kept)
     _first_offset: int
     _restricted: bool
     _bids_memo: dict[tuple[int, int], dict[tuple[int, ...], list[int]]]  # (round, dealer) -> ... (setup-wide)
@@ -225,7 +227,7 @@ FIELDS = ("tricks", "phase", "_legal_keys", "_keys_at",
           "maker", "making_round", "trump_calls", "discarded", "picked_up", "alone", "sitting_out", "laid_aside",
           "absent",
           "bids", "bid_order", "constrained_bids", "_candidates", "_candidate_actions", "_candidate_action",
-          "_candidate_cache", "_bid_env", "_made", "_made_key", "_simultaneous", "_first_offset", "_restricted",
+          "_candidate_cache", "_bid_env", "_made", "_made_key", "_simultaneous", "_laid_bids", "_hand_bids", "_first_offset", "_restricted",
           "_bids_memo", "_round_bids",
           "unique_cards", "taken", "trick", "trick_number", "leader", "played", "_follow_suit", "_must_trump",
           "_by_rule", "_trick_winner", "_trump_broken", "_play_of", "_ordered", "_roles", "_round_power",
