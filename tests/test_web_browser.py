@@ -595,3 +595,62 @@ def test_every_control_has_a_name_a_reader_says_and_the_menus_speak_a_card_playe
             ann.wait_for_timeout(30)
         assert looked == 3
         browser.close()
+
+
+def _alone_with_bots(browser, url: str, ruleset: str, players: int, room: str):
+    """Ann makes a room of ``ruleset`` with bots in every other seat and starts it."""
+    ann = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    ann.goto(url)
+    ann.fill("#your-name", "Ann")
+    ann.fill("#room-name", room)
+    ann.click("#join")
+    ann.wait_for_selector("#create:not([hidden])")
+    ann.select_option("#ruleset", ruleset)
+    ann.select_option("#players", str(players))
+    for seat in range(1, players):
+        ann.select_option(f"#seat-kind-{seat}", "bot")
+    ann.click("#make-room")
+    ann.wait_for_selector("#lobby:not([hidden])")
+    ann.click("#start")
+    ann.wait_for_selector("#table:not([hidden])")
+    return ann
+
+
+@pytest.mark.parametrize("ruleset, players, during, after, log", [
+    ("hearts", 4, "Passing", ["Passed", "Received"], "passes cards to"),
+    ("ninety-nine", 3, "Laying aside", ["Laid aside"], "laid aside)"),
+])
+def test_the_table_shows_a_pass_or_cards_laid_aside_as_a_bid(served, ruleset, players, during, after, log):
+    """A round with an exchange, played by tapping cards: Hearts' pass of three (what Ann
+    put aside, then what she passed and received) and Ninety-Nine's three cards laid aside
+    as a bid (the bid they make, hidden from the others until the round's end, when every
+    bid and its cards are shown)."""
+    chromium, sync_playwright = _need_browser()
+    with sync_playwright() as p:  # type: ignore[operator]
+        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+        ann = _alone_with_bots(browser, served, ruleset, players, "Pass " + ruleset)
+        seen_during = seen_after = False
+        logged = ""
+        deadline = time.time() + 120
+        while not _round_over(ann) and time.time() < deadline:
+            logged += ann.text_content("#log") or ""
+            panels = ann.text_content("#panels") or ""
+            seen_during = seen_during or (during in panels and ann.locator("#panels .card").count() > 0)
+            seen_after = seen_after or all(word in panels for word in after)
+            if _next_deal(ann) or not _my_turn(ann):
+                ann.wait_for_timeout(20)
+                continue
+            cards = ann.locator("#hand .card.playable")
+            if cards.count():
+                _click(cards.first)
+            ann.wait_for_timeout(20)
+        assert _round_over(ann), "the round did not end in time"
+        assert seen_during and seen_after
+        logged += ann.text_content("#log") or ""
+        assert log in logged
+        if ruleset == "ninety-nine":  # each bid, shown at the end with its cards, against the nine tricks
+            assert (ann.text_content("#log") or "").count("laid aside)") == 3
+            assert " for 9 tricks" in (ann.text_content("#panels") or "")
+        ARTIFACTS.mkdir(exist_ok=True)
+        ann.screenshot(path=str(ARTIFACTS / f"{ruleset}-exchange.png"), full_page=True)
+        browser.close()

@@ -140,6 +140,8 @@ class TrickView:
             self.r.say(f"{name} passes cards to {to}")
 
     def _lay_aside(self, event: dict[str, Any]) -> None:
+        laid = self.r.round.setdefault("laid", {})
+        laid[event["seat"]] = laid.get(event["seat"], 0) + 1
         name = self.r.names[event["seat"]]
         if event.get("card") is not None:
             self.r.say(f"{name} lays {self.r.card(event['card'])} aside face down")
@@ -173,6 +175,7 @@ class TrickView:
     def _bids_against_tricks(self, bids: Sequence[int]) -> str:
         """"bids total 7 for 8 tricks: 1 under" (the bidding is over)."""
         total, tricks = sum(bids), self.r.round.get("deal", {}).get("hand_size", 0)
+        tricks -= max(self.r.round.get("laid", {}).values(), default=0)  # a card laid aside is a trick fewer
         off = ("even" if total == tricks else f"{tricks - total} under" if total < tricks
                else f"{total - tricks} over")
         return f"bids total {total} for {tricks} trick{'' if tricks == 1 else 's'}: {off}"

@@ -80,9 +80,10 @@ class TrickWebView:
             bids = [b for b in self._bids(obs, spectator) if b is not None]
             if len(bids) == obs.players - len(obs.absent):
                 total = sum(bids)
-                off = ("even" if total == obs.hand_size else f"{obs.hand_size - total} under"
-                       if total < obs.hand_size else f"{total - obs.hand_size} over")
-                facts.append({"label": "Bids", "value": f"{total} for {obs.hand_size} tricks: {off}"})
+                tricks = obs.hand_size - (obs.pass_count if obs.pass_to == -3 else 0)  # (cards laid aside: fewer)
+                off = ("even" if total == tricks else f"{tricks - total} under"
+                       if total < tricks else f"{total - tricks} over")
+                facts.append({"label": "Bids", "value": f"{total} for {tricks} tricks: {off}"})
             for counter, values in obs.counters:
                 facts.append({"label": counter, "value": ", ".join(str(v) for v in values)})
             if obs.sitting_out >= 0:
