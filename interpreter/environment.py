@@ -98,6 +98,11 @@ class StepGame:
         self._remember: Callable[..., None] | None = getattr(family, "remember", None)
         self.horizon = horizon
         self.max_decisions = min(self.codec.max_decisions, horizon) if horizon else self.codec.max_decisions
+        # deal.random_hand_size: a round's size is a chance event of its own before its cards,
+        # its outcome ids after the family's (codec.chance_size + size - 1)
+        drawable = rules.setup(players, mode).drawable
+        self.size_ids = self.codec.chance_size
+        self.sizes = max((max(d) for d in drawable), default=0)
 
     @property
     def num_actions(self) -> int:
@@ -105,7 +110,7 @@ class StepGame:
 
     @property
     def max_chance_outcomes(self) -> int:
-        return self.codec.chance_size
+        return self.codec.chance_size + self.sizes
 
     @property
     def min_return(self) -> float:
@@ -172,8 +177,22 @@ class StepState:
             size = len(engine.deck)
         return size, left
 
+    def _sizes_due(self) -> list[tuple[int, float]] | None:
+        """This round's hand size still to be drawn (deal.random_hand_size): each size's id
+        and probability; else None."""
+        engine = self.engine
+        if self.dealt or not engine.size_due():
+            return None
+        drawable = engine.drawable_sizes()
+        counts = Counter(drawable)
+        base = self.game.size_ids - 1
+        return [(base + size, n / len(drawable)) for size, n in sorted(counts.items())]
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Every outcome id of the chance event now with its probability, by id."""
+        sizes = self._sizes_due()
+        if sizes is not None:
+            return sizes
         own = self._own_chance()
         codec = self.game.codec
         if own is not None:
@@ -183,6 +202,9 @@ class StepState:
         return [(c, n / total) for c, n in sorted(left.items()) if n > 0]
 
     def chance_name(self, outcome: int) -> str:
+        if outcome >= self.game.size_ids and self.game.sizes:
+            size = outcome - self.game.size_ids + 1
+            return f"deal {size} card{'s' if size != 1 else ''} each"
         own = self._own_chance() if self.current_player() == CHANCE else None
         if own is not None:
             for o, _ in own:
@@ -245,6 +267,12 @@ class StepState:
         self.history.append((player, token))
 
     def _chance(self, token: int) -> None:
+        sizes = self._sizes_due()
+        if sizes is not None:
+            if token not in {i for i, _ in sizes}:
+                raise IllegalActionError(f"chance outcome {token} is not a hand size this round may draw")
+            self.engine.draw_hand_size(token - self.game.size_ids + 1)
+            return
         own = self._own_chance()
         if own is not None:
             codec = self.game.codec

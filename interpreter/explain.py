@@ -49,6 +49,10 @@ def schedule_table(rules: Ruleset) -> list[str]:
         else:
             lines.append(f"| {label} | " + " | ".join(cells[i]) + " |")
         i = j + 1
+    if rules.deal.random_hand_size is not None:
+        lines += ["", f"Each round's hand size is drawn at random at the deal from `{rules.deal.random_hand_size.source}` "
+                  "(each entry as likely; `hand_size` there is the table's number, the most the round may deal); "
+                  "the record's deal line names the size drawn."]
     return lines
 
 

@@ -79,7 +79,7 @@ class GameState:
     __slots__ = ("rules", "setup", "players", "seed", "mode", "names", "deck", "totals", "round_index", "turn",
                  "moves", "decisions", "dealer", "_rotation_step", "step", "stock", "pile", "_pending", "_pending_round",
                  "_legal_at", "_legal_list", "_rngs", "_shared_rngs", "_log", "_events", "outcomes_from_record",
-                 "_seen_overrides", "_held_from")
+                 "_seen_overrides", "_held_from", "_drawn_round")
 
     def __init__(self, rules: Ruleset, players: int, seed: int, names: Sequence[str] | None = None,
                  mode: str | None = None, ruleset_ref: str | None = None):
@@ -109,6 +109,7 @@ class GameState:
         self.pile: list[int] = []  # the discard pile; the top is the end
         self._pending: Deal | None = None
         self._pending_round = -1
+        self._drawn_round = -1  # deal.random_hand_size: the round whose hand size is drawn (-1: none yet)
         self._legal_at = -1  # the move number the cached legal actions are for
         self._legal_list: list[Any] = []
         # The game's RNGs by name ("deal": the deal and every chance outcome; a family may
@@ -280,10 +281,42 @@ class GameState:
             raise IllegalActionError("it is not chance's turn")
         if self._pending is None or self._pending_round != self.round_index:
             self._pending_round = self.round_index
+            if self.size_due():  # deal.random_hand_size: the size first, from the same RNG
+                self.draw_hand_size(self.rng("deal").choice(self.drawable_sizes()))
             # the deal starts at the seat after the dealer (the left, clockwise)
             self._pending = deal_cards(self.deck, self.rng("deal"), self.players, self.hand_size,
                                        self.rules.deal.upcard, self.seat_after(self.dealer))
+        elif self._pending.hands and len(self._pending.hands[0]) != self.hand_size:
+            self.draw_hand_size(len(self._pending.hands[0]))  # (a size set since, by a deal tried and refused)
         return self._pending
+
+    # --- a hand size drawn by chance (deal.random_hand_size) ---------------------------------------
+    def drawable_sizes(self) -> tuple[int, ...]:
+        """The hand sizes this round may be dealt (each entry as likely); () when the
+        ruleset draws none."""
+        drawable = self.setup.drawable
+        return drawable[self.round_index] if drawable else ()
+
+    def size_due(self) -> bool:
+        """This round's hand size is still to be drawn (deal.random_hand_size)."""
+        return bool(self.setup.drawable) and self._drawn_round != self.round_index and self.turn == CHANCE
+
+    def draw_hand_size(self, size: int) -> None:
+        """This round deals ``size`` cards each (drawn, or read from a record or an
+        observation): the game's setup becomes the one whose schedule says so for this
+        round (kept for every game, by the round and the size)."""
+        self._drawn_round = self.round_index
+        if size == self.hand_size:
+            return
+        base = self.setup.cache.get("drawn_from", self.setup)
+        variants = base.cache.setdefault("drawn_sizes", {})
+        key = (self.round_index, size)
+        variant = variants.get(key)
+        if variant is None:
+            sizes = list(base.hand_sizes)
+            sizes[self.round_index] = size
+            variant = variants[key] = replace(base, hand_sizes=tuple(sizes), cache={"drawn_from": base})
+        self.setup = variant
 
     def stack_deal(self, hands: Sequence[Sequence[int]], upcard: int | None = None, stock: Sequence[int] = (), *,
                    dealer: int | None = None) -> None:
@@ -310,6 +343,12 @@ class GameState:
             raise IllegalActionError(f"the cards must be dealt first, not '{deal}'")
         if deal is self._pending:  # made by chance_action from our own deck
             return
+        drawable = self.drawable_sizes()
+        if drawable and deal.hands and self._drawn_round != self.round_index:  # a record's deal names its size
+            if len(deal.hands[0]) not in drawable:
+                raise IllegalActionError(f"seat 0 is dealt {len(deal.hands[0])} cards; this round draws its hand "
+                                         f"size from {', '.join(map(str, sorted(set(drawable))))}")
+            self.draw_hand_size(len(deal.hands[0]))
         verify_deal(deal, self.deck, self.players, self.hand_size, self._expects_upcard(), self.setup.pack)
 
     def _expects_upcard(self) -> bool:

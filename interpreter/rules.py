@@ -136,6 +136,8 @@ class DealRules:
     first_to_act: SeatFromDealer
     upcard: bool
     direction: Direction = Direction.CLOCKWISE  # the turn's way round the table: bids, plays, draws
+    # deal.random_hand_size: each round's hand size drawn at the deal from this list (ROUND_NAMES)
+    random_hand_size: Compiled | None = None
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,8 @@ class Setup:
     removed: tuple[int, ...] = ()  # deck.remove: cards taken out of every pack for this player count
     pack: Pack = STANDARD  # the kinds of card (a game's cards are ints of this pack)
     special_counts: tuple[tuple[int, int], ...] = ()  # each special card (not the joker) and how many in all
+    # deal.random_hand_size: each round's hand sizes to draw from (one per entry, each as likely); () without
+    drawable: tuple[tuple[int, ...], ...] = ()
     # Values derived from this setup alone, kept for every game made with it (a family
     # keys its own entries: the bids a round allows, card orders, ...).
     cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -404,6 +408,8 @@ class RulesBuilder:
                                                  "left-of-dealer" if clockwise else "right-of-dealer")),
             upcard=self.get(("deal", "upcard"), family.default_upcard(self)),
             direction=direction,
+            random_hand_size=self.expr(("deal", "random_hand_size"), ROUND_NAMES, Type.LIST)
+            if self.get(("deal", "random_hand_size")) is not None else None,
         )
         max_rounds = self.expr(("rounds", "max"), GAME_NAMES, Type.INT) if self.get(("rounds", "max")) is not None \
             else None
@@ -571,8 +577,20 @@ def compute_setup(rules: Ruleset, players: int, mode: str | None, deadline: floa
         teams = tuple(_eval(rules.team, {**env, "seat": seat}, ("team",)) for seat in range(players))
         if len(set(teams)) < 2:
             raise SetupError(("team",), f"every seat is on team {teams[0]}: partnerships need two teams or more")
+    drawable: list[tuple[int, ...]] = []
+    if rules.deal.random_hand_size is not None:  # each round's sizes to draw from: 1 to the schedule's
+        for index, (number, size) in enumerate(zip(numbers, sizes)):
+            round_env = {**env, "rounds": full_rounds, "round": number, "hand_size": size,
+                         "is_last_round": index == len(sizes) - 1}
+            values = _eval(rules.deal.random_hand_size, round_env, ("deal", "random_hand_size"))
+            if not values or not all(1 <= v <= size for v in values):
+                raise SetupError(("deal", "random_hand_size"), f"with {players} players, round {number} draws "
+                                 f"its hand size from {sorted(set(values)) or 'nothing'}: each must be 1 to the "
+                                 f"schedule's {size} (deal.hand_size gives the most a round may deal)")
+            drawable.append(tuple(values))
     return Setup(players, decks, jokers, deck_size, lets, tuple(sizes), tuple(numbers), teams, full_rounds=full_rounds,
-                 ranks=ranks, removed=removed, pack=pack, special_counts=tuple(special_counts))
+                 ranks=ranks, removed=removed, pack=pack, special_counts=tuple(special_counts),
+                 drawable=tuple(drawable))
 
 
 def _removed(rules: Ruleset, ranks: tuple[str, ...], players: int, decks: int) -> tuple[int, ...]:

@@ -43,6 +43,8 @@ def determinize(rules: Ruleset, obs: RummyObservation, memory: dict[str, Any], r
     state = RummyState(rules, players, rng.getrandbits(48), None, observed_mode(rules, obs), None)
     state.round_index = obs.round - 1
     state.dealer = obs.dealer
+    if state.setup.drawable and obs.hand_size:  # a hand size drawn by chance: the one observed
+        state.draw_hand_size(obs.hand_size)
     state.totals = list(obs.totals)
     deck = Counter(state.deck)
     table = [(entry.id, entry.owner, entry.meld) for entry in obs.table.melds]

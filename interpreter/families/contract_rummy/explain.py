@@ -106,6 +106,9 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
         deal = f"Each player is dealt the cards the table below gives for the round; {turned}"
         columns = (["cards dealt"] if len(schedules) == 1 else
                    [f"cards, {_players_words(players)}" for players in schedules.values()])
+    if rules.deal.random_hand_size is not None:
+        deal += (f" The hand size is drawn at random at each deal from `{rules.deal.random_hand_size.source}` (each "
+                 "entry as likely; `hand_size` there is the schedule's number, the most the round may deal).")
     out = ["## The deal", "", deal, "", "## Contracts", "",
            _going_down_words(rummy, notes), "",
            "| " + " | ".join(["round", "contract", *columns, "going out"]) + " |",

@@ -238,6 +238,9 @@ class BiddingPhase(RoundState):
             self.bid_order = [s for s in self.bid_order if s not in self.absent]
         round_index = self.round_index
         self._bid_env = self.setup.round_env(round_index)  # a fresh dict each round: bids and scores fill it in
+        if self.setup.drawable:  # a hand size drawn by chance: this size's setup keeps its own (game.py)
+            self._candidate_cache = self.setup.cache.setdefault("candidate_bids", {})
+            self._bids_memo = self.setup.cache.setdefault("legal_bids", {})
         cached = self._candidate_cache.get(round_index)
         if cached is None:
             try:

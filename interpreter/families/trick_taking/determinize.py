@@ -36,6 +36,8 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
     state = state_class(rules)(rules, players, rng.getrandbits(48), None, observed_mode(rules, obs), None)
     state.round_index = obs.round - 1
     state.dealer = obs.dealer
+    if state.setup.drawable and obs.hand_size:  # a hand size drawn by chance: the one observed
+        state.draw_hand_size(obs.hand_size)
     state.totals = list(obs.totals)
     for name, values in obs.counters:
         state.counters[name] = list(values)
