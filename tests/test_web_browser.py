@@ -654,3 +654,54 @@ def test_the_table_shows_a_pass_or_cards_laid_aside_as_a_bid(served, ruleset, pl
         ARTIFACTS.mkdir(exist_ok=True)
         ann.screenshot(path=str(ARTIFACTS / f"{ruleset}-exchange.png"), full_page=True)
         browser.close()
+
+
+@pytest.mark.parametrize("ruleset, words", [
+    ("euchre", ["Trump"]),            # order it up or pass, then name a suit; the dealer's pickup
+    ("five-hundred", ["Auction", "Kitty"]),  # calls of tricks and a suit; the declarer's kitty
+    ("spades-whiz", ["Bids"]),        # bids read from the hand: nil or the spades held
+])
+def test_the_phases_of_a_trick_taking_round_play_in_the_browser(served, ruleset, words):
+    """A round of each kind of trick-taking round, Ann with two bots and a search seat,
+    played with taps alone: the table names each phase's facts as it goes, and the round
+    ends and is scored."""
+    chromium, sync_playwright = _need_browser()
+    with sync_playwright() as p:  # type: ignore[operator]
+        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+        ann = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        errors: list[str] = []
+        ann.on("pageerror", lambda error: errors.append(str(error)))
+        ann.goto(served)
+        ann.fill("#your-name", "Ann")
+        ann.fill("#room-name", "Phases " + ruleset)
+        ann.click("#join")
+        ann.wait_for_selector("#create:not([hidden])")
+        ann.select_option("#ruleset", ruleset)
+        ann.select_option("#players", "4")
+        for seat, kind in ((1, "bot"), (2, "search"), (3, "bot")):
+            ann.select_option(f"#seat-kind-{seat}", kind)
+        ann.click("#make-room")
+        ann.wait_for_selector("#lobby:not([hidden])")
+        ann.click("#start")
+        ann.wait_for_selector("#table:not([hidden])")
+        seen: set[str] = set()
+        deadline = time.time() + 180
+        while not _round_over(ann) and time.time() < deadline:
+            panels = ann.text_content("#panels") or ""
+            seen |= {word for word in words if word in panels}
+            if _next_deal(ann) or not _my_turn(ann):
+                ann.wait_for_timeout(20)
+                continue
+            buttons = ann.locator("#buttons button[data-move]")
+            cards = ann.locator("#hand .card.playable")
+            if buttons.count():
+                _click(buttons.last if ruleset == "five-hundred" else buttons.first)  # (the last call: a pass)
+            elif cards.count():
+                _click(cards.first)
+            ann.wait_for_timeout(20)
+        assert _round_over(ann), "the round did not end in time"
+        assert seen == set(words), seen
+        ARTIFACTS.mkdir(exist_ok=True)
+        ann.screenshot(path=str(ARTIFACTS / f"{ruleset}-round-phone.png"), full_page=True)
+        browser.close()
+    assert errors == []
