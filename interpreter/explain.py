@@ -133,6 +133,10 @@ def explain(rules: Ruleset, notes: bool = False) -> str:
              f"the {'highest' if rules.winner == 'highest' else 'lowest'} total (`winner_by`)."
              if rules.winner_by else
              f"- The {'highest' if rules.winner == 'highest' else 'lowest'} total after the last round wins.")
+            + (" A tie for the best total goes to the player with the "
+               + " then ".join(('highest ' if best == 'highest' else 'lowest ') + f"`{rule.source}`"
+                               for rule, best in rules.tie_break)
+               + " (`tie_break`); a tie it leaves is shared." if rules.tie_break else "")
             + (f" The game ends after the first round after which `{rules.end_when.source}` holds (`totals`: "
                "each player's total, `team_totals`: each player's team's"
                + ("; each counter: every player's value" if rules.section is not None and

@@ -224,7 +224,7 @@ class GameState:
 
     @property
     def winners(self) -> list[int]:
-        if self.rules.winner_by:
+        if self.rules.winner_by or self.rules.tie_break:
             return self._winners_by()
         return winners(self.totals, self.rules.winner, self.setup.teams)
 
@@ -238,8 +238,16 @@ class GameState:
         """``winner_by``: the seats best by each of its rules in turn contend, and of them
         ``winner`` picks by the totals (a tie shared)."""
         values = self.seat_values()
-        seats = list(range(self.players))
-        for i, (rule, best) in enumerate(self.rules.winner_by):
+        seats = self._best_by(list(range(self.players)), self.rules.winner_by, "winner_by", values)
+        chosen = [seats[i] for i in winners([self.totals[s] for s in seats], self.rules.winner)]
+        if len(chosen) > 1 and self.rules.tie_break:  # tie_break: of the seats tied on the totals
+            chosen = self._best_by(chosen, self.rules.tie_break, "tie_break", values)
+        return chosen
+
+    def _best_by(self, seats: list[int], rules: Sequence[tuple[Any, str]], key: str,
+                 values: dict[str, list[int]]) -> list[int]:
+        """Of ``seats``, those best by each of ``rules`` in turn (``key``: where they are written)."""
+        for i, (rule, best) in enumerate(rules):
             scores = {}
             for seat in seats:
                 env = self.setup.env
@@ -247,11 +255,10 @@ class GameState:
                 try:
                     scores[seat] = int(rule(env))
                 except EvaluationError as exc:
-                    raise EvaluationError(f"winner_by '{rule.source}': {exc}", ("winner_by", i, "rule")) from None
+                    raise EvaluationError(f"{key} '{rule.source}': {exc}", (key, i, "rule")) from None
             top = max(scores.values()) if best == "highest" else min(scores.values())
             seats = [s for s in seats if scores[s] == top]
-        chosen = winners([self.totals[s] for s in seats], self.rules.winner)
-        return [seats[i] for i in chosen]
+        return seats
 
     def whose_turn(self) -> str:
         """Who is to act, in words: "seat 2's turn", "chance's turn (a deal or a card off

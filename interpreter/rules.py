@@ -213,6 +213,8 @@ class Ruleset:
     end_when: Compiled | None = None  # rounds.end_when: the game ends after a round for which it holds
     # winner_by: (rule, best) in order: the seats best by each rule contend, before `winner` picks by the totals
     winner_by: tuple[tuple[Compiled, Winner], ...] = ()
+    # tie_break: (rule, best) in order: of the seats tied for the best total, those best by each rule win
+    tie_break: tuple[tuple[Compiled, Winner], ...] = ()
     _setups: dict[tuple[int, str | None], Setup] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -446,6 +448,7 @@ class RulesBuilder:
             end_when=self.expr(("rounds", "end_when"), {**END_NAMES, **{n: Type.LIST for n in counters}}, Type.BOOL)
             if self.get(("rounds", "end_when")) is not None else None,
             winner_by=self._winner_by(counters),
+            tie_break=self._winner_by(counters, "tie_break"),
             sha256=self.doc.sha256(),
             document=self.doc,
             warnings=tuple(self.warnings),
@@ -455,16 +458,16 @@ class RulesBuilder:
         return ruleset
 
     # --- checks that need numbers: run for every allowed player count ---
-    def _winner_by(self, counters: Sequence[str]) -> tuple[tuple[Compiled, Winner], ...]:
-        """``winner_by``: a list of ``{rule, best}``, each rule an int expression of a seat's
-        STANDING_NAMES and the family's counters (the seat's values)."""
+    def _winner_by(self, counters: Sequence[str], key: str = "winner_by") -> tuple[tuple[Compiled, Winner], ...]:
+        """``winner_by`` (or ``tie_break``): a list of ``{rule, best}``, each rule an int
+        expression of a seat's STANDING_NAMES and the family's counters (the seat's values)."""
         out = []
         names = {**STANDING_NAMES, **{n: Type.INT for n in counters}}
-        for i, entry in enumerate(self.get(("winner_by",), []) or []):
-            out.append((self.expr(("winner_by", i, "rule"), names, Type.INT), Winner(entry.get("best", "highest"))))
+        for i, entry in enumerate(self.get((key,), []) or []):
+            out.append((self.expr((key, i, "rule"), names, Type.INT), Winner(entry.get("best", "highest"))))
         if out and self.get(("team",)) is not None:
-            self.fail(("winner_by",), "winner_by ranks seats, not partnerships: it cannot be used with team",
-                      at_key=True, span=len("winner_by"))
+            self.fail((key,), f"{key} ranks seats, not partnerships: it cannot be used with team",
+                      at_key=True, span=len(key))
         return tuple(out)
 
     def _check_every_player_count(self, rules: Ruleset) -> None:
