@@ -168,7 +168,10 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
         lead = ("Jokers are wild." if any(rules.setup(n).jokers for n in counts)
                 else "There are no jokers; the wild cards below play as jokers.")
         out.append(f"- {lead} Most jokers in one meld: {_jokers_words(melds.jokers_per_meld)}"
-                   + ("" if melds.jokers_adjacent else "; two jokers may never stand side by side in a run") + ".")
+                   + ("" if melds.jokers_adjacent else "; two jokers may never stand side by side in a run") + "."
+                   + (" A natural card may be laid off in the place of a joker of a run that stands for it: the joker "
+                      "then moves to the run's high end (its low end when the run cannot go higher)."
+                      if melds.jokers_move else ""))
     if melds.wild is not None:
         out.append(_wild_words(rules, setup))
     if melds.distinct_set_ranks:

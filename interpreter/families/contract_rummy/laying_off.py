@@ -128,9 +128,15 @@ class LayOffPhase(RoundState):
         if Counter(after) != Counter(meld.cards) + Counter(action.cards):
             raise IllegalActionError("cards_after is not the meld with the laid-off cards")
         if meld.kind is RUN:
+            if self.meld_engine.rules.jokers_move and len(action.cards) == 1:  # a natural in a wild card's place
+                moved = self.meld_engine.lay_off(meld, action.cards[0])
+                if moved is not None and moved.cards == after:
+                    return moved
             n = len(meld.cards)
             if not any(after[i:i + n] == meld.cards for i in range(len(after) - n + 1)):
-                raise IllegalActionError("a lay-off extends a run at its ends")
+                raise IllegalActionError("a lay-off extends a run at its ends"
+                                         + (" (or puts a natural card in a wild card's place, the wild card moved to "
+                                            "an end)" if self.meld_engine.rules.jokers_move else ""))
         try:
             made = self.meld_engine.make_kind(meld.name, after) if meld.name else self.meld_engine.make(meld.kind, after)
         except ValueError as exc:

@@ -76,6 +76,21 @@ class LayOffs(MeldChecks):
                 cards = meld.cards + (card,)
                 if self._fits(cards, meld.start):
                     return Meld(meld.kind, cards, meld.suit, meld.start)
+        if self.rules.jokers_move:
+            return self._in_a_wild_place(meld, card)
+        return None
+
+    def _in_a_wild_place(self, meld: Meld, card: int) -> Meld | None:
+        """melds.jokers.move_to_end: ``card`` in the place of a wild card of the run that
+        stands for it, that wild card moved to the run's high end (or its low end)."""
+        swapped = self.swap(meld, card)
+        if swapped is None:
+            return None
+        freed = next(a for a, b in zip(meld.cards, swapped.cards) if a != b)
+        wild = self.wild
+        for cards, start in ((swapped.cards + (freed,), swapped.start), ((freed,) + swapped.cards, swapped.start - 1)):
+            if self._fits(cards, start) and (self.rules.jokers_adjacent or not _jokers_side_by_side(cards, wild)):
+                return Meld(meld.kind, cards, meld.suit, start)
         return None
 
     def _lay_off_kind(self, meld: Meld, card: int, at_low: bool | None) -> Meld | None:
@@ -198,6 +213,11 @@ class LayOffs(MeldChecks):
             if meld.rank >= 0 else frozenset()
 
     def _lay_off_candidates(self, meld: Meld) -> list[int]:
+        if self.rules.jokers_move and meld.kind is RUN and any(c in self.wild for c in meld.cards):
+            return self._end_candidates(meld) + sorted(self.swappable(meld))  # (a wild card's place too)
+        return self._end_candidates(meld)
+
+    def _end_candidates(self, meld: Meld) -> list[int]:
         stride = self.stride
         if meld.kind is GROUP:
             return list(range(self.suited))

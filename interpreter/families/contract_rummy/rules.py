@@ -184,6 +184,8 @@ class MeldRules:
     set_distinct_suits: bool = False  # melds.set.distinct_suits: no two natural cards of one suit in a set  # the natural cards that are wild too: a predicate of WILD_NAMES
     run_same_suit: bool = True  # melds.run.same_suit: false lets a run's cards be of any suits
     kinds: Mapping[str, MeldKindRule] = field(default_factory=dict)  # melds.kinds, by name
+    # melds.jokers.move_to_end: a natural laid off in a run's wild card's place, the wild card moving to an end
+    jokers_move: bool = False
 
 
 @dataclass(frozen=True)
@@ -396,6 +398,7 @@ def build_section(builder: RulesBuilder) -> RummyRules:
             wrap=get(("melds", "run", "wrap"), False),
             jokers_per_meld=builder.expr(("melds", "jokers", "per_meld"), MELD_NAMES, Type.INT, "size"),
             jokers_adjacent=get(("melds", "jokers", "adjacent_in_runs"), True),
+            jokers_move=bool(get(("melds", "jokers", "move_to_end"), False)),
             min_natural=builder.expr(("melds", "jokers", "min_natural"), MELD_NAMES, Type.INT, 1),
             distinct_set_ranks=get(("melds", "initial", "distinct_set_ranks"), False),
             no_consecutive_same_suit_runs=get(("melds", "initial", "no_consecutive_same_suit_runs"), False),
