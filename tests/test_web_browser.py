@@ -597,8 +597,8 @@ def test_every_control_has_a_name_a_reader_says_and_the_menus_speak_a_card_playe
         browser.close()
 
 
-def _alone_with_bots(browser, url: str, ruleset: str, players: int, room: str):
-    """Ann makes a room of ``ruleset`` with bots in every other seat and starts it."""
+def _alone_with_bots(browser, url: str, ruleset: str, players: int, room: str, kinds: tuple[str, ...] = ()):
+    """Ann makes a room of ``ruleset`` with bots in every other seat (or ``kinds``) and starts it."""
     ann = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
     ann.goto(url)
     ann.fill("#your-name", "Ann")
@@ -608,7 +608,7 @@ def _alone_with_bots(browser, url: str, ruleset: str, players: int, room: str):
     ann.select_option("#ruleset", ruleset)
     ann.select_option("#players", str(players))
     for seat in range(1, players):
-        ann.select_option(f"#seat-kind-{seat}", "bot")
+        ann.select_option(f"#seat-kind-{seat}", kinds[seat - 1] if kinds else "bot")
     ann.click("#make-room")
     ann.wait_for_selector("#lobby:not([hidden])")
     ann.click("#start")
@@ -705,3 +705,32 @@ def test_the_phases_of_a_trick_taking_round_play_in_the_browser(served, ruleset,
         ann.screenshot(path=str(ARTIFACTS / f"{ruleset}-round-phone.png"), full_page=True)
         browser.close()
     assert errors == []
+
+
+@pytest.mark.parametrize("ruleset", ["hearts", "euchre"])
+def test_hearts_and_euchre_play_whole_games_in_the_browser(served, ruleset):
+    """Hearts to 100 and Euchre to 10, whole: Ann with two bots and a search seat, by taps
+    alone (the pass, order-up and naming, the dealer's discard, the tricks, "Next deal"
+    after each hand), to the final standings."""
+    chromium, sync_playwright = _need_browser()
+    with sync_playwright() as p:  # type: ignore[operator]
+        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+        ann = _alone_with_bots(browser, served, ruleset, 4, "Whole " + ruleset, ("bot", "search", "bot"))
+        deadline = time.time() + 300
+        while "the game is over" not in (ann.text_content("#heading") or "") and time.time() < deadline:
+            if _next_deal(ann) or not _my_turn(ann):
+                ann.wait_for_timeout(20)
+                continue
+            buttons = ann.locator("#buttons button[data-move]")
+            cards = ann.locator("#hand .card.playable")
+            if buttons.count():
+                _click(buttons.first)
+            elif cards.count():
+                _click(cards.first)
+            ann.wait_for_timeout(20)
+        assert "the game is over" in (ann.text_content("#heading") or ""), "the game did not end in time"
+        # the standings: four players, or Euchre's two partnerships
+        assert ann.locator("#final:not([hidden]) #standings li").count() == (2 if ruleset == "euchre" else 4)
+        ARTIFACTS.mkdir(exist_ok=True)
+        ann.screenshot(path=str(ARTIFACTS / f"{ruleset}-whole-game.png"), full_page=True)
+        browser.close()
