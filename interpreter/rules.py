@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
@@ -454,7 +454,10 @@ class RulesBuilder:
             warnings=tuple(self.warnings),
         )
         if not self.problems and self.numbers:
+            warned = len(self.warnings)
             self._check_every_player_count(ruleset)
+            if len(self.warnings) > warned:  # (the checks with numbers may warn too)
+                ruleset = replace(ruleset, warnings=tuple(self.warnings))
         return ruleset
 
     # --- checks that need numbers: run for every allowed player count ---
@@ -495,6 +498,27 @@ class RulesBuilder:
                     once(exc.path, f"with {players} players{where}: {exc}", key=str(exc))
                     continue
                 rules.family.check_setup(rules, setup, once)
+                self._probe_standing_rules(rules, setup, reported)
+
+    def _probe_standing_rules(self, rules: Ruleset, setup: Setup, reported: set[tuple[JsonPath, str]]) -> None:
+        """winner_by and tie_break rules are worked out only at a game's end (tie_break only
+        on a tie): try each for every seat with every total and counter 0, and warn of an
+        error there (it may not be one at a real end, so a warning)."""
+        counters = list(getattr(rules.family, "counter_names", lambda section: [])(rules.section))
+        for key, entries in (("winner_by", rules.winner_by), ("tie_break", rules.tie_break)):
+            for i, (rule, _) in enumerate(entries):
+                for seat in range(setup.players):
+                    env = setup.env
+                    env.update(seat=seat, total=0, **{name: 0 for name in counters})
+                    try:
+                        rule(env)
+                    except EvaluationError as exc:
+                        message = (f"{key} '{rule.source}' gives an error when every total and counter is 0 "
+                                   f"({exc}): a game ending so would stop there")
+                        if ((key, i, "rule"), message) not in reported:
+                            reported.add(((key, i, "rule"), message))
+                            self.warn((key, i, "rule"), message)
+                        break
 
 
 class SetupError(Exception):

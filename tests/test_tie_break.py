@@ -69,3 +69,13 @@ def test_validate_refuses_a_tie_break_it_cannot_use(tmp_path, run_cli, extra, me
     path.write_text("extends: oh-hell\nname: bad\ncounters:\n  exact: {update: \"exact\"}\n" + extra)
     result = run_cli("validate", str(path))
     assert result.exit_code == 1 and f"{path}:" in result.output and message in result.output, result.output
+
+
+def test_validate_warns_of_a_tie_break_that_fails_at_zero(tmp_path, run_cli):
+    # worked out only on a tie at the game's end, so validate tries it with every total and counter 0
+    path = tmp_path / "zero.yaml"
+    path.write_text("extends: oh-hell\nname: zero\ntie_break: [{rule: \"100 / total\"}]\n")
+    result = run_cli("validate", str(path))
+    assert result.exit_code == 0, result.output
+    assert result.output.count("warning: tie_break '100 / total' gives an error when every total and counter is 0 "
+                               "(division by zero)") == 1
