@@ -34,7 +34,9 @@ SCORE_NAMES: dict[str, Type] = {**ROUND_NAMES, "bid": Type.INT, "tricks": Type.I
                                 # the auction's contract, and whether the seat is the declarer or its partner
                                 **CONTRACT_NAMES, "is_declarer": Type.BOOL, "is_declarer_side": Type.BOOL,
                                 # the seat bid blind, before looking at its hand (bidding.blind)
-                                "blind": Type.BOOL}
+                                "blind": Type.BOOL,
+                                # every seat's total (and its team's) before this round's points
+                                "totals": Type.LIST, "team_totals": Type.LIST}
 # trump.suit: the round's names and the turned card
 TRUMP_NAMES: dict[str, Type] = {**ROUND_NAMES, "has_upcard": Type.BOOL, "upcard_suit": Type.INT,
                                 "upcard_rank": Type.INT, "upcard_is_joker": Type.BOOL, "upcard": Type.INT,

@@ -57,6 +57,11 @@ class ScoringPhase(RoundState):
         taken = self.taken
         env["bids"] = bids
         env["taken"] = taken[:]
+        totals = self.totals
+        env["totals"] = totals[:]  # before this round's points
+        teams = self._teams
+        env["team_totals"] = [sum(t for s, t in enumerate(totals) if teams[s] == teams[other])
+                              for other in range(self.players)] if teams else totals[:]
         maker = self.maker
         env["maker"] = maker
         env["maker_team"] = -1 if maker < 0 else self._teams[maker] if self._teams else maker
@@ -76,7 +81,6 @@ class ScoringPhase(RoundState):
         points = []
         score = self._score
         dealer = self.dealer
-        teams = self._teams
         if teams:
             team_bid: dict[int, int] = {}
             team_tricks: dict[int, int] = {}
