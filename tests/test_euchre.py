@@ -315,3 +315,37 @@ def test_a_person_orders_up_and_discards_at_the_terminal(run_cli, tmp_path):
                      "--record", str(record))
     assert played.exit_code == 0, played.output
     assert run_cli("replay", str(record)).exit_code == 0
+
+
+def test_the_search_samples_a_lone_makers_hand_with_the_partner_sitting_out():
+    # (a search seat's sample used to replay the lone maker's call without 'alone': the
+    # partner then played in the sample, the plays were given to the wrong seats, and a
+    # playout came to a seat with no card: an internal error in a real game)
+    from cardrules.interpreter.families.trick_taking import FAMILY
+    from cardrules.interpreter.search import playout_value
+
+    rules = load_ruleset("euchre")
+    bots = make_policies(rules, ["bot"] * 4, 1)
+    found = 0
+    for seed in range(1, 40):
+        state = new_game(rules, 4, seed)
+        while not state.is_over and found < 3:
+            if state.turn == CHANCE:
+                state.apply(state.chance_action())
+                continue
+            if state.phase == "play" and state.alone and state.played:
+                obs = state.observation(state.turn)
+                for k in range(10):
+                    world = FAMILY.determinize(rules, obs, {}, random.Random(k))
+                    assert world.absent == state.absent and world.sitting_out == state.sitting_out
+                    assert not world.hands[state.sitting_out] and world.hands[obs.seat] == state.hands[obs.seat]
+                    for action in state.legal_actions():
+                        trial = world.clone()
+                        trial.apply(action)
+                        playout_value(trial, bots, obs.seat)  # plays the hand out without a stuck seat
+                found += 1
+                break
+            state.apply(bots[state.turn].act(state.observation(state.turn), state.legal_actions()))
+        if found >= 3:
+            break
+    assert found == 3, "three hands played alone in these seeds"

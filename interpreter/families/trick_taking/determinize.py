@@ -97,7 +97,13 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
             continue
         if state.phase is _CHOOSE_TRUMP and state._ordering:  # the calls, as observed
             who, call = obs.trump_calls[len(state.trump_calls)]
-            state.apply(DECLINE if call == -2 else trump_choices(state.setup.pack)[call])
+            if call == -2:
+                state.apply(DECLINE)
+                continue
+            choice = trump_choices(state.setup.pack)[call]
+            if obs.alone and who == obs.maker:  # the maker went alone: so does the sampled maker
+                choice = ChooseTrump(choice.suit, choice.code, True)
+            state.apply(choice)
             continue
         if state.phase is _EXCHANGE:
             if obs.phase != "exchange":  # the exchange is over: the hands are dealt as they stand after it
