@@ -28,3 +28,31 @@ def rummy_draw(state):
     while state.turn != CHANCE:
         state.apply(PASS)
     state.apply(state.chance_action())
+
+
+def play_until(state, policies, stop):
+    """Play ``state`` on, chance's deals included, with ``policies`` (one a seat) until
+    ``stop(state)`` holds or the game is over."""
+    from cardrules.interpreter.game import CHANCE
+
+    while not state.is_over and not stop(state):
+        if state.turn == CHANCE:
+            state.apply(state.chance_action())
+        else:
+            state.apply(policies[state.turn].act(state.observation(state.turn), state.legal_actions()))
+    return state
+
+
+def play_checking(state, policies, check):
+    """Play ``state`` to its end with ``policies``, calling ``check(state)`` after each
+    seat's move that leaves a seat to act (an invariant: every card somewhere)."""
+    from cardrules.interpreter.game import CHANCE
+
+    while not state.is_over:
+        if state.turn == CHANCE:
+            state.apply(state.chance_action())
+            continue
+        state.apply(policies[state.turn].act(state.observation(state.turn), state.legal_actions()))
+        if state.turn >= 0:
+            check(state)
+    return state

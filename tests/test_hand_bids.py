@@ -15,6 +15,8 @@ from cardrules.interpreter.errors import IllegalActionError
 from cardrules.interpreter.game import CHANCE, new_game
 from cardrules.interpreter.record import replay, save_record
 
+from helpers import play_until
+
 
 def _spades_held(deal, seat):
     return sum(1 for c in deal["hands"][seat] if c[1] == "S")
@@ -75,13 +77,8 @@ def test_mirror_offers_a_person_one_bid_the_spades_they_hold(run_cli):
 def test_the_search_keeps_the_bids_it_saw_whatever_its_samples_hold():
     from cardrules.interpreter.families.trick_taking import FAMILY
     rules = load_ruleset("spades-mirror")
-    state = new_game(rules, 4, 7)
-    policies = make_policies(rules, ["bot"] * 4, 7)
-    while state.turn == CHANCE or state.phase != "play":
-        if state.turn == CHANCE:
-            state.apply(state.chance_action())
-        else:
-            state.apply(policies[state.turn].act(state.observation(state.turn), state.legal_actions()))
+    state = play_until(new_game(rules, 4, 7), make_policies(rules, ["bot"] * 4, 7),
+                       lambda s: s.turn != CHANCE and s.phase == "play")
     obs = state.observation(0)
     for k in range(8):
         world = FAMILY.determinize(rules, obs, {}, random.Random(k))

@@ -16,6 +16,8 @@ from cardrules.interpreter.bots import make_policies
 from cardrules.interpreter.game import CHANCE, new_game
 from cardrules.interpreter.record import replay, save_record
 
+from helpers import play_checking, play_until
+
 
 def _points(card):
     return (1 if card[1] == "H" else 0) + (13 if card == "QS" else 0)
@@ -66,17 +68,15 @@ def test_hearts_with_a_kitty_follows_its_rules(tmp_path, players):
     state = new_game(rules, players, players)
     policies = make_policies(rules, kinds, players)
     deck = Counter(state.deck)
-    while not state.is_over:  # every card once: in a hand, in the kitty, taken with it, or played
-        if state.turn == CHANCE:
-            state.apply(state.chance_action())
-            continue
-        state.apply(policies[state.turn].act(state.observation(state.turn), state.legal_actions()))
-        if state.turn >= 0:
-            held = Counter(c for hand in state.hands for c in hand) + Counter(state.played) + \
-                Counter(state.kitty) + Counter(state.kitty_taken)
-            if state.phase == "exchange":  # (cards being passed are put aside until all have passed)
-                held += Counter(c for cards in state.passing for c in cards)
-            assert held == deck
+
+    def every_card_once(state):  # in a hand, in the kitty, taken with it, or played
+        held = Counter(c for hand in state.hands for c in hand) + Counter(state.played) + \
+            Counter(state.kitty) + Counter(state.kitty_taken)
+        if state.phase == "exchange":  # (cards being passed are put aside until all have passed)
+            held += Counter(c for cards in state.passing for c in cards)
+        assert held == deck
+
+    play_checking(state, policies, every_card_once)
     referee(state.events, players)
     path = tmp_path / "k.jsonl"
     save_record(state, path)
@@ -86,13 +86,8 @@ def test_hearts_with_a_kitty_follows_its_rules(tmp_path, players):
 def _after_the_first_trick(seed):
     rules = load_ruleset("hearts-kitty")
     state = new_game(rules, 3, seed)
-    policies = make_policies(rules, ["bot"] * 3, seed)
-    while state.turn == CHANCE or state.kitty_taker < 0:
-        if state.turn == CHANCE:
-            state.apply(state.chance_action())
-        else:
-            state.apply(policies[state.turn].act(state.observation(state.turn), state.legal_actions()))
-    return state
+    return play_until(state, make_policies(rules, ["bot"] * 3, seed),
+                      lambda s: s.turn != CHANCE and s.kitty_taker >= 0)
 
 
 def test_only_the_winner_of_the_first_trick_sees_the_kitty():
@@ -153,12 +148,8 @@ def test_a_kitty_with_the_last_trick_counts_for_its_winner(tmp_path):
         """))
     rules = load_ruleset(str(path))
     state = new_game(rules, 5, 2)
-    policies = make_policies(rules, ["bot"] * 5, 2)
-    while not any(e["event"] == "score" for e in state.events):  # the first round
-        if state.turn == CHANCE:
-            state.apply(state.chance_action())
-        else:
-            state.apply(policies[state.turn].act(state.observation(state.turn), state.legal_actions()))
+    play_until(state, make_policies(rules, ["bot"] * 5, 2),  # the first round
+               lambda s: any(e["event"] == "score" for e in s.events))
     lines = [e for e in state.events if e.get("round") == 1]
     kitty = next(e for e in lines if e["event"] == "kitty")
     tricks = [e for e in lines if e["event"] == "trick"]

@@ -16,6 +16,8 @@ from cardrules.interpreter.driver import play_out
 from cardrules.interpreter.game import CHANCE, new_game
 from cardrules.interpreter.record import replay, save_record
 
+from helpers import play_checking, play_until
+
 SUIT_BID = {"C": 3, "H": 2, "S": 1, "D": 0}  # 'a diamond ... 0 tricks, a spade 1, a heart 2, a club 3'
 BONUS = {1: 30, 2: 20, 3: 10}  # made alone, one of two, all three
 
@@ -96,15 +98,13 @@ def test_ninety_nine_follows_its_rules(tmp_path, seats):
     state = new_game(rules, 3, seed)
     policies = make_policies(rules, list(seats), seed)
     deck = Counter(state.deck)
-    while not state.is_over:  # every card is in a hand, laid aside, or played
-        if state.turn == CHANCE:
-            state.apply(state.chance_action())
-            continue
-        state.apply(policies[state.turn].act(state.observation(state.turn), state.legal_actions()))
-        if state.turn >= 0:
-            held = Counter(c for hand in state.hands for c in hand) + Counter(state.played) + \
-                Counter(c for cards in state.passing for c in cards)
-            assert held == deck
+
+    def every_card_somewhere(state):  # in a hand, laid aside, or played
+        held = Counter(c for hand in state.hands for c in hand) + Counter(state.played) + \
+            Counter(c for cards in state.passing for c in cards)
+        assert held == deck
+
+    play_checking(state, policies, every_card_somewhere)
     referee(state.events)
     path = tmp_path / "99.jsonl"
     save_record(state, path)
@@ -115,11 +115,7 @@ def _after_the_laying_aside(seed=4):
     rules = load_ruleset("ninety-nine")
     state = new_game(rules, 3, seed)
     policies = make_policies(rules, ["bot"] * 3, seed)
-    while state.turn == CHANCE or state.phase != "play":
-        if state.turn == CHANCE:
-            state.apply(state.chance_action())
-        else:
-            state.apply(policies[state.turn].act(state.observation(state.turn), state.legal_actions()))
+    play_until(state, policies, lambda s: s.turn != CHANCE and s.phase == "play")
     return state, policies
 
 

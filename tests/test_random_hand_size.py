@@ -16,7 +16,7 @@ from cardrules.interpreter.driver import play_out
 from cardrules.interpreter.game import CHANCE, new_game
 from cardrules.interpreter.record import replay, save_record
 
-from helpers import DATA
+from helpers import DATA, play_until
 
 RANDOM = str(DATA / "good" / "oh-hell-random-size.yaml")  # oh-hell, six rounds of 1 to 10 cards drawn
 
@@ -90,13 +90,8 @@ def test_a_record_whose_deal_is_not_a_size_the_rules_draw_does_not_replay(tmp_pa
 def test_the_search_samples_hands_of_the_size_drawn():
     from cardrules.interpreter.families.trick_taking import FAMILY
     rules = load_ruleset(RANDOM)
-    state = new_game(rules, 4, 5)
-    while state.turn == CHANCE or state.hand_size == 10:  # a round that did not draw the schedule's size
-        if state.turn == CHANCE:
-            state.apply(state.chance_action())
-        else:
-            policies = make_policies(rules, ["bot"] * 4, 5)
-            state.apply(policies[state.turn].act(state.observation(state.turn), state.legal_actions()))
+    state = new_game(rules, 4, 5)  # on to a round that did not draw the schedule's size
+    play_until(state, make_policies(rules, ["bot"] * 4, 5), lambda s: s.turn != CHANCE and s.hand_size != 10)
     obs = state.observation(state.turn)
     for k in range(5):
         world = FAMILY.determinize(rules, obs, {}, random.Random(k))

@@ -616,6 +616,29 @@ def _alone_with_bots(browser, url: str, ruleset: str, players: int, room: str, k
     return ann
 
 
+def _tap_along(page, done, seconds: float, look=lambda page: None, last_button: bool = False) -> None:
+    """Play by taps until ``done(page)`` or ``seconds`` pass: "Next deal" at a round's end,
+    and at each turn the first (or last) move button, else the first playable card;
+    ``look(page)`` is called at every step, to note what the table shows."""
+    deadline = time.time() + seconds
+    while not done(page) and time.time() < deadline:
+        look(page)
+        if _next_deal(page) or not _my_turn(page):
+            page.wait_for_timeout(20)
+            continue
+        buttons = page.locator("#buttons button[data-move]")
+        cards = page.locator("#hand .card.playable")
+        if buttons.count():
+            _click(buttons.last if last_button else buttons.first)
+        elif cards.count():
+            _click(cards.first)
+        page.wait_for_timeout(20)
+
+
+def _game_over(page) -> bool:
+    return "the game is over" in (page.text_content("#heading") or "")
+
+
 @pytest.mark.parametrize("ruleset, players, during, after, log", [
     ("hearts", 4, "Passing", ["Passed", "Received"], "passes cards to"),
     ("ninety-nine", 3, "Laying aside", ["Laid aside"], "laid aside)"),
@@ -629,25 +652,20 @@ def test_the_table_shows_a_pass_or_cards_laid_aside_as_a_bid(served, ruleset, pl
     with sync_playwright() as p:  # type: ignore[operator]
         browser = p.chromium.launch(executable_path=chromium, args=ARGS)
         ann = _alone_with_bots(browser, served, ruleset, players, "Pass " + ruleset)
-        seen_during = seen_after = False
-        logged = ""
-        deadline = time.time() + 120
-        while not _round_over(ann) and time.time() < deadline:
-            logged += ann.text_content("#log") or ""
-            panels = ann.text_content("#panels") or ""
-            seen_during = seen_during or (during in panels and ann.locator("#panels .card").count() > 0)
-            seen_after = seen_after or all(word in panels for word in after)
-            if _next_deal(ann) or not _my_turn(ann):
-                ann.wait_for_timeout(20)
-                continue
-            cards = ann.locator("#hand .card.playable")
-            if cards.count():
-                _click(cards.first)
-            ann.wait_for_timeout(20)
+        seen = {"during": False, "after": False}
+        logged: list[str] = []
+
+        def look(page) -> None:
+            logged.append(page.text_content("#log") or "")
+            panels = page.text_content("#panels") or ""
+            seen["during"] = seen["during"] or (during in panels and page.locator("#panels .card").count() > 0)
+            seen["after"] = seen["after"] or all(word in panels for word in after)
+
+        _tap_along(ann, _round_over, 120, look)
         assert _round_over(ann), "the round did not end in time"
-        assert seen_during and seen_after
-        logged += ann.text_content("#log") or ""
-        assert log in logged
+        assert seen["during"] and seen["after"]
+        logged.append(ann.text_content("#log") or "")
+        assert log in "".join(logged)
         if ruleset == "ninety-nine":  # each bid, shown at the end with its cards, against the nine tricks
             assert (ann.text_content("#log") or "").count("laid aside)") == 3
             assert " for 9 tricks" in (ann.text_content("#panels") or "")
@@ -685,20 +703,8 @@ def test_the_phases_of_a_trick_taking_round_play_in_the_browser(served, ruleset,
         ann.click("#start")
         ann.wait_for_selector("#table:not([hidden])")
         seen: set[str] = set()
-        deadline = time.time() + 180
-        while not _round_over(ann) and time.time() < deadline:
-            panels = ann.text_content("#panels") or ""
-            seen |= {word for word in words if word in panels}
-            if _next_deal(ann) or not _my_turn(ann):
-                ann.wait_for_timeout(20)
-                continue
-            buttons = ann.locator("#buttons button[data-move]")
-            cards = ann.locator("#hand .card.playable")
-            if buttons.count():
-                _click(buttons.last if ruleset == "five-hundred" else buttons.first)  # (the last call: a pass)
-            elif cards.count():
-                _click(cards.first)
-            ann.wait_for_timeout(20)
+        _tap_along(ann, _round_over, 180, lambda page: seen.update(w for w in words if w in (page.text_content(
+            "#panels") or "")), last_button=ruleset == "five-hundred")  # (Five Hundred's last call: a pass)
         assert _round_over(ann), "the round did not end in time"
         assert seen == set(words), seen
         ARTIFACTS.mkdir(exist_ok=True)
@@ -716,19 +722,8 @@ def test_hearts_and_euchre_play_whole_games_in_the_browser(served, ruleset):
     with sync_playwright() as p:  # type: ignore[operator]
         browser = p.chromium.launch(executable_path=chromium, args=ARGS)
         ann = _alone_with_bots(browser, served, ruleset, 4, "Whole " + ruleset, ("bot", "search", "bot"))
-        deadline = time.time() + 300
-        while "the game is over" not in (ann.text_content("#heading") or "") and time.time() < deadline:
-            if _next_deal(ann) or not _my_turn(ann):
-                ann.wait_for_timeout(20)
-                continue
-            buttons = ann.locator("#buttons button[data-move]")
-            cards = ann.locator("#hand .card.playable")
-            if buttons.count():
-                _click(buttons.first)
-            elif cards.count():
-                _click(cards.first)
-            ann.wait_for_timeout(20)
-        assert "the game is over" in (ann.text_content("#heading") or ""), "the game did not end in time"
+        _tap_along(ann, _game_over, 300)
+        assert _game_over(ann), "the game did not end in time"
         # the standings: four players, or Euchre's two partnerships
         assert ann.locator("#final:not([hidden]) #standings li").count() == (2 if ruleset == "euchre" else 4)
         ARTIFACTS.mkdir(exist_ok=True)
