@@ -10,7 +10,7 @@ from ...explain import SEAT_WORDS, message_words, schedule_table
 from ...rules import Ruleset
 from ...errors import EvaluationError
 from .auction import candidate_bids
-from .names import DEFAULT_PHASES, HAND_NAMES, SCATTER
+from .names import ASIDE, DEFAULT_PHASES, HAND_NAMES, SCATTER
 from .rules import NAMED_SUIT, AllPass, AuctionRounds
 from .rules import BidOrder, JokerRank, TrickRules, TrumpKind, exchange_env
 
@@ -339,8 +339,8 @@ def _exchange_lines(tricks: TrickRules, rules: Ruleset) -> list[str]:
     out = [f"Before the play every player passes `{exchange.cards.source}` cards, face down, to the player "
            f"`{exchange.direction.source}` seats to their left (`left` 1, `right` one fewer than the players, "
            "`across` half the players, `hold` 0: no pass; `scatter`: that many to each other player, the first "
-           "to the left, the next to the player after, and so on). All pass at once: no one sees the cards passed "
-           "to them before passing their own.", ""]
+           "to the left, the next to the player after, and so on; `aside`: laid aside face down, out of the round). All "
+           "pass at once: no one sees the cards passed to them before passing their own.", ""]
     for players in range(rules.min_players, rules.max_players + 1):
         setup = rules.setup(players)
         shown = []
@@ -352,6 +352,7 @@ def _exchange_lines(tricks: TrickRules, rules: Ruleset) -> list[str]:
                 break
             offset = direction % players
             where = ("no pass" if count <= 0 else f"{count} to each other player" if direction == SCATTER else
+                     f"{count} laid aside" if direction == ASIDE else
                      "no pass" if offset == 0 else
                      f"{count} to the {'left' if offset == 1 else 'right' if offset == players - 1 else 'player across' if 2 * offset == players else f'{offset}th seat to the left'}")
             shown.append(f"round {setup.round_numbers[index]}: {where}")
