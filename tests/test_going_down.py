@@ -186,6 +186,32 @@ def test_a_rule_over_the_melds_of_a_go_down_runs_of_different_suits(tmp_path):
     state.verify(GoDown((cards("4H 5H 6H 7H"), cards("4S 5S 6S 7S"))))
 
 
+def test_a_rule_over_where_the_runs_stand_two_runs_of_one_suit_ranks_apart(tmp_path):
+    # "two runs of the same suit must have at least two ranks between them": where each
+    # run starts and ends (run_lows, run_highs) is a name of the go-down rule
+    rule = ("len(run_suits) < 2 or run_suits[0] != run_suits[1] or run_lows[1] - run_highs[0] > 2 "
+            "or run_lows[0] - run_highs[1] > 2")
+    rules = ruleset(tmp_path, "extends: shanghai\ncontracts: [[run, run]]\n"
+                    f"going_down: {{may: {{rule: \"{rule}\", message: \"two runs of one suit need two ranks "
+                    "between them (runs {run_lows} to {run_highs})\"}}\n")
+    state = new_game(rules, 4, seed=0)
+    state.stack_deal((cards("3S 3H 3C 4S 4H 4C 5S 5H 5C 6S 6H"), cards("4H 5H 6H 7H 9H TH JH QH 4S 5S 6S"),
+                      cards("8S 8H 8D 9S 9D TS TD JS JD 2D 2H"), cards("QS QD AS AH AD 3D 4D 5D 6D 7C 8C")),
+                     card("KC"), cards("7S"))
+    rummy_draw(state)
+    listed = [a for a in state.legal_actions() if isinstance(a, GoDown)]
+    assert listed
+    for action in listed:  # 4-7 and 9-Q of hearts have one rank between them (the eight): never both
+        assert sorted(name(meld[0])[-1] for meld in action.melds) == ["H", "S"], action
+    with pytest.raises(IllegalActionError, match=r"need two ranks between them \(runs \[4, 9\] to \[7, 12\]\)"):
+        state.verify(GoDown((cards("4H 5H 6H 7H"), cards("9H TH JH QH"))))
+    state.verify(GoDown((cards("4H 5H 6H 7H"), cards("4S 5S 6S 7S"))))
+    # an ace played low stands at 1, and a joker at the place it fills
+    env = state._go_down_env(1, [state.meld_engine.make(RUN, cards("AS 2S 3S 4S")),
+                                 state.meld_engine.make(RUN, cards("JK QH KH AH"))])
+    assert (env["run_lows"], env["run_highs"]) == ([1, 11], [4, 14])
+
+
 def test_distinct_counts_the_different_values_of_a_list():
     from cardrules.interpreter.expressions import Type, compile_checked
     assert compile_checked("distinct([1, 1, 2, 3, 3])", {})({}) == 3

@@ -153,11 +153,15 @@ class GoDownPhase(RoundState):
         env["cards_left"] = len(self.hands[seat]) - sum(len(m.cards) for m in melds)
         env["melds_put_down"] = len(melds)
         env["extra_melds"] = len(melds) - len(self.contract.melds)
-        # the runs' suits and sizes, the sets' ranks and sizes, in the go-down's order
+        # the runs' suits and sizes, the sets' ranks and sizes, in the go-down's order;
         runs = [m for m in melds if m.kind is MeldKind.RUN]
         sets = [m for m in melds if m.kind is MeldKind.SET]
         env["run_suits"] = [m.suit for m in runs]
         env["run_sizes"] = [len(m.cards) for m in runs]
+        # where each run stands: the value of its lowest place (1 for an ace played low)
+        # and of its highest (a run turning the corner counts on past the ace)
+        env["run_lows"] = [m.start for m in runs]
+        env["run_highs"] = [m.start + len(m.cards) - 1 for m in runs]
         env["set_ranks"] = [m.rank for m in sets]
         env["set_sizes"] = [len(m.cards) for m in sets]
         return env

@@ -40,6 +40,7 @@ DISCARD_NAMES: dict[str, Type] = {**SEAT_NAMES, "card_rank": Type.INT, "card_sui
 # going_down.may: the seat's names and the go-down tried
 GO_DOWN_NAMES: dict[str, Type] = {**SEAT_NAMES, "cards_left": Type.INT, "melds_put_down": Type.INT,
                                   "extra_melds": Type.INT, "run_suits": Type.LIST, "run_sizes": Type.LIST,
+                                  "run_lows": Type.LIST, "run_highs": Type.LIST,
                                   "set_ranks": Type.LIST, "set_sizes": Type.LIST}
 BONUS_NAMES: dict[str, Type] = {**BUY_NAMES, "in_one_turn": Type.BOOL, "jokers_melded": Type.INT,
                                 "others_down": Type.INT, "buys": Type.INT, "is_last_round": Type.BOOL}
