@@ -1,7 +1,8 @@
 """The buying window and the veto of a contract-rummy turn.  When the player in turn
 declines the discard (:meth:`BuyingPhase._decline_discard`, the window's entry point),
 the others, in the ruleset's priority order, may buy it (one buy per discard, within
-their limit, with penalty cards off the stock) or, where the ruleset allows the call,
+their limit, with penalty cards off the stock; where ``buying.forced`` says so the first
+of them that may buy takes it, unasked) or, where the ruleset allows the call,
 claim a discard that fits a meld on the table (the claimer gives the discarder cards
 from its hand).  Where ``buying.veto`` says so, the player in turn then allows the buy
 or refuses it (the card stays on the pile, or they take it as their draw).  Then the
@@ -31,6 +32,13 @@ class BuyingPhase(RoundState):
         opens for the seats that have a choice."""
         self.buyer = None
         self.window = self._window_order() if self.pile and not self.protected else []
+        if self.section.buying.forced:  # no one is asked: the first seat that may buy takes it
+            buyer = next((seat for seat in self.window if self._can_buy(seat)), None)
+            self.window = []
+            if buyer is not None:
+                self._buy(buyer)
+            self._draw_for_player()
+            return
         self.window_pos = -1
         self._window_next()
 

@@ -184,10 +184,17 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     buying = rummy.buying
     if buying.allowed:
         order = _priority_words(buying)
-        out.append(f"If they draw from the stock, the others may buy the discard, in priority {order}: one buy "
-                   "per discard" + _penalty_words(buying.penalty_cards, setup)
-                   + (f"; each player may buy {_by_round(buying.limit, setup, 'time', 'a round')}."
-                      if not _unlimited(buying.limit, setup) else "; a player may buy any number of times."))
+        limit = (f"; each player may buy {_by_round(buying.limit, setup, 'time', 'a round')}."
+                 if not _unlimited(buying.limit, setup) else "; a player may buy any number of times.")
+        if buying.forced:
+            limit = (f"; each player is pushed at most {_by_round(buying.limit, setup, 'time', 'a round')}."
+                     if not _unlimited(buying.limit, setup) else "; a player may be pushed any number of times.")
+            out.append("If they draw from the stock, the discard they passed over is pushed (`buying.forced`): no "
+                       f"one is asked; the first player ({order}) who may buy it must take it"
+                       + _penalty_words(buying.penalty_cards, setup) + ", before the player in turn draws" + limit)
+        else:
+            out.append(f"If they draw from the stock, the others may buy the discard, in priority {order}: one buy "
+                       "per discard" + _penalty_words(buying.penalty_cards, setup) + limit)
         if buying.may is not None and buying.may_message is not None:
             out.append(_rule_words("Buying", buying.may.source, buying.may_message.text, notes))
         if buying.veto is not BuyVeto.NONE:

@@ -239,6 +239,9 @@ class BuyingRules:
     veto: BuyVeto = BuyVeto.NONE  # the player in turn's answer to a buy (see BuyVeto)
     priority_first: Compiled | None = None  # buying.priority.first: the seat asked first (PRIORITY_NAMES)
     priority_step: int = 1
+    # buying.forced: the declined discard is no offer: it goes at once, with its penalty
+    # cards, to the first seat of the priority order that may buy it (the push draw)
+    forced: bool = False
 
 
 @dataclass(frozen=True)
@@ -431,7 +434,8 @@ def build_section(builder: RulesBuilder) -> RummyRules:
                       if get(("buying", "may")) is not None else None,
                       may_message=builder.template(("buying", "may", "message"), seat_names)
                       if get(("buying", "may")) is not None else None,
-                      veto=BuyVeto(get(("buying", "veto"), "none"))),
+                      veto=BuyVeto(get(("buying", "veto"), "none")),
+                      forced=_buying_forced(builder)),
         going_out=default_out,
         stock=StockRules(when_empty=WhenEmpty(get(("stock", "when_empty"), "reshuffle-discards")),
                         reshuffles=get(("stock", "reshuffles"), 1),
@@ -586,6 +590,23 @@ def _buying_allowed(builder: RulesBuilder) -> bool:
         builder.fail(("buying", "allowed"), "buying is allowed but buying.limit is not given, so no one could buy: "
                      "give the buys a player may make in a round (an integer or an expression of the round)")
     return allowed
+
+
+def _buying_forced(builder: RulesBuilder) -> bool:
+    """buying.forced, refused beside a rule it leaves nothing to: no one answers a
+    forced buy, and no window opens in which to call."""
+    forced = bool(builder.get(("buying", "forced"), False))
+    if not forced:
+        return False
+    if not builder.get(("buying", "allowed"), False):
+        builder.fail(("buying", "forced"), "buying.forced needs buying.allowed: true (and a buying.limit)")
+    if builder.get(("buying", "veto"), "none") != "none":
+        builder.fail(("buying", "veto"), "a forced buy is not asked, so the player in turn has no buy to refuse: "
+                     "leave out buying.veto, or buying.forced")
+    if builder.get(("fitting_discard_call", "allowed"), False):
+        builder.fail(("fitting_discard_call", "allowed"), "with buying.forced the declined discard goes at once to "
+                     "the buyer: no window opens in which to call it")
+    return True
 
 
 def wild_cards(melds: MeldRules, setup: Setup, round_index: int) -> frozenset[int]:

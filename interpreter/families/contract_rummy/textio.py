@@ -114,6 +114,8 @@ def action_from_event(state: RummyState, event: dict[str, Any]) -> Move | None:
     if state.phase is Phase.DRAWING:
         if kind == "draw" and event.get("from") == "discard":
             return TAKE
+        if kind == "buy" and state.section.buying.forced and state.outcomes_from_record:
+            state.forced = [card(c) for c in event.get("penalty", [])]  # the forced buy's, as the line says
         if kind in ("draw", "buy", "refuse", call):
             return DRAW
     if state.phase is Phase.WINDOW:
