@@ -136,3 +136,27 @@ def test_a_record_whose_pushed_card_was_changed_is_refused(tmp_path):
     record.write_text("\n".join(lines) + "\n")
     with pytest.raises(RecordError, match=r'"seat" is \d but the rules give \d'):
         replay(record)
+
+
+class _Renderer:
+    names = ["Ann", "Bob", "Cy", "Di"]
+
+    def __init__(self):
+        self.round, self.said = {}, []
+
+    def card(self, name):
+        return name
+
+    def cards(self, names):
+        return " ".join(names)
+
+    def say(self, text):
+        self.said.append(text)
+
+
+def test_the_table_says_a_push_not_a_buy(tmp_path):
+    from cardrules.narration.families.contract_rummy import RummyView
+    rules = load_ruleset(ruleset(tmp_path))
+    renderer = _Renderer()
+    RummyView(rules, renderer).on_buy({"event": "buy", "round": 1, "seat": 2, "card": "5C", "penalty": ["2D"]})
+    assert renderer.said == ["Cy is pushed 5C (+1 from the stock: 2D)"]

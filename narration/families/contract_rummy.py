@@ -112,7 +112,8 @@ class RummyView:
         buys[event["seat"]] += 1
         penalty = (": " + self.r.cards(event["penalty"]) if event["penalty"] and event["penalty"][0] is not None
                    else "")  # your own penalty cards (the engine shows them to you alone)
-        self.r.say(f"{self._name(event['seat'])} buys {self.r.card(event['card'])} "
+        verb = "is pushed" if self.section.buying.forced else "buys"  # a forced buy is no choice (buying.forced)
+        self.r.say(f"{self._name(event['seat'])} {verb} {self.r.card(event['card'])} "
                    f"(+{len(event['penalty'])} from the stock{penalty})")
 
     def on_refuse(self, event: dict[str, Any]) -> None:
