@@ -18,7 +18,7 @@ from . import events
 from .actions import Discard
 from .melds import Meld
 from .round import Move, RoundState
-from .rules import DISCARD_REQUIRED, NO_DISCARD
+from .rules import DISCARD_REQUIRED, NO_DISCARD, RUN
 
 
 class DiscardPhase(RoundState):
@@ -161,9 +161,11 @@ class DiscardPhase(RoundState):
         # jokers freed by a swap still owe a lay-off this turn: count the hand without them
         owed = max(0, self.joker_debt - self._wilds_in(cards_out))
         remaining = [c for c, n in left.items() for _ in range(n)]
+        paid: list[int] = []
         if owed:  # the owed wild cards, jokers first
             wild = self.meld_engine.wild
-            for c in sorted((c for c in remaining if c in wild), reverse=True)[:owed]:
+            paid = sorted((c for c in remaining if c in wild), reverse=True)[:owed]
+            for c in paid:
                 remaining.remove(c)
         rule = self.contract.going_out
         if not remaining:
@@ -172,11 +174,13 @@ class DiscardPhase(RoundState):
             lay_off = self.section.lay_off
             if not lay_off.allowed or (not lay_off.same_turn_as_going_down and not self.down[seat]):
                 return False
+            last = remaining[0]
+            if paid:  # the owed wild card goes on the table first: the last card must fit after it
+                return self._fits_after_paying(seat, paid[0], last, changed)
             # the table with ``changed``: a meld the index names that the play leaves
             # alone, or else one of the changed melds
-            last = remaining[0]
             index = self.table
-            places = index.joker_places() if last in self.meld_engine.wild else index.by_card.get(last, ())
+            places = index.wild_places(last) if last in self.meld_engine.wild else index.by_card.get(last, ())
             if any(index.entries[place][0] not in changed and self._may_lay_off_on(seat, index.entries[place][0])
                    for place in places):
                 return True
@@ -185,6 +189,25 @@ class DiscardPhase(RoundState):
             return any(self.meld_engine.lay_off(m, last) is not None for mid, m in changed.items()
                        if self._may_lay_off_on(seat, mid))
         return True
+
+    def _fits_after_paying(self, seat: int, owed: int, last: int, changed: dict[int, Meld]) -> bool:
+        """Whether the wild card ``owed`` (a freed joker still owed to the table) can be
+        laid off on the table with ``changed`` so that ``last``, the one card then left,
+        can be laid off after it (the turn could not end otherwise).  (Only a hand of two
+        cards with a joker owed asks: the melds are few, so every place is tried.)"""
+        engine = self.meld_engine
+        table = {**self.melds, **changed}
+        mine = [mid for mid in table if self._may_lay_off_on(seat, mid)]
+        for mid in mine:
+            meld = table[mid]
+            for low in ((False, True) if meld.kind is RUN else (None,)):
+                laid = engine.lay_off(meld, owed, low)
+                if laid is None:
+                    continue
+                after = {**table, mid: laid}
+                if any(engine.lay_off(after[k], last) is not None for k in mine):
+                    return True
+        return False
 
     def _cards_left(self, seat: int, cards_out: Sequence[int]) -> int:
         """At most how many cards a table play of ``cards_out`` leaves in hand, not

@@ -44,6 +44,9 @@ def _wild_words(rules: Ruleset, setup: Any) -> str:
         parts = [f"round{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}: {', '.join(shown) or 'none'}"
                  for shown, numbers in by_cards.items()]
         head = f"- Wild besides the jokers {rule}: " + "; ".join(parts) + "."
+    if rummy.melds.wild_natural:
+        return head + " Elsewhere than in its own place a wild card counts as a joker, for the joker limits too; it " \
+            "scores its own rank's points."
     return head + (" A wild card counts as a joker in every meld, even in the place of its own rank, and for the "
                    "joker limits; it scores its own rank's points.")
 
@@ -174,6 +177,10 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                       if melds.jokers_move else ""))
     if melds.wild is not None:
         out.append(_wild_words(rules, setup))
+        if melds.wild_natural:
+            out.append("- A wild card in its own place counts as the natural card it is (`melds.wild_natural`): in a "
+                       "set of its rank, or in its rank's place in a run of its suit, it is no joker for the limits "
+                       "above and is never swapped out; three or more of them are a set of their rank.")
     if melds.distinct_set_ranks:
         out.append("- Going down, no two sets may be of the same rank.")
     if melds.no_consecutive_same_suit_runs:

@@ -48,7 +48,7 @@ class LayOffPhase(RoundState):
         by_card = table.by_card
         wild = engine.wild
         for c in distinct:
-            for place in table.joker_places() if c in wild else by_card.get(c, ()):
+            for place in table.wild_places(c) if c in wild else by_card.get(c, ()):
                 takes.setdefault(place, []).append(c)
         own_only = self.section.lay_off.on is OWN_MELDS
         for place in sorted(takes):
@@ -57,7 +57,7 @@ class LayOffPhase(RoundState):
                 continue
             for c in takes[place]:
                 if c in wild:
-                    for low in engine.joker_ends(meld):  # where lay_off(meld, a wild card, low) fits
+                    for low in engine.wild_ends(meld, c):  # where lay_off(meld, c, low) fits
                         if roomy_joker or self._leaves_legal_hand(
                                 seat, [c], {meld_id: _fitted(engine.lay_off(meld, c, low))}):
                             actions.append(lay_off_of_one(meld_id, c, low, pack))

@@ -90,6 +90,11 @@ class MeldChecks:
         # all as jokers.
         self.wild = wild if wild is not None else frozenset((joker,))
         self.wild_naturals = frozenset(c for c in self.wild if c != joker)
+        # melds.wild_natural: a wild card in its own place counts as the natural card it is
+        # (the suited wild cards only: a joker or a special card has no rank of its own)
+        self.own_place = rules.wild_natural and any(c < cards.suited for c in self.wild_naturals)
+        self._made_with = (rules, env, going_down, pack, ranks)  # (for as_naturals)
+        self._as_naturals: MeldChecks | None = None
         # special cards that are not wild: they go in no meld
         self.dead = frozenset(c for c in range(cards.suited, cards.size) if c not in self.wild)
         # Runs stand within the deck's ranks (``ranks``, its codes; all the pack's by
@@ -117,6 +122,27 @@ class MeldChecks:
         colours: dict[str, int] = {}
         self.colour_of = tuple(colours.setdefault(s.colour, len(colours)) for s in pack.suits)  # by suit
         self._kind_verdicts: dict[tuple[str, tuple[int, ...]], bool] = {}
+
+    def as_naturals(self) -> Any:
+        """melds.wild_natural: an engine of the same rules and class that reads the wild
+        cards of a rank as the natural cards they are (jokers and wild special cards stay
+        wild): the searches try a hand both ways, as its melds are valid here either way."""
+        if self._as_naturals is None:
+            rules, env, going_down, pack, ranks = self._made_with
+            wild = frozenset(c for c in self.wild if c == self.joker or c >= self.suited)
+            self._as_naturals = type(self)(rules, env, wild, going_down, pack, ranks)
+        return self._as_naturals
+
+    def has_own_place_wilds(self, hand: Sequence[int]) -> bool:
+        """Whether ``hand`` holds a wild card that melds.wild_natural may read as itself."""
+        naturals, suited = self.wild_naturals, self.suited
+        return self.own_place and any(c in naturals and c < suited for c in hand)
+
+    def adopted(self, meld: Meld) -> Meld:
+        """A meld of :meth:`as_naturals` as this engine reads it (ValueError if it is none here)."""
+        if meld.name:
+            return self.make_kind(meld.name, meld.cards)
+        return self.make(meld.kind, meld.cards)
 
     def stands_for(self, meld: Meld, index: int) -> int | None:
         """The natural card the place ``index`` of a run stands for."""
@@ -164,6 +190,8 @@ class MeldChecks:
         stride = self.stride
         if len({c % stride for c in naturals}) > 1:
             return "a set's cards must all be of one rank"
+        if self.own_place:
+            naturals += self.own_rank_wilds(cards, naturals)
         if self.rules.set_distinct_suits and len({c // stride for c in naturals}) < len(naturals):
             return "a set's natural cards must all be of different suits"
         return self._joker_problem(size, size - len(naturals), False)
@@ -181,6 +209,8 @@ class MeldChecks:
         if dead:
             return dead
         naturals = [(i, c) for i, c in enumerate(cards) if c not in self.wild]
+        if self.own_place:
+            return self._why_not_run_own_place(cards, naturals)
         problem = self._joker_problem(size, size - len(naturals), True)
         if problem:
             return problem
@@ -193,6 +223,80 @@ class MeldChecks:
         if self.run_start(cards) is None:
             return self._not_in_sequence(cards)
         return None
+
+    def _why_not_run_own_place(self, cards: Sequence[int], naturals: Sequence[tuple[int, int]]) -> str | None:
+        """why_not_run under melds.wild_natural: the run read first (from its naturals, or
+        from a wild card in its own place), then its wild cards counted but those in their
+        own place."""
+        if self.same_suit and len({c // self.stride for _, c in naturals}) > 1:
+            return "a run's cards must all be of one suit"
+        start = self.run_start(cards)
+        if start is None:
+            if not naturals and not any(c in self.wild_naturals and c < self.suited for c in cards):
+                return "a run needs a natural card, to fix its suit and its values"
+            return self._not_in_sequence(cards)
+        return self.run_limits_problem(cards, start, self.run_suit(cards))
+
+    def run_limits_problem(self, cards: Sequence[int], start: int, suit: int) -> str | None:
+        """melds.wild_natural: why a run of ``cards`` from ``start`` (in ``suit``; -1 for
+        any) breaks the jokers' limits or their adjacency, counting only the wild cards out
+        of their own place (None when it does not)."""
+        places = self.wild_places(cards, start, suit)
+        problem = self._joker_problem(len(cards), len(places), True)
+        if problem:
+            return problem
+        if not self.rules.jokers_adjacent and any(b - a == 1 for a, b in zip(places, places[1:])):
+            return "two jokers may not stand side by side in a run"
+        return None
+
+    def wild_places(self, cards: Sequence[int], start: int, suit: int) -> list[int]:
+        """The places of a run's wild cards that stand for another card (under
+        melds.wild_natural a wild card in its own place is a natural there)."""
+        wild = self.wild
+        if not self.own_place:
+            return [i for i, c in enumerate(cards) if c in wild]
+        rank_of_value, stride = self.cards.rank_of_value, self.stride
+        wrap = self.rules.wrap
+        out = []
+        for i, c in enumerate(cards):
+            if c in wild:
+                value = start + i
+                if wrap:
+                    value = (value - self.wrap_base) % self.wrap_span + self.wrap_base
+                if c in self.wild_naturals and c < self.suited and 0 <= value < len(rank_of_value) and \
+                        rank_of_value[value] == c % stride and (suit < 0 or c // stride == suit) and \
+                        (value != 1 or self.ace_low) and (value != stride + 1 or self.ace_high or wrap):
+                    continue  # its own place
+                out.append(i)
+        return out
+
+    def run_suit(self, cards: Sequence[int]) -> int:
+        """The suit of a run of ``cards`` (-1 for runs of any suits): its naturals', or with
+        none, under melds.wild_natural, the suit of the wild card it is read from."""
+        if not self.same_suit:
+            return -1
+        wild = self.wild
+        first = next((c for c in cards if c not in wild), None)
+        if first is None:
+            first = next(c for c in cards if c in self.wild_naturals and c < self.suited)
+        return first // self.stride
+
+    def own_rank_wilds(self, cards: Sequence[int], naturals: Sequence[int]) -> list[int]:
+        """melds.wild_natural: the wild cards of a set of ``cards`` that count as naturals
+        of its rank (its naturals' rank; with none, the rank most of its wild cards share,
+        the lowest of a tie)."""
+        mine = [c for c in cards if c in self.wild_naturals and c < self.suited]
+        if not mine:
+            return []
+        stride = self.stride
+        if naturals:
+            rank = naturals[0] % stride
+        else:
+            counts: dict[int, int] = {}
+            for c in mine:
+                counts[c % stride] = counts.get(c % stride, 0) + 1
+            rank = max(sorted(counts), key=lambda r: counts[r])
+        return [c for c in mine if c % stride == rank]
 
     def _not_in_sequence(self, cards: Sequence[int]) -> str:
         """Why cards that are no run in this order are not: the ace's place when it would
@@ -222,6 +326,16 @@ class MeldChecks:
         """The value of the first place of a run in this order, or None if it is not one."""
         first = next(((i, c) for i, c in enumerate(cards) if c not in self.wild), None)
         if first is None:
+            if not self.own_place:
+                return None
+            # melds.wild_natural: a run of wild cards only is read from one in its own place
+            first = next(((i, c) for i, c in enumerate(cards) if c in self.wild_naturals and c < self.suited), None)
+            if first is None:
+                return None
+            index, card = first
+            for value in values_of(card, self.ace_low, self.ace_high, self.stride):
+                if self._fits(cards, value - index) and index in self._own_places(cards, value - index, card):
+                    return value - index
             return None
         index, card = first
         for value in values_of(card, self.ace_low, self.ace_high, self.stride):
@@ -256,6 +370,12 @@ class MeldChecks:
             want += 1
         return True
 
+    def _own_places(self, cards: Sequence[int], start: int, anchor: int) -> set[int]:
+        """The places of ``cards`` (a run from ``start`` in the suit of ``anchor``) whose
+        wild card stands in its own place."""
+        suit = anchor // self.stride if self.same_suit else -1
+        return set(range(len(cards))) - set(self.wild_places(cards, start, suit))
+
     def make(self, kind: MeldKind, cards: Sequence[int], least: int | None = None) -> Meld:
         """A checked meld (ValueError with the reason if it is not one); ``least`` as for
         :meth:`why_not_set`."""
@@ -265,13 +385,16 @@ class MeldChecks:
             if problem:
                 raise ValueError(problem)
             naturals = [c for c in cards if c not in self.wild]
+            if not naturals and self.own_place:  # a set of wild cards in their own rank: that rank
+                naturals = self.own_rank_wilds(cards, naturals)
             return Meld(kind, cards, -1, 0, naturals[0] % self.stride if naturals else -1)
         if kind is GROUP:
             raise ValueError("a group of cards is a kind of melds.kinds: make it by its name")
         problem = self.why_not_run(cards, least)
         if problem:
             raise ValueError(problem)
-        suit = next(c // self.stride for c in cards if c not in self.wild) if self.same_suit else -1
+        suit = self.run_suit(cards) if self.own_place else \
+            next(c // self.stride for c in cards if c not in self.wild) if self.same_suit else -1
         return Meld(kind, cards, suit, self.run_start(cards) or 0)
 
     # --- kinds of the ruleset's own (melds.kinds) ------------------------------------------------

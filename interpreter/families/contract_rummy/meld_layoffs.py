@@ -33,6 +33,8 @@ class LayOffs(MeldChecks):
         A meld of a kind of melds.kinds takes the card only if it stays one."""
         if meld.name:
             return self._lay_off_kind(meld, card, at_low)
+        if self.own_place:
+            return self._lay_off_own_place(meld, card, at_low)
         size = len(meld.cards) + 1
         wild = self.wild
         is_wild = card in wild
@@ -80,6 +82,37 @@ class LayOffs(MeldChecks):
             return self._in_a_wild_place(meld, card)
         return None
 
+    def _lay_off_own_place(self, meld: Meld, card: int, at_low: bool | None) -> Meld | None:
+        """lay_off under melds.wild_natural: the meld with the card as it would be put
+        down, checked as a whole (a wild card in its own place counts as a natural); a
+        natural goes where its value belongs, a wild card to the high end unless
+        ``at_low``."""
+        is_wild = card in self.wild
+        if not is_wild and card >= self.suited:
+            return None  # a special card that is not wild goes in no meld
+        if meld.kind is SET:
+            try:
+                return self.make(SET, meld.cards + (card,))
+            except ValueError:
+                return None
+        if meld.kind is not RUN:
+            return None
+        if not is_wild and self.same_suit and card // self.stride != meld.suit:
+            return None
+        if is_wild:
+            ends = [at_low] if at_low is not None else [False, True]  # the high end first
+        else:
+            ends = [True, False]  # (a natural fits one end at most, but the ace of a short run)
+        for low_end in ends:
+            cards = (card,) + meld.cards if low_end else meld.cards + (card,)
+            start = meld.start - 1 if low_end else meld.start
+            if len(cards) <= self.rules.run_max and self._fits(cards, start) and \
+                    self.run_limits_problem(cards, start, meld.suit) is None:
+                return Meld(meld.kind, cards, meld.suit, start)
+        if not is_wild and self.rules.jokers_move:
+            return self._in_a_wild_place(meld, card)
+        return None
+
     def _in_a_wild_place(self, meld: Meld, card: int) -> Meld | None:
         """melds.jokers.move_to_end: ``card`` in the place of a wild card of the run that
         stands for it, that wild card moved to the run's high end (or its low end)."""
@@ -89,7 +122,12 @@ class LayOffs(MeldChecks):
         freed = next(a for a, b in zip(meld.cards, swapped.cards) if a != b)
         wild = self.wild
         for cards, start in ((swapped.cards + (freed,), swapped.start), ((freed,) + swapped.cards, swapped.start - 1)):
-            if self._fits(cards, start) and (self.rules.jokers_adjacent or not _jokers_side_by_side(cards, wild)):
+            if not self._fits(cards, start):
+                continue
+            if self.own_place:
+                if self.run_limits_problem(cards, start, meld.suit) is None:
+                    return Meld(meld.kind, cards, meld.suit, start)
+            elif self.rules.jokers_adjacent or not _jokers_side_by_side(cards, wild):
                 return Meld(meld.kind, cards, meld.suit, start)
         return None
 
@@ -112,6 +150,13 @@ class LayOffs(MeldChecks):
         if not self.wild_naturals:
             return meld.cards.count(self.joker)
         wild = self.wild
+        if self.own_place:  # (melds.wild_natural: but those in their own place)
+            if meld.kind is RUN:
+                return len(self.wild_places(meld.cards, meld.start, meld.suit))
+            if meld.kind is SET:
+                stride = self.stride
+                return sum(1 for c in meld.cards if c in wild and not (
+                    c in self.wild_naturals and c < self.suited and c % stride == meld.rank))
         return sum(1 for c in meld.cards if c in wild)
 
     def freed_by(self, meld: Meld, card: int) -> int:
@@ -131,15 +176,21 @@ class LayOffs(MeldChecks):
             swapped = self.swap(meld._replace(name=""), card)
             return swapped._replace(name=meld.name) if swapped is not None and \
                 self.meets_rule(self.kinds[meld.name], swapped.cards) else None
+        standing = self.wild_places(meld.cards, meld.start, meld.suit) if self.own_place and meld.kind is RUN \
+            else None  # (melds.wild_natural: a wild card in its own place stands for no other card)
         if meld.kind is RUN:
             for i, c in enumerate(meld.cards):
-                if c in wild and (self.stands_for(meld, i) == card if self.same_suit else
-                                  card < self.suited and
-                                  card % self.stride == self.cards.rank_of_value[meld.start + i]):
+                if c in wild and (standing is None or i in standing) and \
+                        (self.stands_for(meld, i) == card if self.same_suit else
+                         card < self.suited and card % self.stride == self.cards.rank_of_value[meld.start + i]):
                     return Meld(meld.kind, meld.cards[:i] + (card,) + meld.cards[i + 1:], meld.suit, meld.start)
             return None
         if meld.rank >= 0 and card < self.suited and card % self.stride == meld.rank:
-            i = next(i for i, c in enumerate(meld.cards) if c in wild)  # a set frees its first wild card
+            stride = self.stride
+            i = next((i for i, c in enumerate(meld.cards) if c in wild and not (  # a set frees its first wild card
+                self.own_place and c in self.wild_naturals and c < self.suited and c % stride == meld.rank)), None)
+            if i is None:
+                return None
             return Meld(meld.kind, meld.cards[:i] + (card,) + meld.cards[i + 1:], -1, 0, meld.rank)
         return None
 
@@ -167,7 +218,7 @@ class LayOffs(MeldChecks):
         return self._cached(self._accepts, meld, self._compute_accepts)
 
     def _compute_accepts(self, meld: Meld) -> frozenset[int]:
-        if meld.name or not self.same_suit:  # (the general rules: every candidate tried)
+        if meld.name or not self.same_suit or self.own_place:  # (the general rules: every candidate tried)
             return frozenset(c for c in self._lay_off_candidates(meld)
                              if c not in self.wild and self.lay_off(meld, c) is not None)
         if meld.kind is SET:
@@ -204,7 +255,7 @@ class LayOffs(MeldChecks):
             return frozenset()
         card_for = self.cards.card_for
         stride = self.stride
-        if meld.name or not self.same_suit:  # (the general rules: every natural card tried)
+        if meld.name or not self.same_suit or self.own_place:  # (the general rules: every natural card tried)
             return frozenset(n for n in range(self.suited) if n not in wild and self.swap(meld, n) is not None)
         if meld.kind is RUN:
             return frozenset(n for n in (card_for(meld.suit, meld.start + i) for i, c in enumerate(meld.cards) if c in wild)
@@ -240,9 +291,18 @@ class LayOffs(MeldChecks):
                 out.append(self.cards.card_for(meld.suit, v))
         return out
 
+    def wild_ends(self, meld: Meld, c: int) -> tuple[bool | None, ...]:
+        """The ``at_low`` values with which the wild card ``c`` can be laid off on
+        ``meld``: a joker's, but under melds.wild_natural a wild card may fit in its own
+        place where a joker would not (the jokers' limits)."""
+        if self.own_place and c in self.wild_naturals and c < self.suited:
+            ends = (False, True) if meld.kind is RUN else (None,)
+            return tuple(low for low in ends if self.lay_off(meld, c, low) is not None)
+        return self.joker_ends(meld)
+
     def fits(self, meld: Meld, c: int) -> bool:
         """Whether ``c`` can be laid off on ``meld`` (a wild card: at either end)."""
         if c in self.wild:
-            return bool(self.joker_ends(meld))
+            return bool(self.wild_ends(meld, c))
         return c in self.accepts(meld)
 

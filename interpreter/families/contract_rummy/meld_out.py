@@ -31,7 +31,21 @@ class MeldingOut(MeldChecks):
     def best_melding(self, hand: Sequence[int], points: Sequence[int]) -> tuple[int, list[Meld], list[int]]:
         """(the penalty points left, the melds, the cards left unmatched) of the
         arrangement of ``hand`` into sets and runs that leaves the fewest points
-        (``points``: each card's, by card); of equal ones, the one that melds most cards."""
+        (``points``: each card's, by card); of equal ones, the one that melds most cards.
+        Under melds.wild_natural, the better of reading the wild cards of a rank as wild
+        and as themselves."""
+        best = self._best_melding(hand, points)
+        if self.has_own_place_wilds(hand):
+            other = self.as_naturals().best_melding(hand, points)
+            if (other[0], -sum(len(m.cards) for m in other[1])) < (best[0], -sum(len(m.cards) for m in best[1])):
+                try:
+                    best = (other[0], [self.adopted(m) for m in other[1]], other[2])
+                except ValueError:
+                    pass
+        return best
+
+    def _best_melding(self, hand: Sequence[int], points: Sequence[int]) -> tuple[int, list[Meld], list[int]]:
+        """best_melding with every wild card read as wild."""
         wild = self.wild
         dead = self.dead
         wilds = sorted((c for c in hand if c in wild), key=lambda c: points[c])  # cheapest first

@@ -55,6 +55,26 @@ class GoDownSearch(ContractReading, LayOffs):
         self._suit_runs: dict[tuple[int, int, int, int, int], list[Candidate]] = shared[2]  # see _candidates
 
     def go_down_options(self, hand: Sequence[int], contract: Sequence[MeldSpec], limit: int = 12) -> list[tuple[Meld, ...]]:
+        """The ways to meet ``contract`` from ``hand`` (see :meth:`_go_down_options`);
+        under melds.wild_natural also those that read the hand's wild cards of a rank as
+        that rank (each way reads them all as wild or all as themselves)."""
+        options = self._go_down_options(hand, contract, limit)
+        if self.has_own_place_wilds(hand) and len(options) < limit:
+            seen = {tuple(sorted(tuple(sorted(m.cards)) for m in o)) for o in options}
+            for option in self.as_naturals().go_down_options(hand, contract, limit):
+                key = tuple(sorted(tuple(sorted(m.cards)) for m in option))
+                if key in seen:
+                    continue
+                try:
+                    options.append(tuple(self.adopted(m) for m in option))
+                except ValueError:
+                    continue
+                seen.add(key)
+                if len(options) >= limit:
+                    break
+        return options
+
+    def _go_down_options(self, hand: Sequence[int], contract: Sequence[MeldSpec], limit: int = 12) -> list[tuple[Meld, ...]]:
         """Ways to meet ``contract`` from ``hand`` in canonical form (each meld of its least
         size, naturals before jokers), at most ``limit`` of them, found by a bounded search.
 

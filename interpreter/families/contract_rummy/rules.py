@@ -187,6 +187,9 @@ class MeldRules:
     kinds: Mapping[str, MeldKindRule] = field(default_factory=dict)  # melds.kinds, by name
     # melds.jokers.move_to_end: a natural laid off in a run's wild card's place, the wild card moving to an end
     jokers_move: bool = False
+    # melds.wild_natural: a wild card standing in its own place (a set of its rank, its own
+    # place in a run of its suit) counts as the natural card it is
+    wild_natural: bool = False
 
 
 @dataclass(frozen=True)
@@ -403,6 +406,7 @@ def build_section(builder: RulesBuilder) -> RummyRules:
             jokers_per_meld=builder.expr(("melds", "jokers", "per_meld"), MELD_NAMES, Type.INT, "size"),
             jokers_adjacent=get(("melds", "jokers", "adjacent_in_runs"), True),
             jokers_move=bool(get(("melds", "jokers", "move_to_end"), False)),
+            wild_natural=_wild_natural(builder),
             min_natural=builder.expr(("melds", "jokers", "min_natural"), MELD_NAMES, Type.INT, 1),
             distinct_set_ranks=get(("melds", "initial", "distinct_set_ranks"), False),
             no_consecutive_same_suit_runs=get(("melds", "initial", "no_consecutive_same_suit_runs"), False),
@@ -590,6 +594,16 @@ def _buying_allowed(builder: RulesBuilder) -> bool:
         builder.fail(("buying", "allowed"), "buying is allowed but buying.limit is not given, so no one could buy: "
                      "give the buys a player may make in a round (an integer or an expression of the round)")
     return allowed
+
+
+def _wild_natural(builder: RulesBuilder) -> bool:
+    """melds.wild_natural, warned of where no card but the joker is wild (a joker has no
+    rank of its own to stand for)."""
+    on = bool(builder.get(("melds", "wild_natural"), False))
+    if on and builder.get(("melds", "wild")) in (None, False):
+        builder.warn(("melds", "wild_natural"), "no card but the joker is wild (melds.wild), and a joker has no rank "
+                     "of its own: this rule never applies")
+    return on
 
 
 def _buying_forced(builder: RulesBuilder) -> bool:

@@ -114,8 +114,16 @@ class TableIndex:
     def fits(self, c: int) -> bool:
         """Whether ``c`` can be laid off on some meld of the table."""
         if c in self._engine.wild:
-            return bool(self.joker_places())
+            return bool(self.wild_places(c))
         return c in self.by_card
+
+    def wild_places(self, c: int) -> list[int]:
+        """The places of the melds the wild card ``c`` fits: a joker's, but under
+        melds.wild_natural a wild card may fit its own place where a joker does not."""
+        engine = self._engine
+        if engine.own_place and c in engine.wild_naturals and c < engine.suited:
+            return [place for place, entry in enumerate(self.entries) if engine.wild_ends(entry[1], c)]
+        return self.joker_places()
 
     @property
     def engine(self) -> MeldEngine:
