@@ -134,3 +134,34 @@ def test_explain_says_so(run_cli):
     text = run_cli("explain", str(NATURAL)).output
     assert "A wild card in its own place counts as the natural card it is (`melds.wild_natural`)" in text
     assert "even in the place of its own rank" not in text
+
+
+def test_a_freed_wild_card_owed_with_one_card_left_leaves_that_card_a_place():
+    # Found by the legality test on this house rule: a seat down swapped a deuce out of a
+    # run (owing it to the table this turn), then laid off a card, keeping two deuces: one
+    # to pay the debt, the other its last card; both fitted only the same end of the same
+    # run, so after paying the debt the last card fitted nowhere and the seat had no move.
+    # A play that leaves one card and a debt must leave that card a place after the debt.
+    import random
+    from cardrules.interpreter.bots import make_policies
+    from cardrules.interpreter.driver import play_out
+
+    rules = load_ruleset(NATURAL)
+    rng = random.Random("/work/main/tests/data/good/deuces-natural.yaml")  # (the test's draws that game)
+    assert rng.randint(rules.min_players, rules.max_players) == 6
+    state = new_game(rules, 6, seed=0)
+    kinds = [rng.choice(["bot", "random"]) for _ in range(6)]
+    assert kinds == ["bot", "random", "bot", "bot", "random", "random"]
+
+    class Drawing:  # each decision draws from rng as the legality test's wrapper does
+        def __init__(self, policy):
+            self.policy, self.kind, self.needs_observation = policy, policy.kind, policy.needs_observation
+
+        def act(self, observation, legal):
+            rng.randrange(6)
+            return self.policy.act(observation, legal)
+
+    play_out(state, [Drawing(p) for p in make_policies(rules, kinds, 0)])
+    assert state.is_over
+    swaps = [i for i, e in enumerate(state.events) if e["event"] == "swap" and e["round"] == 2 and e["seat"] == 3]
+    assert swaps  # the swap of round 2 that led to the dead end is still played
