@@ -23,7 +23,8 @@ from helpers import DATA
 
 TRICKS = ["oh-hell", "spades", "named-trump-simultaneous", "indian-first-round", "jokers-top-trump",
           "wizard-jokers", "partners", "rotation-must-trump"]
-RUMMY = ["shanghai-isra", "liverpool-rummy-reference", "wild-by-round", "veto-take", "deuces-wild"]
+RUMMY = ["shanghai-isra", "liverpool-rummy-reference", "wild-by-round", "veto-take", "deuces-wild", "deuces-natural",
+         "king-rummy-capture", "push-draw"]
 
 
 def _rules(name):

@@ -66,6 +66,10 @@ class RummyView:
     def on_layoff(self, event: dict[str, Any]) -> None:
         self.r.say(f"{self._name(event['seat'])} lays off {self.r.cards(event['cards'])} on [{event['meld']}]")
 
+    def on_capture(self, event: dict[str, Any]) -> None:
+        self.r.say(f"{self._name(event['seat'])} captures {self.r.card(event['freed'])} from [{event['meld']}], "
+                   f"putting {self.r.card(event['card'])} in its place")
+
     def on_swap(self, event: dict[str, Any]) -> None:
         self.r.say(f"{self._name(event['seat'])} swaps {self.r.card(event['card'])} for the joker "
                    f"in [{event['meld']}]")
@@ -195,6 +199,9 @@ class RummyView:
         if obs.phase == Phase.VETO and obs.top_discard is not None and obs.buyer is not None:
             options = " or ".join(str(a) for a in legal)
             return f"{self._name(obs.buyer)} wants to buy {self.r.card(self.codes[obs.top_discard])}: {options}?"
+        if obs.phase == Phase.CAPTURE:
+            options = " / ".join(str(a) for a in legal)
+            return f"a wild card was just put down in [{', '.join(map(str, obs.offered))}]: capture it or pass ({options})"
         if obs.phase == Phase.WINDOW and obs.top_discard is not None:
             options = " / ".join(str(a) for a in legal)
             return f"{self.r.card(self.codes[obs.top_discard])} is on offer ({options})"

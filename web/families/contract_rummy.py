@@ -115,7 +115,8 @@ class RummyWebView:
             elif isinstance(action, Buy):
                 buttons.append({"label": f"Buy {top}", "move": str(action), "group": "Buy window"})
             elif isinstance(action, Pass):
-                buttons.append({"label": "Pass", "move": str(action), "group": "Buy window"})
+                buttons.append({"label": "Pass", "move": str(action),
+                                "group": "Capture" if obs.phase == Phase.CAPTURE else "Buy window"})
             elif isinstance(action, Claim):
                 buttons.append({"label": f"{self.call.capitalize()} {top} onto [{action.meld}]", "move": str(action),
                                 "group": "Buy window"})
@@ -123,7 +124,12 @@ class RummyWebView:
                 buttons.append({"label": "Allow the buy", "move": str(action), "group": "Buy"})
             elif isinstance(action, Refuse):
                 buttons.append({"label": "Refuse the buy", "move": str(action), "group": "Buy"})
-        suggestions = [a for a in legal if isinstance(a, (GoDown, LayOff, Swap))]
+        if obs.phase == Phase.CAPTURE:  # a capture: put a card in a wild card's place and take the wild card
+            for action in legal:
+                if isinstance(action, Swap):
+                    buttons.append({"label": f"Capture: {self.pack.pretty(action.card)} for the wild card in "
+                                             f"[{action.meld}]", "move": str(action), "group": "Capture"})
+        suggestions = [a for a in legal if isinstance(a, (GoDown, LayOff, Swap)) and obs.phase != Phase.CAPTURE]
         for action in suggestions[:MAX_SUGGESTIONS]:
             if isinstance(action, GoDown):
                 label = ("Meld: " if obs.seat >= 0 and obs.down[obs.seat] else "Go down: ") + \
@@ -139,6 +145,8 @@ class RummyWebView:
             prompt = f"{top} is on offer: buy it or pass"
         elif mine and obs.phase == Phase.VETO:
             prompt = "allow or refuse the buy"
+        elif mine and obs.phase == Phase.CAPTURE:
+            prompt = "a wild card was just put down: capture it or pass"
         elif mine and obs.phase == Phase.PLAYING:
             prompt = "pick cards, then go down, lay off, swap or discard"
             composers = [

@@ -20,7 +20,7 @@ from .rules import EITHER, GROUP, RUN, SET, Like, RummyRules
 from .observation import RummyObservation
 from .phases import Phase
 
-_DRAWING, _WINDOW, _VETO = Phase.DRAWING, Phase.WINDOW, Phase.VETO  # module constants: compared on every decision
+_DRAWING, _WINDOW, _VETO, _CAPTURE = Phase.DRAWING, Phase.WINDOW, Phase.VETO, Phase.CAPTURE  # compared on every decision
 
 
 class RummyBot:
@@ -68,6 +68,8 @@ class RummyBot:
                 self._took = (obs.round, obs.turn_number, top)
                 return TAKE
             return DRAW
+        if phase == _CAPTURE:  # a wild card for a natural one: always worth it
+            return next((a for a in actions if isinstance(a, Swap)), actions[0])
         if obs.contract is not None and not obs.contract.melds:  # no contract: go out by melding
             return self._meld_out(obs, actions)
         if phase == _WINDOW:

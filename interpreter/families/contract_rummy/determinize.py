@@ -119,8 +119,9 @@ def determinize(rules: Ruleset, obs: RummyObservation, memory: dict[str, Any], r
     state.discarder = None if top is None or obs.turn_number <= 1 else state.seat_after(obs.player, -1)
     state.phase = Phase(obs.phase)
     state.turn = obs.turn
-    if state.phase is _WINDOW:
+    if state.phase is _WINDOW or state.phase is Phase.CAPTURE:
         state.window = list(obs.window)
         state.window_pos = state.window.index(obs.turn) if obs.turn in state.window else 0
+        state.offered = obs.offered
     state._legal_at = -1
     return state

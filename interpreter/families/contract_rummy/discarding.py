@@ -105,9 +105,14 @@ class DiscardPhase(RoundState):
         self._start_turn(self.seat_after(seat))
 
     # --- going out ----------------------------------------------------------------------------
-    def _after_table_play(self, seat: int) -> None:
+    def _after_table_play(self, seat: int, offered: Sequence[int] = ()) -> None:
+        """After a go-down or lay-off of ``seat``: out if its hand is empty, else (where
+        ``joker_swap.capture`` says so) the melds ``offered``, that took new wild cards,
+        are offered to the others to capture one."""
         if not self.hands[seat]:
             self._go_out(seat)
+        elif offered and self.section.joker_swap.capture:
+            self._offer_capture(seat, offered)
 
     def _go_out(self, seat: int) -> None:
         self.log(events.out(self.round, seat))

@@ -54,6 +54,13 @@ def buy(round_number: int, seat: int, card: int, penalty: Sequence[int], codes: 
             "penalty": [codes[p] for p in penalty]}
 
 
+def capture(round_number: int, seat: int, meld: int, card: int, freed: int, codes: Codes = NAMES) -> Event:
+    """``seat`` (not in turn) put ``card`` in the place of the wild card ``freed`` just put in
+    meld ``meld``, and took it (joker_swap.capture)."""
+    return {"event": "capture", "round": round_number, "seat": seat, "meld": meld, "card": codes[card],
+            "freed": codes[freed]}
+
+
 def refuse(round_number: int, seat: int, buyer: int, card: int, codes: Codes = NAMES) -> Event:
     """The player in turn (``seat``) refused ``buyer``'s buy of ``card``."""
     return {"event": "refuse", "round": round_number, "seat": seat, "buyer": buyer, "card": codes[card]}
@@ -127,7 +134,8 @@ def visibility(section: RummyRules) -> dict[str, Declaration]:
             ("refuse", ("seat", "buyer", "card")), ("meld", ("seat", "melds")),
             ("layoff", ("seat", "meld", "cards", "cards_after")), ("swap", ("seat", "meld", "card")),
             ("out", ("seat",)), ("exhausted", ("reason",)), ("bonus", ("name", "seat")),
-            ("laydown", ("seat", "melds", "left")), ("contracts", ("contracts", "names")), ("skip", ("seat",)))}
+            ("laydown", ("seat", "melds", "left")), ("contracts", ("contracts", "names")), ("skip", ("seat",)),
+            ("capture", ("seat", "meld", "card", "freed")))}
     public["draw"] = _draw_visibility
     public["buy"] = {"seat": Seen.ALL, "card": Seen.ALL, "penalty": Seen.ACTOR}
     called = section.fitting_discard_call.name

@@ -232,6 +232,12 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                    + " by the natural card it stands for; the freed joker "
                    + ("goes to their hand." if swap.freed_joker is FreedJoker.TO_HAND
                       else "must be laid off again that same turn."))
+    if swap.capture:
+        out.append("When a player puts a joker" + (" or other wild card" if melds.wild is not None else "")
+                   + " on the table (going down, melding or laying off), the others may capture it at once "
+                   "(`joker_swap.capture`): each other player in turn order from the next is asked, and may put the "
+                   "natural card it stands for in its place and take it into their hand; the first capture ends "
+                   "the asking, and the player then goes on with their turn.")
     if rummy.take_discard is not None:
         out.append(_seat_rule_words("take the discard in their turn", rummy.take_discard, notes))
     out.append("The turn ends with a discard, or by going out.")

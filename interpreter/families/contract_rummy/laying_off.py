@@ -11,11 +11,13 @@ may lay off several at once."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Sequence
 
 from ...errors import IllegalActionError
 from . import events
-from .actions import LayOff, Swap, lay_off_of_one
+from .actions import PASS, LayOff, Pass, Swap, lay_off_of_one
 from .melds import Meld
+from .phases import _CAPTURE, _PLAYING
 from .round import Move, RoundState
 from .rules import NO_DISCARD, OWN_MELDS, PLAY_THIS_TURN, RUN, SWAP_FROM_RUNS
 
@@ -156,7 +158,8 @@ class LayOffPhase(RoundState):
         self._changed(action.meld, meld)
         self._log.append((events.layoff, self.round_index + 1, seat, action.meld, action.cards, meld.cards,
                           self.setup.pack.codes))
-        self._after_table_play(seat)
+        wild = self.meld_engine.wild
+        self._after_table_play(seat, (action.meld,) if any(c in wild for c in action.cards) else ())
 
     # --- joker swaps ---------------------------------------------------------------------------
     def _swap_actions(self, seat: int, distinct: list[int], actions: list[Move]) -> None:
@@ -237,6 +240,86 @@ class LayOffPhase(RoundState):
             self.joker_debt += 1
         self.counters["swaps"] += 1
         self.log(events.swap(self.round, seat, action.meld, action.card, self.setup.pack.codes))
+
+
+class CapturePhase(RoundState):
+    """joker_swap.capture: when a play puts wild cards on the table, each other seat in
+    turn order from the next is asked whether to capture one (put the natural card it
+    stands for in its place and take it); the first capture, or the last pass, hands the
+    turn back to the player.  Every other seat is asked, whether or not it can capture:
+    asking only those who hold such a card would tell the table what they hold."""
+
+    __slots__ = ()
+
+    def _offer_capture(self, seat: int, melds: Sequence[int]) -> None:
+        self.offered = tuple(melds)
+        order = []
+        s = seat
+        for _ in range(self.players - 1):
+            s = self.seat_after(s)
+            order.append(s)
+        self.window = order
+        self.window_pos = -1
+        self._capture_next()
+
+    def _capture_next(self) -> None:
+        """Ask the next seat, or hand the turn back to the player when none is left."""
+        self.window_pos += 1
+        if self.window_pos >= len(self.window):
+            self._close_capture()
+            return
+        self.phase = _CAPTURE
+        self.turn = self.window[self.window_pos]
+
+    def _close_capture(self) -> None:
+        self.window = []
+        self.offered = ()
+        self.phase = _PLAYING
+        self.turn = self.player
+
+    def _capture_actions(self, seat: int) -> list[Move]:
+        """Pass, and each capture ``seat`` can make: a card of its hand that takes the
+        place of a wild card of an offered meld."""
+        engine = self.meld_engine
+        actions: list[Move] = [PASS]
+        hand = list(dict.fromkeys(self.hands[seat]))
+        for meld_id in self.offered:
+            meld = self.melds[meld_id]
+            swappable = engine.swappable(meld)
+            for c in hand:
+                if c in swappable and engine.swap(meld, c) is not None:
+                    actions.append(Swap(meld_id, c, self.setup.pack))
+        return actions
+
+    def _verify_capture(self, seat: int, action: Move) -> Meld | None:
+        if isinstance(action, Pass):
+            return None
+        if not isinstance(action, Swap):
+            raise IllegalActionError(f"a wild card was just put on the table: capture it (swap MELD CARD) or pass, "
+                                     f"not '{action}'")
+        if action.meld not in self.offered:
+            raise IllegalActionError(f"meld {action.meld} took no wild card just now: only "
+                                     f"{', '.join(map(str, self.offered))} may be captured from")
+        self._take_from_hand(seat, [action.card])
+        meld = self.meld_engine.swap(self.melds[action.meld], action.card)
+        if meld is None:
+            raise IllegalActionError(f"{self.setup.pack.codes[action.card]} takes the place of no wild card of "
+                                     f"meld {action.meld}")
+        return meld
+
+    def _capture(self, action: Swap, meld: Meld | None) -> None:
+        seat = self.turn
+        if meld is None:  # a listed capture: its meld is worked out once, here
+            meld = _fitted(self.meld_engine.swap(self.melds[action.meld], action.card))
+        freed = next(a for a, b in zip(self.melds[action.meld].cards, meld.cards) if a != b)
+        self.hands[seat].remove(action.card)
+        self._forget(seat, action.card)
+        self._changed(action.meld, meld)
+        self.hands[seat].append(freed)
+        self.known[seat] += (freed,)  # taken from the table in sight of all
+        self.counters["captures"] += 1
+        self.log(events.capture(self.round, seat, action.meld, action.card, freed, self.setup.pack.codes))
+        self._close_capture()
 
 
 def _fitted(meld: Meld | None) -> Meld:

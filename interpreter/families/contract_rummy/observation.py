@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ...game import OVER
-from .phases import _OVER, _WINDOW
+from .phases import _CAPTURE, _OVER, _WINDOW
 from .round import RoundState, SeatFacts
 from .rules import Contract
 from .table import TableIndex
@@ -41,7 +41,7 @@ class RummyObservation(NamedTuple):
     buys: tuple[int, ...]  # buys made this round, per seat
     buys_left: int  # this seat's
     joker_debt: int  # freed jokers the player in turn must still lay off this turn
-    window: tuple[int, ...]  # the seats that may buy or claim the discard on offer, in order
+    window: tuple[int, ...]  # the seats that may buy or claim the discard on offer (or capture a wild card), in order
     buyer: int | None  # who asked to buy it so far (in the veto phase: the buy the player in turn answers)
     known: tuple[tuple[int, ...], ...]  # cards each seat took from the pile and still holds
     turn_number: int
@@ -51,6 +51,7 @@ class RummyObservation(NamedTuple):
     out_first: int | None = None  # who went out, while the others take their last turns (going_out.last_turns)
     final_turns: tuple[int, ...] = ()  # the last turns still to come, by seat, in order
     seats: SeatFacts | None = None  # each seat's own contract, counters and skips (None where the ruleset has none)
+    offered: tuple[int, ...] = ()  # in the capture phase: the melds whose new wild cards may be captured
 
     @property
     def contracts(self) -> tuple[Contract, ...]:
@@ -102,7 +103,7 @@ class Observations(RoundState):
             tuple(map(len, self.hands)), pile[-1] if pile else None, self.protected, len(self.stock),
             self.table, tuple(down), tuple(self.buys),
             0 if buy_limit is None or self.buys[seat] >= buy_limit else buy_limit - self.buys[seat],
-            self.joker_debt, tuple(self.window) if phase is _WINDOW else (), self.buyer,
+            self.joker_debt, tuple(self.window) if phase is _WINDOW or phase is _CAPTURE else (), self.buyer,
             tuple(self.known), self.turn_number,
             down[seat] and self.down_turn[seat] == self.turn_number, self.meld_engine.wild, points,
-            self.out_first, self.final_turns, self._seat_facts))
+            self.out_first, self.final_turns, self._seat_facts, self.offered))

@@ -17,6 +17,7 @@ class Phase(StrEnum):
     DRAWING = "draw"
     WINDOW = "window"
     VETO = "veto"  # the player in turn allows or refuses a buy (buying.veto)
+    CAPTURE = "capture"  # the others may capture a wild card just put on the table (joker_swap.capture)
     PLAYING = "play"
     OVER = "over"
 
@@ -26,3 +27,4 @@ class Phase(StrEnum):
 # lookup through the enum machinery each time.
 _DEAL, _DRAWING, _WINDOW, _VETO, _PLAYING, _OVER = (Phase.DEAL, Phase.DRAWING, Phase.WINDOW, Phase.VETO,
                                                     Phase.PLAYING, Phase.OVER)
+_CAPTURE = Phase.CAPTURE

@@ -92,6 +92,7 @@ class RoundState(GameState):
 
     # --- lay-offs and joker swaps (laying_off.py) ---------------------------------------------
     joker_debt: int  # freed jokers that must be laid off this turn
+    offered: tuple[int, ...]  # joker_swap.capture: the melds whose new wild cards the others may capture now
 
     # --- the discard (discarding.py) ----------------------------------------------------------
     discarder: int | None  # who discarded the card on top of the pile
@@ -119,7 +120,7 @@ class RoundState(GameState):
                  "melds", "owners", "_table_index", "_table_version", "_table_changes",
                  "chance_step", "cut_success", "_chance_pending",
                  "turn_number", "reshuffles", "known",
-                 "buys", "window", "window_pos", "buyer", "_vetoes",
+                 "buys", "window", "window_pos", "buyer", "_vetoes", "offered",
                  "down", "down_turn", "jokers_melded", "_go_downs",
                  "joker_debt",
                  "discarder", "protected",
@@ -290,7 +291,8 @@ class RoundState(GameState):
                                changed: dict[int, Meld]) -> bool: ...  # discarding
         def _cards_left(self, seat: int, cards_out: Sequence[int]) -> int: ...  # discarding
         def _hand_rule(self) -> str: ...  # discarding
-        def _after_table_play(self, seat: int) -> None: ...  # discarding
+        def _after_table_play(self, seat: int, offered: Sequence[int] = ()) -> None: ...  # discarding
+        def _offer_capture(self, seat: int, melds: Sequence[int]) -> None: ...  # laying_off
         def _exhausted(self, reason: str) -> None: ...  # scoring
         def _end_round(self, goer: int | None) -> None: ...  # scoring
         def _next_last_turn(self) -> None: ...  # discarding

@@ -17,7 +17,7 @@ from .cardset import rummy_pack
 # The event kinds a contract-rummy record writes besides the core's: a ruleset's own
 # events (chance events, the fitting-discard call) must not reuse them.
 RECORD_EVENTS = ("draw", "buy", "refuse", "meld", "layoff", "swap", "discard", "out", "reshuffle", "exhausted", "bonus",
-                 "laydown", "contracts", "skip")
+                 "laydown", "contracts", "skip", "capture")
 
 MELD_NAMES: dict[str, Type] = {**GAME_NAMES, "size": Type.INT, "is_run": Type.BOOL, "is_set": Type.BOOL}
 # buying and chance-event expressions: the round's names (round, rounds, hand_size, is_last_round)
@@ -227,6 +227,9 @@ class JokerSwapRules:
     requires_down: bool
     freed_joker: FreedJoker
     may: SeatRule | None = None  # joker_swap.may: who may swap now, beyond the switches above
+    # joker_swap.capture: a wild card just put on the table may be captured at once by the
+    # others, in turn order (they put the natural card in its place and take it)
+    capture: bool = False
 
 
 @dataclass(frozen=True)
@@ -429,7 +432,8 @@ def build_section(builder: RulesBuilder) -> RummyRules:
                              melds=SwapFrom(get(("joker_swap", "melds"), "runs")),
                              requires_down=get(("joker_swap", "requires_down"), True),
                              freed_joker=FreedJoker(get(("joker_swap", "freed_joker"), "to-hand")),
-                             may=_seat_rule(builder, "joker_swap", seat_names)),
+                             may=_seat_rule(builder, "joker_swap", seat_names),
+                             capture=bool(get(("joker_swap", "capture"), False))),
         buying=BuyingRules(allowed=_buying_allowed(builder),
                       **_buy_priority(builder, _direction(builder)),
                       penalty_cards=builder.expr(("buying", "penalty_cards"), BUY_NAMES, Type.INT, 1),

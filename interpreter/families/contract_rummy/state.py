@@ -44,10 +44,10 @@ from .dealing import DealPhase
 from .discarding import DiscardPhase
 from .drawing import DrawPhase
 from .going_down import GoDownPhase
-from .laying_off import LayOffPhase
+from .laying_off import CapturePhase, LayOffPhase
 from .melds import MeldEngine
 from .observation import Observations, RummyObservation
-from .phases import _DEAL, _DRAWING, _VETO, _WINDOW, Phase
+from .phases import _CAPTURE, _DEAL, _DRAWING, _VETO, _WINDOW, Phase
 from .round import Checked, Move, not_now
 from .rules import BuyVeto
 from .scoring import ScoringPhase
@@ -56,7 +56,7 @@ from .table import TableIndex, TableMeld
 __all__ = ["Move", "Phase", "RummyObservation", "RummyState", "TableIndex", "TableMeld"]
 
 
-class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, DiscardPhase, ScoringPhase,
+class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, CapturePhase, DiscardPhase, ScoringPhase,
                  Observations):
     """A game of any contract-rummy ruleset."""
 
@@ -85,6 +85,7 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
         self.window_pos = 0
         self.buyer = None
         self.joker_debt = 0
+        self.offered = ()
         self.chance_step = 0
         self.cut_success = []
         self.forced = []
@@ -142,6 +143,8 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
             actions = self._window_actions(turn)
         elif self.phase is _VETO:
             actions = self._veto_actions()
+        elif self.phase is _CAPTURE:
+            actions = self._capture_actions(turn)
         else:
             actions = self._play_actions(turn)
             if not actions:  # the rules above are built so that a turn can always end
@@ -191,6 +194,8 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
         if phase is _WINDOW:
             self._verify_window(turn, action)
             return None
+        if phase is _CAPTURE:
+            return self._verify_capture(turn, action)
         return self._verify_play(turn, action)
 
     def _verify_play(self, seat: int, action: Move) -> Checked:
@@ -237,7 +242,10 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
         elif kind is StockCard:
             self._stock_draw(a.card)
         elif kind is Pass:
-            self._window_next()
+            if self.phase is _CAPTURE:
+                self._capture_next()
+            else:
+                self._window_next()
         elif kind is DrawStock:
             self._decline_discard()
         elif kind is TakeDiscard:
@@ -251,7 +259,10 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
         elif kind is LayOff:
             self._lay_off(a, c)
         elif kind is Swap:
-            self._swap(a, c)
+            if self.phase is _CAPTURE:
+                self._capture(a, c)
+            else:
+                self._swap(a, c)
         elif kind is CutOutcome:
             self._cut(a)
         elif kind is Allow:
@@ -271,7 +282,7 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Di
         new.jokers_melded = self.jokers_melded[:]
         new.down_turn = self.down_turn[:]
         new.known = self.known[:]
-        new.window = self.window[:]
+        new.window = self.window[:]  # (offered: a tuple, copied with the other plain fields)
         new.cut_success = self.cut_success[:]
         new.forced = self.forced[:]
         new.counters = Counter(self.counters)

@@ -130,6 +130,12 @@ def action_from_event(state: RummyState, event: dict[str, Any]) -> Move | None:
                 state.forced = [card(c) for c in event.get("given", [])]
             return Claim(event["meld"])
         return PASS
+    if state.phase is Phase.CAPTURE:  # each seat asked passes, but the one whose capture the line is
+        if kind == "capture" and seat == state.turn:
+            return Swap(event["meld"], card(event["card"]), pack)
+        return PASS
+    if kind == "capture":
+        raise IllegalActionError("no wild card was just put on the table: there is nothing to capture")
     if state.phase is Phase.VETO:  # an allowed buy is the buy itself
         if kind == "refuse":
             return REFUSE
