@@ -169,8 +169,9 @@ def notes_by_ruleset(rules: Ruleset) -> list[tuple[str, list[str]]]:
     """The notes shown, grouped by the ruleset (of the `extends` chain) that wrote them,
     the farthest parent first: [(ruleset name, its notes)].  A parent's notes describe
     the parent's rules, which a child may have changed, so they are never shown as the
-    child's.  A labelled note ("Game end: ...") is replaced by a later one of the same
-    label (see :func:`latest_notes`): a child's, shown under the child's name."""
+    child's.  A labelled note ("Game end: ...") is replaced by a later ruleset's note of
+    the same label, shown under that ruleset's name; the notes of one file are all shown,
+    whatever their labels (two notes of one file may well start alike: "Not expressible:")."""
     document = rules.document
     origins = []
     for i in range(len(rules.notes)):
@@ -182,7 +183,7 @@ def notes_by_ruleset(rules: Ruleset) -> list[tuple[str, list[str]]]:
     for note, label, origin in zip(rules.notes, labels, origins):
         if label is None or last_origin[label] == origin:  # else a later ruleset's note replaces it
             groups.setdefault(origin, []).append(note)
-    return [(name, latest_notes(tuple(kept))) for name, kept in groups.items()]
+    return list(groups.items())
 
 
 def _notes_heading(rules: Ruleset, name: str) -> str:
@@ -202,27 +203,6 @@ def _label(note: str) -> str | None:
 
 
 _LABEL = re.compile(r"([A-Z][^:'\"]{0,40}):\s")
-
-
-def latest_notes(notes: tuple[str, ...]) -> list[str]:
-    """``notes`` (a parent's first, then its child's) with each labelled note ("Game end:
-    ...") replaced by a later note of the same label, in the place of the first.
-
-    >>> latest_notes(("Deal: 8 deals.", "Bids: clockwise.", "Deal: to 500."))
-    ['Deal: to 500.', 'Bids: clockwise.']
-    """
-    labels = [_label(note) for note in notes]
-    last = {label: i for i, label in enumerate(labels) if label is not None}
-    out = []
-    placed: set[str] = set()
-    for i, note in enumerate(notes):
-        label = labels[i]
-        if label is None:
-            out.append(note)
-        elif label not in placed:
-            placed.add(label)
-            out.append(notes[last[label]])
-    return out
 
 
 def _first_dealer(seat: int | None) -> str:

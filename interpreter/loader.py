@@ -486,6 +486,21 @@ def schema_problems(doc: Document, validator: Any) -> list[Problem]:
                 message = f"{error.instance!r} is not one of {', '.join(map(str, options))}"
                 if close:
                     message += f" (did you mean '{close[0]}'?)"
+            elif error.validator in ("anyOf", "oneOf") and error.context:
+                # no branch fits and none got further (`priority: clockwise`): say what would
+                options = [str(o) for e in error.context if e.validator == "enum" for o in e.validator_value]
+                kinds = [e.validator_value for e in error.context if e.validator == "type"]
+                shapes = []
+                if any(k == "object" or (isinstance(k, list) and "object" in k) for k in kinds):
+                    keys = [k for branch in _schema_at(error).get(error.validator, []) if isinstance(branch, dict)
+                            for k in branch.get("properties", {})]
+                    shapes.append("a mapping" + (f" of {', '.join(keys)}" if keys else ""))
+                if options or shapes:
+                    message = f"{error.instance!r} is not " + " or ".join(
+                        ([f"one of {', '.join(options)}"] if options else []) + shapes)
+                    close = difflib.get_close_matches(str(error.instance), options, n=1)
+                    if close:
+                        message += f" (did you mean '{close[0]}'?)"
             elif error.validator == "pattern" and "description" in _schema_at(error):
                 message = f"{error.instance!r}: {_schema_at(error)['description']}"
             elif error.validator == "type" and isinstance(error.instance, str) and ".." in error.instance \

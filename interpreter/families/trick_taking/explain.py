@@ -192,10 +192,13 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     else:
         out.append("The highest trump wins the trick; without trumps, the highest card of the suit led.")
     if play.cancel_identical:
-        out.append("Identical cards (several decks) played to one trick cancel each other: neither can win it.")
+        out.append("Identical cards (several decks) played to one trick cancel each other: neither can win it. "
+                   "A trick no card can win (every card that could win cancelled) goes to the player who led it."
+                   if tricks.order is None else
+                   "Identical cards (several decks) played to one trick cancel each other: neither can win it.")
     if play.last_identical:
         out.append("Of two identical cards (several decks) in one trick, the one played later ranks higher.")
-    elif _several_decks(rules):
+    elif _several_decks(rules) and not play.cancel_identical:
         out.append("Of two identical cards (several decks) in one trick, the one played first ranks higher.")
     out += ["", "## Scoring", ""]
     if tricks.scoring.lets:
@@ -382,14 +385,29 @@ def _taken_examples(rules: Ruleset, setup: Any) -> list[str]:
     worth = {c: value(scoring.card_points, c) if scoring.card_points is not None else 0 for c in set(dealt)}
     counts = [(name, {c: value(rule, c) for c in set(dealt)}) for name, rule in scoring.counts]
 
-    def scores(won: list[list[int]]) -> int:
+    def trick_points(plays: list[tuple[int, list[int]]]) -> list[int]:
+        """Each seat's trick_points over ``plays`` (who took each trick, and its cards, in
+        the order played; each trick led and won by its first card)."""
+        by_seat = [0] * players
+        rule = scoring.trick_points
+        if rule is None:
+            return by_seat
+        for number, (seat, cards) in enumerate(plays, 1):
+            env = {**setup.round_env(0), "seat": seat, "trick": number, "is_last_trick": number == len(plays),
+                   "trick_cards": cards, "trick_as": cards, "winning_card": cards[0], "winning_as": cards[0],
+                   "led_suit": pack.suit_of[cards[0]], "trump": -1, "trick_card_points": sum(worth[c] for c in cards)}
+            by_seat[seat] += int(rule(env))
+        return by_seat
+
+    def scores(won: list[list[int]], plays: list[tuple[int, list[int]]]) -> int:
         env: dict[str, Any] = {**setup.round_env(0), "bid": 0, "seat": 0, "is_dealer": False,
                                "bids": [0] * players, "team": 0, "team_bid": 0, "maker": 0, "maker_team": 0,
                                "alone": False, **_NO_CONTRACT}
         taken = [len(cards) // players for cards in won]
         points = [sum(worth[c] for c in cards) for cards in won]
+        by_trick = trick_points(plays)
         env.update(tricks=taken[0], taken=taken, team_tricks=taken[0], card_points=points[0],
-                   card_points_by_seat=points, trick_points=0, trick_points_by_seat=[0] * players,
+                   card_points_by_seat=points, trick_points=by_trick[0], trick_points_by_seat=by_trick,
                    cards_taken=len(won[0]), cards_taken_by_seat=[len(cards) for cards in won],
                    all_card_points=sum(points))
         for name, of in counts:
@@ -415,22 +433,29 @@ def _taken_examples(rules: Ruleset, setup: Any) -> list[str]:
                       [least] + plain[:players - 1]))
     cases.append(("took every trick", list(dealt)))
     maker = " (the player the maker)" if scoring.names & {"maker", "maker_team"} else ""
+    ordered = (" (the player's tricks are the first ones played, each trick won by its first card)"
+               if scoring.trick_points is not None else "")
     out = ["", f"Worked example, in a round of {size} cards at {players} players{maker}, the other tricks shared in "
-           "turn among the other players:", "", "| a player who... | scores |", "|---|---|"]
+           f"turn among the other players{ordered}:", "", "| a player who... | scores |", "|---|---|"]
     for words, mine in cases:
         rest = list(dealt)
         for c in mine:
             rest.remove(c)
         won: list[list[int]] = [mine] + [[] for _ in range(players - 1)]
+        plays = [(0, mine[k:k + players]) for k in range(0, len(mine), players)]
         for k in range(0, len(rest), players):  # trick by trick, to the other seats in turn
-            won[1 + (k // players) % (players - 1)] += rest[k:k + players]
+            seat = 1 + (k // players) % (players - 1)
+            won[seat] += rest[k:k + players]
+            plays.append((seat, rest[k:k + players]))
         try:
-            out.append(f"| {words} | {scores(won)} |")
+            out.append(f"| {words} | {scores(won, plays)} |")
         except (EvaluationError, ArithmeticError, IndexError):
             continue
     if len(cases) > 1:  # and the player left of them took every trick
+        everything = [(1, list(dealt)[k:k + players]) for k in range(0, len(dealt), players)]
         try:
-            out.append(f"| took no trick, the next player every trick | {scores([[], list(dealt)] + [[] for _ in range(players - 2)])} |")
+            out.append(f"| took no trick, the next player every trick | "
+                       f"{scores([[], list(dealt)] + [[] for _ in range(players - 2)], everything)} |")
         except (EvaluationError, ArithmeticError, IndexError):
             pass
     return out

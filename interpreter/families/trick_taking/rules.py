@@ -98,6 +98,7 @@ class PlayRules:
     lead_it: bool = True  # play.first_lead.lead_it: and leads that card to the first trick
     last_identical: bool = False  # play.identical_cards: last-wins (of two identical cards the later wins)
     cancel_identical: bool = False  # play.identical_cards: cancel (two identical cards cannot win)
+    all_cancelled: str = "leader"  # trick.all_cancelled: who takes a trick no card can win (without trick.order too)
 
     @property
     def by_rule(self) -> bool:
@@ -631,7 +632,8 @@ def build_section(builder: RulesBuilder) -> TrickRules:
                        if get(("play", "leader")) is not None else None,
                        first_lead=first_lead, lead_it=lead_it,
                        last_identical=get(("play", "identical_cards"), "first-wins") == "last-wins",
-                       cancel_identical=get(("play", "identical_cards"), "first-wins") == "cancel"),
+                       cancel_identical=get(("play", "identical_cards"), "first-wins") == "cancel",
+                       all_cancelled=get(("trick", "all_cancelled"), "leader")),
         scoring=ScoringRules(tuple(cases), tuple(score_lets),
                              builder.expr(("scoring", "card_points"), CARD_POINT_NAMES, Type.INT)
                              if get(("scoring", "card_points")) is not None else None,

@@ -295,7 +295,7 @@ class PlayPhase(RoundState):
         played_as = self._played_as
         if len(played_as) < len(plays):
             played_as = played_as + [-1] * (len(plays) - len(played_as))
-        rp = self._round_power or _plain_power(self.setup.pack.size)
+        rp = self._round_power or _plain_power(self.setup.pack.size, self.tricks.play.all_cancelled)
         return ordered.trick_winner(plays, suits, power, trump, rp, played_as, self.leader,
                                     self.tricks.play.last_identical, self.tricks.play.cancel_identical)
 
@@ -507,16 +507,17 @@ class PlayPhase(RoundState):
             self._end_round()
 
 
-_PLAIN: dict[int, ordered.RoundPower] = {}
+_PLAIN: dict[tuple[int, str], ordered.RoundPower] = {}
 
 
-def _plain_power(size: int) -> ordered.RoundPower:
+def _plain_power(size: int, all_cancelled: str = "leader") -> ordered.RoundPower:
     """The trick order of a ruleset with no trick.order (identical cards cancelling
-    alone): the suit led, then the trumps."""
-    found = _PLAIN.get(size)
+    alone): the suit led, then the trumps; a trick no card can win goes as
+    trick.all_cancelled says."""
+    found = _PLAIN.get((size, all_cancelled))
     if found is None:
-        order = ordered.TrickOrder.from_tiers([ordered.LED_TIER, ordered.TRUMP_TIER], ())
-        found = _PLAIN[size] = ordered.RoundPower(order, (-1,) * size, frozenset())
+        order = ordered.TrickOrder.from_tiers([ordered.LED_TIER, ordered.TRUMP_TIER], (), all_cancelled)
+        found = _PLAIN[size, all_cancelled] = ordered.RoundPower(order, (-1,) * size, frozenset())
     return found
 
 
@@ -531,7 +532,7 @@ def trick_standing(tricks: Any, pack: Pack, order: tuple[Any, ...], trump: int |
     play_rules = tricks.play
     if tricks.order is None and not play_rules.cancel_identical:
         return winner_function(True, play_rules.last_identical)(plays, suits, power, trump)
-    rp = rp or _plain_power(pack.size)
+    rp = rp or _plain_power(pack.size, play_rules.all_cancelled)
     as_of = rp.order.index
     played_as = [as_of(r) if r is not None else -1 for r in roles][:len(plays)]
     played_as += [-1] * (len(plays) - len(played_as))
