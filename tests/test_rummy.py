@@ -571,3 +571,16 @@ def test_a_record_buy_by_a_seat_that_may_not_buy_names_the_reason(tmp_path):
     path.write_text("".join(json.dumps(e) + "\n" for e in lines))
     with pytest.raises(RecordError, match=rf"seat {lines[i]['seat']} may not buy this discard: it discarded that card"):
         replay(path)
+
+
+def test_bots_do_not_pass_the_same_cards_round_until_the_turn_limit():
+    # Two bots of carioca-two-player, seeds 3 and 7, round 6 (one trio, two escalas): each took
+    # the other's discard as a partial meld and threw another card the other wanted, the same
+    # three or four cards going round for 400 turns until the turn limit ended the round.  Late
+    # in a round a bot no longer takes back a card it threw itself unless it then goes down.
+    from cardrules.interpreter.driver import play_bots
+    rules = load_ruleset("carioca-two-player")
+    for seed in (3, 7):
+        state = play_bots(rules, ["bot", "bot"], seed)
+        assert state.is_over
+        assert not [e for e in state.events if e["event"] == "exhausted" and e["reason"] == "turns"], seed

@@ -21,6 +21,11 @@ from .observation import RummyObservation
 from .phases import Phase
 
 _DRAWING, _WINDOW, _VETO, _CAPTURE = Phase.DRAWING, Phase.WINDOW, Phase.VETO, Phase.CAPTURE  # compared on every decision
+# Turns into a round (all seats' turns) after which the bot no longer takes back from the
+# pile a card it discarded itself this round, unless the card lets it go down: two or
+# three bots could otherwise pass the same few cards round for hundreds of turns (each
+# taking the other's discard as a partial meld and throwing another), until the turn limit.
+LATE_TURNS = 120
 
 
 class RummyBot:
@@ -47,6 +52,10 @@ class RummyBot:
         # the discard it took this turn (round, turn number, card): it does not throw that
         # card back in the same turn (two bots passing one card to and fro for ever)
         self._took: tuple[int, int, int] | None = None
+        # the cards it discarded this round, with the round and the last turn number seen:
+        # a turn number lower than the last one seen is another game or another sampled
+        # world of a search (a playout bot plays many), and the memory starts afresh
+        self._thrown: tuple[int, int, set[int]] = (-1, -1, set())
         # runs of any suits (melds.run.same_suit: false): a run's neighbours are of every suit;
         # groups (melds.kinds like colour or suit): cards that share the colour or suit build them
         melds = self.section.melds
@@ -58,13 +67,38 @@ class RummyBot:
         self._general = self._any_suit_runs or bool(melds.kinds)
 
     def act(self, obs: RummyObservation, legal: Sequence[RummyAction]) -> RummyAction:
+        action = self._choose(obs, legal)
+        if type(action) is Discard:
+            self._remember_thrown(obs, action.card)
+        return action
+
+    def _remember_thrown(self, obs: RummyObservation, card: int) -> None:
+        thrown_round, last_turn, cards = self._thrown
+        if thrown_round != obs.round or obs.turn_number < last_turn:
+            cards = set()
+        cards.add(card)
+        self._thrown = (obs.round, obs.turn_number, cards)
+
+    def _takes_back(self, obs: RummyObservation, c: int) -> bool:
+        """Whether taking ``c`` from the pile, late in the round, would take back a card
+        this seat discarded this round without completing a meld (see LATE_TURNS)."""
+        thrown_round, last_turn, cards = self._thrown
+        if obs.turn_number <= LATE_TURNS or thrown_round != obs.round or obs.turn_number < last_turn or \
+                c not in cards or c in obs.wild or obs.down[obs.seat] or obs.contract is None or \
+                not obs.contract.melds:
+            return False
+        # (late in a long round only, so the go-down search below runs rarely)
+        return not obs.table.engine.go_down_options(list(obs.hand) + [c], obs.contract.melds, 1)
+
+    def _choose(self, obs: RummyObservation, legal: Sequence[RummyAction]) -> RummyAction:
         actions = legal
         if len(actions) == 1:
             return actions[0]
         phase = obs.phase
         if phase == _DRAWING:
             top = obs.top_discard
-            if TAKE in actions and top is not None and self._wants(obs, top, buying=False):
+            if TAKE in actions and top is not None and self._wants(obs, top, buying=False) and \
+                    not self._takes_back(obs, top):
                 self._took = (obs.round, obs.turn_number, top)
                 return TAKE
             return DRAW
