@@ -66,18 +66,14 @@ class RummyBot:
         # (either takes the general scoring, apart: the plain one runs at nearly every decision)
         self._general = self._any_suit_runs or bool(melds.kinds)
 
-    def act(self, obs: RummyObservation, legal: Sequence[RummyAction]) -> RummyAction:
-        action = self._choose(obs, legal)
-        if type(action) is Discard:
-            self._remember_thrown(obs, action.card)
-        return action
-
     def _remember_thrown(self, obs: RummyObservation, card: int) -> None:
-        thrown_round, last_turn, cards = self._thrown
-        if thrown_round != obs.round or obs.turn_number < last_turn:
-            cards = set()
-        cards.add(card)
-        self._thrown = (obs.round, obs.turn_number, cards)
+        thrown = self._thrown
+        if thrown[0] != obs.round or obs.turn_number < thrown[1]:
+            thrown = self._thrown = (obs.round, obs.turn_number, {card})
+        else:
+            thrown[2].add(card)
+            if obs.turn_number != thrown[1]:
+                self._thrown = (thrown[0], obs.turn_number, thrown[2])
 
     def _takes_back(self, obs: RummyObservation, c: int) -> bool:
         """Whether taking ``c`` from the pile, late in the round, would take back a card
@@ -90,7 +86,7 @@ class RummyBot:
         # (late in a long round only, so the go-down search below runs rarely)
         return not obs.table.engine.go_down_options(list(obs.hand) + [c], obs.contract.melds, 1)
 
-    def _choose(self, obs: RummyObservation, legal: Sequence[RummyAction]) -> RummyAction:
+    def act(self, obs: RummyObservation, legal: Sequence[RummyAction]) -> RummyAction:
         actions = legal
         if len(actions) == 1:
             return actions[0]
@@ -119,7 +115,10 @@ class RummyBot:
             return PASS
         if phase == _VETO:
             return REFUSE if self._denies(obs) else ALLOW
-        return self._play(obs, actions)
+        action = self._play(obs, actions)
+        if type(action) is Discard:  # (remembered for _takes_back)
+            self._remember_thrown(obs, action.card)
+        return action
 
     # --- what a card is worth to this hand ------------------------------------------------
     def _needs(self, obs: RummyObservation) -> tuple[bool, bool]:

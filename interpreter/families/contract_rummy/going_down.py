@@ -185,4 +185,5 @@ class GoDownPhase(RoundState):
             self.down[seat] = True
             self.down_turn[seat] = self.turn_number
         self.log(events.meld(self.round, seat, placed, self.setup.pack.codes))
-        self._after_table_play(seat, [meld_id for meld_id, meld in placed if self.meld_engine.wilds(meld)])
+        self._after_table_play(seat, [meld_id for meld_id, meld in placed if self.meld_engine.wilds(meld)]
+                               if self.section.joker_swap.capture else ())

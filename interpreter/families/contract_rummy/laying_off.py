@@ -158,8 +158,11 @@ class LayOffPhase(RoundState):
         self._changed(action.meld, meld)
         self._log.append((events.layoff, self.round_index + 1, seat, action.meld, action.cards, meld.cards,
                           self.setup.pack.codes))
-        wild = self.meld_engine.wild
-        self._after_table_play(seat, (action.meld,) if any(c in wild for c in action.cards) else ())
+        if self.section.joker_swap.capture:
+            wild = self.meld_engine.wild
+            self._after_table_play(seat, (action.meld,) if any(c in wild for c in action.cards) else ())
+        else:
+            self._after_table_play(seat)
 
     # --- joker swaps ---------------------------------------------------------------------------
     def _swap_actions(self, seat: int, distinct: list[int], actions: list[Move]) -> None:

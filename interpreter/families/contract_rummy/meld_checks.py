@@ -95,6 +95,11 @@ class MeldChecks:
         self.own_place = rules.wild_natural and any(c < cards.suited for c in self.wild_naturals)
         self._made_with = (rules, env, going_down, pack, ranks)  # (for as_naturals)
         self._as_naturals: MeldChecks | None = None
+        if not self.own_place:  # the searches need not try the natural reading: no wrapper call on the hot path
+            for name in ("go_down_options", "best_melding"):
+                plain = getattr(self, "_" + name, None)
+                if plain is not None:
+                    setattr(self, name, plain)
         # special cards that are not wild: they go in no meld
         self.dead = frozenset(c for c in range(cards.suited, cards.size) if c not in self.wild)
         # Runs stand within the deck's ranks (``ranks``, its codes; all the pack's by

@@ -187,11 +187,11 @@ class LayOffs(MeldChecks):
             return None
         if meld.rank >= 0 and card < self.suited and card % self.stride == meld.rank:
             stride = self.stride
-            i = next((i for i, c in enumerate(meld.cards) if c in wild and not (  # a set frees its first wild card
+            place = next((k for k, c in enumerate(meld.cards) if c in wild and not (  # a set frees its first wild card
                 self.own_place and c in self.wild_naturals and c < self.suited and c % stride == meld.rank)), None)
-            if i is None:
+            if place is None:
                 return None
-            return Meld(meld.kind, meld.cards[:i] + (card,) + meld.cards[i + 1:], -1, 0, meld.rank)
+            return Meld(meld.kind, meld.cards[:place] + (card,) + meld.cards[place + 1:], -1, 0, meld.rank)
         return None
 
     # Per-meld answers are cached by the meld object itself: a meld on the table is one
