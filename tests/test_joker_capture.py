@@ -151,3 +151,37 @@ def test_typed_moves_at_the_capture(run_cli):
     run = [m for m, meld in state.melds.items() if meld.kind == "run"][0]
     assert parse_input(rules, state.observation(3), f"swap {run} 7d") == Swap(run, card("7D"))
     assert state.turn != CHANCE
+
+
+class _Renderer:
+    names = ["Ann", "Bob", "Cy", "Di"]
+
+    def __init__(self):
+        self.round, self.said = {}, []
+
+    def card(self, name):
+        return name
+
+    def cards(self, names):
+        return " ".join(names)
+
+    def say(self, text):
+        self.said.append(text)
+
+
+def test_the_table_tells_and_asks_the_capture_in_words():
+    from cardrules.narration.families.contract_rummy import RummyView
+    from cardrules.web.families.contract_rummy import RummyWebView
+    state = melded()
+    rules = state.rules
+    renderer = _Renderer()
+    view = RummyView(rules, renderer)
+    view.on_capture({"event": "capture", "round": 1, "seat": 3, "meld": 2, "card": "7D", "freed": "JK"})
+    assert renderer.said == ["Di captures JK from [2], putting 7D in its place"]
+    assert view.prompt(state.observation(2), state.legal_actions()).startswith("a wild card was just put down in [")
+    state.apply(PASS)
+    table = RummyWebView(rules)
+    controls = table.controls(state.observation(3), state.legal_actions())
+    labels = [b["label"] for b in controls["buttons"]]
+    assert "Pass" in labels and any(label.startswith("Capture: 7") for label in labels)
+    assert controls["prompt"] == "a wild card was just put down: capture it or pass"
