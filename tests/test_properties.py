@@ -78,7 +78,7 @@ HOOKED_WHEN = {
     "oh-hell-traditional": lambda hand_size, last: not last,
     # no bidding at all
     **{name: NEVER for name in ("hearts", "hearts-3-5-players", "omnibus-hearts", "spot-hearts", "black-maria",
-                                      "euchre", "knockout-whist", "hearts-kitty")},
+                                      "euchre", "knockout-whist", "hearts-kitty", "whist")},
     # bids laid aside as cards, or read from the hand (nil or the spades held): no hook
     **{name: NEVER for name in ("ninety-nine", "spades-whiz", "spades-mirror")},
     # the estimates after an auction have no hook (the sources' 'risk' rules are not played);
@@ -104,7 +104,9 @@ SCORED_ELSEWHERE = {"spades", "spades-jjdd", "spades-500", "skull-king", "skull-
                     # bids laid aside as cards, 30/20/10 by how many made theirs: tests/test_ninety_nine.py;
                     # the kitty with the first trick: tests/test_kitty_to_trick.py; partnership Spades
                     # with bids from the hand: tests/test_hand_bids.py (scored as spades)
-                    "ninety-nine", "hearts-kitty", "spades-whiz", "spades-mirror"}
+                    "ninety-nine", "hearts-kitty", "spades-whiz", "spades-mirror",
+                    # partnerships, a point a trick over six on each side's first seat: tests/test_whist.py
+                    "whist"}
 
 
 def games(names):

@@ -38,6 +38,12 @@ class DealPhase(RoundState):
         next phase started (the trump made, by default, which sets the phase and the turn)."""
         self.hands = [list(h) for h in deal.hands]
         self.upcard = deal.upcard
+        if self.tricks.trump.dealer_last:  # trump.no_upcard: dealer-last (Whist)
+            # no card left to turn: the dealer's own last card is turned up; it stays in
+            # their hand, seen by all until it is played (the observation's upcard, picked_up)
+            self.picked_up = deal.upcard is None and bool(self.hands[self.dealer])
+            if self.picked_up:
+                self.upcard = self.hands[self.dealer][-1]
         tricks = self.tricks
         self.sitting_out = -1
         self.absent = ()

@@ -41,7 +41,10 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                            "their hand, before the bidding.")
     elif trump.kind is TrumpKind.UPCARD:
         out.append("After the deal the next card is turned up; its suit is trump for the round."
-                   + (" When no card is left to turn, the round has no trump." if trump.no_trump_without_upcard
+                   + (" When no card is left to turn (the whole pack dealt), the dealer's own last card is turned "
+                      "up instead: its suit is trump, and it stays in the dealer's hand, seen by all until it is "
+                      "played (`trump.no_upcard: dealer-last`)." if trump.dealer_last else
+                      " When no card is left to turn, the round has no trump." if trump.no_trump_without_upcard
                       else ""))
     elif trump.kind is TrumpKind.ROTATION:
         names = ["no trump" if s is None else pack.suits[s].name for s in trump.rotation]

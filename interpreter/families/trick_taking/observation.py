@@ -174,6 +174,8 @@ class Observations(RoundState):
                                trump_calls=tuple(self.trump_calls), maker=self.maker, picked_up=self.picked_up,
                                discarded=self.discarded if seat == self.dealer else -1, alone=self.alone,
                                sitting_out=self.sitting_out)
+        elif self.picked_up:  # trump.no_upcard: dealer-last: the turned card is the dealer's own
+            obs = obs._replace(picked_up=True)
         if self.absent:
             obs = obs._replace(absent=self.absent)
         if self.tricks.blind is not None:

@@ -59,6 +59,7 @@ class TrumpRules:
     rotation: tuple[int | None, ...]  # suits (0..3) round by round; None: no trump
     bowers: bool
     no_trump_without_upcard: bool  # when the deal leaves no card to turn, play without trump
+    dealer_last: bool = False  # trump.no_upcard: dealer-last: then the dealer's own last card is turned (Whist)
     jokers: JokerRank | None = None  # trump.jokers: where a joker stands in a trick
     suit: Compiled | None = None  # trump.suit: the round's trump by expression (TRUMP_NAMES)
     high_cards: tuple[int, ...] = ()  # trump.high_cards: trumps above the ace, highest first
@@ -607,7 +608,8 @@ def build_section(builder: RulesBuilder) -> TrickRules:
     counter_lists = {name: Type.LIST for name in counter_names}  # trump.suit and chooser: each counter by seat
     return TrickRules(
         trump=TrumpRules(kind=kind, rotation=rotation, bowers=bowers,
-                         no_trump_without_upcard=get(("trump", "no_upcard"), "forbidden") == "no-trump",
+                         no_trump_without_upcard=get(("trump", "no_upcard"), "forbidden") in ("no-trump", "dealer-last"),
+                         dealer_last=get(("trump", "no_upcard"), "forbidden") == "dealer-last",
                          jokers=JokerRank(get(("trump", "jokers"))) if get(("trump", "jokers")) else None,
                          high_cards=high_cards,
                          chooser=builder.expr(("trump", "chooser"), {**CHOOSER_NAMES, **counter_lists}, Type.INT)
@@ -701,7 +703,8 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
             extra = " and a trump card" if needs_upcard else ""
             once(("deal", "hand_size"), f"with {setup.players} players, round {number} deals {size} cards "
                  f"each{extra}: {dealt} cards, but the deck holds {setup.deck_size}"
-                 + ("; to play such a round without trump, write trump.no_upcard: no-trump" if needs_upcard and
+                 + ("; to play such a round without trump, write trump.no_upcard: no-trump (or dealer-last to turn "
+                    "the dealer's own last card, as in Whist)" if needs_upcard and
                     dealt - 1 <= setup.deck_size else ""))
             return
         env = setup.round_env(index)

@@ -253,6 +253,8 @@ class TrumpPhase(RoundState):
             event["seat"] = seat
         if alone:
             event["alone"] = True
+        if seat is None and self.picked_up and self.tricks.trump.dealer_last and self.upcard is not None:
+            event["upcard"] = pack.codes[self.upcard]  # the dealer's own last card, turned (trump.no_upcard)
         if self._trump_hidden and seat is None:
             # shown after the bidding: logged then, with the card turned (hidden in the deal's views)
             event["upcard"] = None if self.upcard is None else pack.codes[self.upcard]
