@@ -62,14 +62,14 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
         pool = list(rest.elements())
         rng.shuffle(pool)
         pool = pool[:size * seat] + mine + pool[size * seat:]
-    dealer_last = state.tricks.trump.dealer_last and obs.picked_up and obs.upcard is not None and upcard is None
-    if dealer_last:  # the turned card is the dealer's own last card (trump.no_upcard: dealer-last): so it is here
-        pool.remove(obs.upcard)
-        pool.insert(obs.dealer * size + size - 1, obs.upcard)
+    held_up = obs.upcard if state.tricks.trump.dealer_last and obs.picked_up and upcard is None else None
+    if held_up is not None:  # the turned card is the dealer's own last card (trump.no_upcard: dealer-last): so it is here
+        pool.remove(held_up)
+        pool.insert(obs.dealer * size + size - 1, held_up)
     hands = tuple(tuple(pool[s * size:(s + 1) * size]) for s in range(players))
     state.apply(Deal(hands, upcard, tuple(pool[players * size:])))
-    if dealer_last:
-        upcard = obs.upcard  # held by the dealer until played, as a card picked up is (below)
+    if held_up is not None:
+        upcard = held_up  # held by the dealer until played, as a card picked up is (below)
     helper: TrickBot | None = None
 
     def bot() -> TrickBot:
