@@ -110,7 +110,8 @@ class Renderer:
     def say(self, text: str) -> None:
         if text.startswith("you "):  # "you bids 3" -> "you bid 3"
             verb, _, rest = text[4:].partition(" ")
-            verb = {"goes": "go", "does": "do", "passes": "pass"}.get(verb, verb[:-1] if verb.endswith("s") else verb)
+            verb = {"goes": "go", "does": "do", "passes": "pass", "is": "are", "has": "have"}.get(
+                verb, verb[:-1] if verb.endswith("s") else verb)
             text = f"you {verb} {rest}".rstrip()
         self.heard.append(text)  # kept (resumed games too) for `last`
         if self.narrate:

@@ -331,3 +331,45 @@ def test_a_new_meld_once_down_must_hold_cards_of_a_set_or_a_run(tmp_path):
     with pytest.raises(IllegalActionError, match="a set or a run, one kind for each meld"):
         state.verify(GoDown((cards("9S 9D 9C"),), ("set", "run")))
     state.verify(GoDown((cards("9S 9D 9C"),), ("set",)))
+
+
+def test_set_ranks_are_rank_values_as_card_rank_is(tmp_path):
+    # kings are 13 and aces 14, as card_rank and run_lows count them (not places from 0)
+    rules = ruleset(tmp_path, "extends: shanghai\ncontracts: [[set, set]]\n", "values")
+    state = new_game(rules, 4, seed=0)
+    engine = state.meld_engine
+    env = state._go_down_env(1, [engine.make(SET, cards("KS KH KD")), engine.make(SET, cards("AS AH AD")),
+                                 engine.make(SET, cards("2S 2H 2D"))])
+    assert env["set_ranks"] == [13, 14, 2]
+
+
+def test_a_run_turning_the_corner_is_placed_alike_however_it_was_made(tmp_path):
+    # K-A-2-3-4 of clubs stands from 13 to 17 whether a player typed it or a lay-off of the king
+    # below A-2-3-4 made it (that one keeps its start in another form: 0)
+    rules = ruleset(tmp_path, "extends: liverpool-rummy-reference\nmelds:\n  run: {wrap: true}\n", "corner")
+    state = new_game(rules, 4, seed=0)
+    while state.turn < 0:
+        state.apply(state.chance_action())
+    engine = state.meld_engine
+    typed = engine.make(RUN, cards("KC AC 2C 3C 4C"))
+    laid = engine.lay_off(engine.make(RUN, cards("AC 2C 3C 4C")), card("KC"))
+    assert laid is not None and laid.cards == typed.cards
+    for meld in (typed, laid):
+        env = state._go_down_env(state.turn, [meld])
+        assert (env["run_lows"], env["run_highs"]) == ([13], [17]), meld
+
+
+def test_going_down_may_holds_in_a_round_with_no_contract_typed_or_listed(tmp_path):
+    # Five Crowns with a house rule "no runs": a typed go-out with a run is refused as the
+    # listing leaves it out (a replay used to accept it)
+    rules = ruleset(tmp_path, "extends: five-crowns\ngoing_down:\n  may: {rule: \"len(run_sizes) == 0\", "
+                    "message: \"sets only here\"}\n", "sets-only")
+    state = new_game(rules, 2, seed=0)
+    state.stack_deal((cards("3S 4S 5S"), cards("6H 7H 8H")), card("9C"), cards("3H 3D"))
+    assert state.turn >= 0
+    rummy_draw(state)
+    hand = state.hands[state.turn]
+    assert not [a for a in state.legal_actions() if isinstance(a, GoDown)]
+    run = tuple(sorted(c for c in hand if c != card("3H") and c != card("3D")))[:3]
+    with pytest.raises(IllegalActionError):
+        state.verify(GoDown((run,)))

@@ -584,3 +584,22 @@ def test_bots_do_not_pass_the_same_cards_round_until_the_turn_limit():
         state = play_bots(rules, ["bot", "bot"], seed)
         assert state.is_over
         assert not [e for e in state.events if e["event"] == "exhausted" and e["reason"] == "turns"], seed
+
+
+def test_a_run_turning_the_corner_replays_after_a_lay_off_below_it(tmp_path):
+    # Liverpool with runs that turn the corner: a king laid off below A-JK-3-4 of clubs made a
+    # run read from the king (13) on, whose joker's place (15) was looked up past the ace, and
+    # the record failed to replay ("malformed layoff event"); a run's places now go round the
+    # deck's ranks wherever a wild card's natural is looked up
+    from cardrules.interpreter.driver import play_bots
+    from cardrules.interpreter.record import replay, save_record
+    from cardrules.interpreter.ruleset import ruleset_from_text
+    path = tmp_path / "lw.yaml"
+    path.write_text("extends: liverpool-rummy-reference\nname: liverpool-corner\nmelds:\n  run: {wrap: true}\n")
+    rules = load_ruleset(path)
+    assert ruleset_from_text(path.read_text()).name == "liverpool-corner"
+    for seed in (14, 17, 21):
+        state = play_bots(rules, ["bot"] * 4, seed, ruleset_ref=str(path))
+        record = tmp_path / f"game-{seed}.jsonl"
+        save_record(state, record)
+        assert replay(record).state.totals == state.totals, seed

@@ -97,6 +97,15 @@ class GoDownPhase(RoundState):
                 melds = self.meld_engine.make_contract(action.melds, action.kinds, self.contract.melds)
         except ValueError as exc:
             raise IllegalActionError(str(exc)) from None
+        self._check_go_down_rule(seat, melds)
+        next_id = len(self.owners) + 1
+        added = {next_id + i: m for i, m in enumerate(melds)}
+        if not self._leaves_legal_hand(seat, [c for m in action.melds for c in m], added):
+            raise IllegalActionError(self._hand_rule())
+        return melds
+
+    def _check_go_down_rule(self, seat: int, melds: Sequence[Meld]) -> None:
+        """going_down.may over a go-down of ``melds`` (IllegalActionError with its message)."""
         may = self.section.going_down.may
         if may is not None:
             env = self._go_down_env(seat, melds)
@@ -105,11 +114,6 @@ class GoDownPhase(RoundState):
                     raise IllegalActionError(may.message.render(env))
                 except EvaluationError as exc:
                     raise EvaluationError(f"going_down.may.message: {exc}", ("going_down", "may", "message")) from None
-        next_id = len(self.owners) + 1
-        added = {next_id + i: m for i, m in enumerate(melds)}
-        if not self._leaves_legal_hand(seat, [c for m in action.melds for c in m], added):
-            raise IllegalActionError(self._hand_rule())
-        return melds
 
     def _meld_out_keeps(self) -> tuple[int, ...]:
         """In a round with no contract, how many cards a go-down may leave in hand: the
@@ -134,9 +138,10 @@ class GoDownPhase(RoundState):
 
     def _check_meld_out(self, seat: int, action: GoDown) -> list[Meld]:
         """The melds of a go-down in a round with no contract: every meld a set or a run
-        (as its kind says, or as the cards read), and the whole hand melded but what
-        going out leaves for the final discard."""
+        (as its kind says, or as the cards read), the whole hand melded but what going
+        out leaves for the final discard, and ``going_down.may`` met (as the listing asks)."""
         melds = self._sets_and_runs(action)
+        self._check_go_down_rule(seat, melds)
         left = len(self.hands[seat]) - sum(len(m.cards) for m in melds)
         keeps = self._meld_out_keeps()
         if left not in keeps:
@@ -160,9 +165,13 @@ class GoDownPhase(RoundState):
         env["run_sizes"] = [len(m.cards) for m in runs]
         # where each run stands: the value of its lowest place (1 for an ace played low)
         # and of its highest (a run turning the corner counts on past the ace)
-        env["run_lows"] = [m.start for m in runs]
-        env["run_highs"] = [m.start + len(m.cards) - 1 for m in runs]
-        env["set_ranks"] = [m.rank for m in sets]
+        # (read as a typed meld reads them: a run the search found turning the corner keeps
+        # its start in another form, so it is read again)
+        engine = self.meld_engine
+        lows = [engine.run_start(m.cards) if engine.rules.wrap else m.start for m in runs]
+        env["run_lows"] = [m.start if low is None else low for m, low in zip(runs, lows)]
+        env["run_highs"] = [low + len(m.cards) - 1 for m, low in zip(runs, env["run_lows"])]
+        env["set_ranks"] = [m.rank + 2 if m.rank >= 0 else -1 for m in sets]  # the rank's value, as card_rank
         env["set_sizes"] = [len(m.cards) for m in sets]
         return env
 

@@ -153,7 +153,14 @@ class MeldChecks:
         """The natural card the place ``index`` of a run stands for."""
         if meld.kind is not RUN:
             return None
-        return self.cards.card_for(meld.suit, meld.start + index)
+        return self.cards.card_for(meld.suit, self.in_ranks(meld.start + index))
+
+    def in_ranks(self, value: int) -> int:
+        """A run value as a rank's value: past the ace (or below the lowest rank) a run
+        turning the corner (melds.run.wrap) goes round the deck's ranks."""
+        if self.rules.wrap:
+            return (value - self.wrap_base) % self.wrap_span + self.wrap_base
+        return value
 
     def _dead_card(self, cards: Sequence[int]) -> str | None:
         """Why ``cards`` make no meld when one is a special card that is not wild."""

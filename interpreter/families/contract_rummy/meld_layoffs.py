@@ -182,7 +182,7 @@ class LayOffs(MeldChecks):
             for i, c in enumerate(meld.cards):
                 if c in wild and (standing is None or i in standing) and \
                         (self.stands_for(meld, i) == card if self.same_suit else
-                         card < self.suited and card % self.stride == self.cards.rank_of_value[meld.start + i]):
+                         card < self.suited and card % self.stride == self.cards.rank_of_value[self.in_ranks(meld.start + i)]):
                     return Meld(meld.kind, meld.cards[:i] + (card,) + meld.cards[i + 1:], meld.suit, meld.start)
             return None
         if meld.rank >= 0 and card < self.suited and card % self.stride == meld.rank:
@@ -258,8 +258,9 @@ class LayOffs(MeldChecks):
         if meld.name or not self.same_suit or self.own_place:  # (the general rules: every natural card tried)
             return frozenset(n for n in range(self.suited) if n not in wild and self.swap(meld, n) is not None)
         if meld.kind is RUN:
-            return frozenset(n for n in (card_for(meld.suit, meld.start + i) for i, c in enumerate(meld.cards) if c in wild)
-                             if n not in wild)
+            in_ranks = self.in_ranks
+            return frozenset(n for n in (card_for(meld.suit, in_ranks(meld.start + i)) for i, c in enumerate(meld.cards)
+                                         if c in wild) if n not in wild)
         return frozenset(s * stride + meld.rank for s in range(self.cards.suits) if s * stride + meld.rank not in wild) \
             if meld.rank >= 0 else frozenset()
 

@@ -617,7 +617,8 @@ def _buying_forced(builder: RulesBuilder) -> bool:
     if not forced:
         return False
     if not builder.get(("buying", "allowed"), False):
-        builder.fail(("buying", "forced"), "buying.forced needs buying.allowed: true (and a buying.limit)")
+        builder.fail(("buying", "forced"), "buying.forced needs buying.allowed: true (a forced buy is a buy, within "
+                     "buying.limit and buying.may)")
     if builder.get(("buying", "veto"), "none") != "none":
         builder.fail(("buying", "veto"), "a forced buy is not asked, so the player in turn has no buy to refuse: "
                      "leave out buying.veto, or buying.forced")

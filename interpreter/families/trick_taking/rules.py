@@ -704,7 +704,7 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
             once(("deal", "hand_size"), f"with {setup.players} players, round {number} deals {size} cards "
                  f"each{extra}: {dealt} cards, but the deck holds {setup.deck_size}"
                  + ("; to play such a round without trump, write trump.no_upcard: no-trump (or dealer-last to turn "
-                    "the dealer's own last card, as in Whist)" if needs_upcard and
+                    "the dealer's own last card, as in Whist)" if needs_upcard and trump.kind is TrumpKind.UPCARD and
                     dealt - 1 <= setup.deck_size else ""))
             return
         env = setup.round_env(index)
