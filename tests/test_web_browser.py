@@ -254,6 +254,25 @@ def test_two_people_and_two_bots_play_the_first_round_of_shanghai_isra(served):
             for page in (ann, bob):
                 if not _my_turn(page):
                     continue
+                cards = page.locator("#hand .card.discardable")
+                if not built_checked and page is ann and cards.count() >= 3 and \
+                        page.locator("button:has-text('Add as a meld')").count():
+                    # at Ann's first turn of play (whatever else she could do: a round may end
+                    # before she has a turn with nothing to meld), a meld being built: its
+                    # cards marked in the hand, then taken back
+                    _click(cards.nth(0))
+                    _click(cards.nth(1))
+                    _click(page.locator("button:has-text('Add as a meld')"))
+                    if page.locator("#hand .card.grouped").count() == 2:
+                        assert page.locator("#hand .card[data-group='1'] .badge").count() == 2
+                        assert page.locator("#composers .groups li").count() == 1
+                        # the server says at once that two cards make no meld
+                        page.wait_for_selector("#composers .groups .check.bad", timeout=5000)
+                        assert page.text_content("#composers .groups .check.bad").startswith("✗")
+                        _click(page.locator("#composers button.remove"))
+                        assert page.locator("#hand .card.grouped").count() == 0
+                        built_checked = True
+                    continue
                 for choice in ("#buttons button[data-move^='meld']", "#buttons button[data-move^='layoff']",
                                "#buttons button[data-move='draw']", "#buttons button[data-move='pass']",
                                "#buttons button[data-move='allow']"):
@@ -262,23 +281,6 @@ def test_two_people_and_two_bots_play_the_first_round_of_shanghai_isra(served):
                         _click(button.first)
                         break
                 else:
-                    cards = page.locator("#hand .card.discardable")
-                    if not built_checked and page is ann and cards.count() >= 3 and \
-                            page.locator("button:has-text('Add as a meld')").count():
-                        # a meld being built: its cards marked in the hand, then taken back
-                        _click(cards.nth(0))
-                        _click(cards.nth(1))
-                        _click(page.locator("button:has-text('Add as a meld')"))
-                        if page.locator("#hand .card.grouped").count() == 2:
-                            assert page.locator("#hand .card[data-group='1'] .badge").count() == 2
-                            assert page.locator("#composers .groups li").count() == 1
-                            # the server says at once that two cards make no meld
-                            page.wait_for_selector("#composers .groups .check.bad", timeout=5000)
-                            assert page.text_content("#composers .groups .check.bad").startswith("✗")
-                            _click(page.locator("#composers button.remove"))
-                            assert page.locator("#hand .card.grouped").count() == 0
-                            built_checked = True
-                        continue
                     if cards.count():
                         _click(cards.last)  # pick a card, then discard it
                         _click(page.locator("button[data-composer='Discard']"))
