@@ -56,3 +56,22 @@ def play_checking(state, policies, check):
         if state.turn >= 0:
             check(state)
     return state
+
+
+class SayingRenderer:
+    """A stand-in for the terminal's renderer that a family's view narrates to: seats named
+    Ann, Bob, Cy and Di, cards as their codes, and what is said kept in ``said``."""
+
+    names = ["Ann", "Bob", "Cy", "Di"]
+
+    def __init__(self):
+        self.round, self.said = {}, []
+
+    def card(self, name):
+        return name
+
+    def cards(self, names):
+        return " ".join(names)
+
+    def say(self, text):
+        self.said.append(text)

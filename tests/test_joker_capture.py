@@ -18,7 +18,7 @@ from cardrules.interpreter.errors import IllegalActionError, RecordError
 from cardrules.interpreter.families.contract_rummy.actions import PASS, GoDown, Swap
 from cardrules.interpreter.game import CHANCE
 from cardrules.interpreter.record import replay, save_record
-from helpers import rummy_draw, stacked_rummy_round
+from helpers import SayingRenderer, rummy_draw, stacked_rummy_round
 
 # Round 1 of King Rummy: a set of 3 and a run of 4.  Seat 1 plays first and goes down with
 # 8H 8S JK and 5D 6D JK 8D; seat 2 holds no natural card a joker stands for, seat 3 the 7D
@@ -142,7 +142,7 @@ def test_a_capture_line_where_none_was_offered_is_refused(tmp_path):
         replay(record)
 
 
-def test_typed_moves_at_the_capture(run_cli):
+def test_typed_moves_at_the_capture():
     from cardrules.interpreter.textio import parse_input
     state = melded()
     rules = state.rules
@@ -153,28 +153,12 @@ def test_typed_moves_at_the_capture(run_cli):
     assert state.turn != CHANCE
 
 
-class _Renderer:
-    names = ["Ann", "Bob", "Cy", "Di"]
-
-    def __init__(self):
-        self.round, self.said = {}, []
-
-    def card(self, name):
-        return name
-
-    def cards(self, names):
-        return " ".join(names)
-
-    def say(self, text):
-        self.said.append(text)
-
-
 def test_the_table_tells_and_asks_the_capture_in_words():
     from cardrules.narration.families.contract_rummy import RummyView
     from cardrules.web.families.contract_rummy import RummyWebView
     state = melded()
     rules = state.rules
-    renderer = _Renderer()
+    renderer = SayingRenderer()
     view = RummyView(rules, renderer)
     view.on_capture({"event": "capture", "round": 1, "seat": 3, "meld": 2, "card": "7D", "freed": "JK"})
     assert renderer.said == ["Di captures JK from [2], putting 7D in its place"]

@@ -19,7 +19,7 @@ from cardrules.interpreter.errors import IllegalActionError, RecordError
 from cardrules.interpreter.families.contract_rummy.actions import BUY, DRAW, PASS, TAKE
 from cardrules.interpreter.game import CHANCE, new_game
 from cardrules.interpreter.record import replay, save_record
-from helpers import stacked_rummy_round
+from helpers import SayingRenderer, stacked_rummy_round
 
 HANDS = ["5S 5H 5D KS KH 2C 9D 9C 4H 6S 3C", "7S 7C 7D QD QS QC 7H 4S 9S KD 8C",
          "2H 3H 4D 6D 8C TS TH JD JC AS 3D", "3S 4C 6C 8H 8D TD JS QH AC AH 4D"]
@@ -138,25 +138,9 @@ def test_a_record_whose_pushed_card_was_changed_is_refused(tmp_path):
         replay(record)
 
 
-class _Renderer:
-    names = ["Ann", "Bob", "Cy", "Di"]
-
-    def __init__(self):
-        self.round, self.said = {}, []
-
-    def card(self, name):
-        return name
-
-    def cards(self, names):
-        return " ".join(names)
-
-    def say(self, text):
-        self.said.append(text)
-
-
 def test_the_table_says_a_push_not_a_buy(tmp_path):
     from cardrules.narration.families.contract_rummy import RummyView
     rules = load_ruleset(ruleset(tmp_path))
-    renderer = _Renderer()
+    renderer = SayingRenderer()
     RummyView(rules, renderer).on_buy({"event": "buy", "round": 1, "seat": 2, "card": "5C", "penalty": ["2D"]})
     assert renderer.said == ["Cy is pushed 5C (+1 from the stock: 2D)"]

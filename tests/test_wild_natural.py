@@ -12,7 +12,7 @@ import pytest
 
 from cardrules.interpreter import load_ruleset, new_game
 from cardrules.interpreter.cards import card
-from cardrules.interpreter.families.contract_rummy.actions import GoDown, LayOff, Swap
+from cardrules.interpreter.families.contract_rummy.actions import GoDown
 from cardrules.interpreter.families.contract_rummy.rules import RUN, SET
 from cardrules.interpreter.errors import IllegalActionError
 from cardrules.interpreter.ruleset import ruleset_from_text
