@@ -65,7 +65,12 @@ class Policy(Protocol):
     A policy whose class sets ``skips_forced = True`` promises that, given a single
     legal action, ``act`` returns it and learns nothing from the call (no RNG drawn, no
     memory kept): simulations and search playouts then play its forced moves without
-    building an observation or asking it, and the game is the same either way."""
+    building an observation or asking it, and the game is the same either way.
+
+    A policy may also have ``shortlist(observation, legal) -> list[int] | None``: the
+    places in ``legal`` of the few actions it thinks worth trying, its own choice first,
+    or None for all of them.  The search seat (interpreter/search.py) that plays a family's
+    policy as its guide spends its playouts on those only.  It must not change the policy."""
 
     kind: str
     needs_observation: bool

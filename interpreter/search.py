@@ -13,13 +13,15 @@ changes the search seat's bids and play, which a fixed heuristic cannot do.
 The budget is shared out by *sequential halving*: the playouts go in rounds, every
 action left gets the same number of sampled states in a round (the same states for
 every action: common random numbers), and after each round the worse half of the
-actions is dropped.  The heuristic bot's own choice is never dropped, and it stands
-unless the best action beats it, on the same sampled states, by more than
-:data:`MARGIN` standard errors of the paired differences: the playouts are noisy, and
-a move chosen for noise costs more than the search gains.  The policy has its own
-RNG, seeded from the game seed and its seat; with a budget of playouts
-(``search:300``) its moves depend only on that seed and what it observes; with a
-budget of time (``search:0.3s``) they depend on the machine's speed too.
+actions is dropped.  Where the heuristic bot shortlists the actions worth trying (its
+few best discards, say: see Policy), only those are tried.  The heuristic bot's own
+choice is never dropped, and it stands unless the best action beats it, on the same
+sampled states, by more than :data:`MARGIN` standard errors of the paired
+differences: the playouts are noisy, and a move chosen for noise costs more than the
+search gains.  The policy has its own RNG, seeded from the game seed and its seat;
+with a budget of playouts (``search:300``) its moves depend only on that seed and
+what it observes; with a budget of time (``search:0.3s``) they depend on the
+machine's speed too.
 
 The policy never sees the game state: it gets the rules, its observation and the
 legal actions, and keeps a memory of its earlier observations (what the family
@@ -116,6 +118,8 @@ class SearchBot:
         self._bot_factory = bot
         self._bots: list[Policy] = []
         self._guide: Policy = bot(rules, self.rng.getrandbits(32))
+        self._shortlist: Callable[[Any, Sequence[Any]], list[int] | None] | None = \
+            getattr(self._guide, "shortlist", None)
         self.margin: float | None = MARGIN
         self.last_playouts = 0  # playouts of the last decision (for measurements)
 
@@ -141,10 +145,18 @@ class SearchBot:
         # the same sampled states, by more than chance (the playouts are noisy, and a
         # move chosen for noise costs more than the search gains).
         guide = legal.index(self._guide.act(obs, legal)) if self.margin is not None else -1
-        alive = list(range(len(legal)))
+        # A guide may name the actions worth trying (Policy.shortlist): the budget is then
+        # spread over those only.
+        shortlist = self._shortlist(obs, legal) if self._shortlist is not None else None
+        alive = list(shortlist) if shortlist else list(range(len(legal)))
+        if guide >= 0 and guide not in alive:
+            alive.append(guide)
+        if len(alive) == 1:
+            self.last_playouts = 0
+            return alive[0]
         values: list[list[float]] = [[] for _ in legal]  # per action, per sampled state it was tried in
         worlds_of: list[list[int]] = [[] for _ in legal]
-        stages = max(1, math.ceil(math.log2(len(legal))))
+        stages = max(1, math.ceil(math.log2(len(alive))))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = world_id = 0
         for stage in range(stages):

@@ -245,3 +245,54 @@ def test_the_table_says_when_a_search_seat_is_thinking(monkeypatch, capsys):
     assert seat.act(state.observation(state.turn), state.legal_actions()) in state.legal_actions()
     out = capsys.readouterr().out
     assert out.startswith("  Cy is thinking") and out.endswith("\r\033[K")  # shown, then wiped
+
+
+def _discard_only(name, seed, limit=300):
+    """The decisions of a game of bots at which the seat in turn can only discard, from
+    more cards than the bot shortlists."""
+    from cardrules.interpreter.families.contract_rummy.actions import Discard
+    from cardrules.interpreter.families.contract_rummy.bot import SHORTLIST
+    for state, obs, memory in _positions(_rules(name), 4, seed=seed, limit=limit):
+        legal = state.legal_actions()
+        if len(legal) > SHORTLIST and all(type(a) is Discard for a in legal):
+            yield state, obs, memory, legal
+
+
+def test_the_rummy_bot_shortlists_its_own_best_discards_for_the_search():
+    """The search spreads its playouts over the bot's few best discards (its own choice
+    first), not over every card of the hand; any other decision is searched whole."""
+    from cardrules.interpreter.families.contract_rummy.bot import SHORTLIST
+    rules = _rules("shanghai-isra")
+    checked = 0
+    for state, obs, memory, legal in _discard_only("shanghai-isra", seed=6):
+        bot = make_policy(rules, "bot", 1, obs.seat)
+        listed = bot.shortlist(obs, legal)
+        assert len(listed) == SHORTLIST == len(set(listed))
+        assert legal[listed[0]] == bot.act(obs, legal)
+        keys = dict(zip(legal, bot._discard_keys(obs, legal)))
+        worst_listed = max(keys[legal[i]] for i in listed)
+        assert all(keys[a] >= worst_listed for i, a in enumerate(legal) if i not in listed)
+        checked += 1
+    assert checked > 30
+    others = 0
+    for state, obs, memory in _positions(rules, 4, seed=6, limit=200):
+        legal = state.legal_actions()
+        if obs.phase.name in ("DRAWING", "WINDOW") and len(legal) > 1:
+            assert make_policy(rules, "bot", 1, obs.seat).shortlist(obs, legal) is None
+            others += 1
+    assert others > 30
+
+
+def test_the_search_tries_only_the_actions_its_guide_shortlists():
+    rules = _rules("shanghai-isra")
+    chosen = 0
+    for state, obs, memory, legal in _discard_only("shanghai-isra", seed=9, limit=200):
+        search = make_policy(rules, "search:24", 2, obs.seat)
+        listed = [len(legal) - 1, len(legal) - 2]  # the last two listed: seldom the bot's choice
+        search._shortlist = lambda o, l: listed
+        search.margin = None  # no guide added back: the shortlist is all it may try
+        assert legal.index(search.act(obs, legal)) in listed
+        assert search.last_playouts > 0
+        chosen += 1
+    assert chosen > 10
+

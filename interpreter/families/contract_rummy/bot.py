@@ -26,6 +26,9 @@ _DRAWING, _WINDOW, _VETO, _CAPTURE = Phase.DRAWING, Phase.WINDOW, Phase.VETO, Ph
 # three bots could otherwise pass the same few cards round for hundreds of turns (each
 # taking the other's discard as a partial meld and throwing another), until the turn limit.
 LATE_TURNS = 120
+# How many of its best discards the bot offers a search to try (see shortlist): the
+# search's playouts, spread over every card of a hand, gave each one or two sampled deals.
+SHORTLIST = 3
 
 
 class RummyBot:
@@ -119,6 +122,21 @@ class RummyBot:
         if type(action) is Discard:  # (remembered for _takes_back)
             self._remember_thrown(obs, action.card)
         return action
+
+    def shortlist(self, obs: RummyObservation, legal: Sequence[RummyAction]) -> list[int] | None:
+        """For the search (see Policy.shortlist): where the bot only discards (nothing to
+        go down with, swap or lay off), the places in ``legal`` of its SHORTLIST best
+        discards, its own choice first; else None (every action is worth a look)."""
+        if len(legal) <= SHORTLIST or obs.phase == _DRAWING or obs.phase == _WINDOW or obs.phase == _VETO or \
+                obs.phase == _CAPTURE or (obs.contract is not None and not obs.contract.melds):
+            return None
+        if not all(type(a) is Discard for a in legal):
+            return None
+        discards = self._kept_back(obs, list(legal))  # type: ignore[arg-type]
+        keys = self._discard_keys(obs, discards)
+        order = sorted(range(len(discards)), key=lambda i: (keys[i], i))[:SHORTLIST]
+        place = {id(a): i for i, a in enumerate(legal)}
+        return [place[id(discards[i])] for i in order]
 
     # --- what a card is worth to this hand ------------------------------------------------
     def _needs(self, obs: RummyObservation) -> tuple[bool, bool]:
@@ -343,11 +361,31 @@ class RummyBot:
             return min(lay_offs, key=on_set)
         if not discards:
             return actions[0]
+        discards = self._kept_back(obs, discards)
+        keys = self._discard_keys(obs, discards)
+        # the lowest key wins, the first listed on a tie (a plain loop: min() with a key
+        # function was slower on every discard of every playout)
+        best, best_key = discards[0], keys[0]
+        for a, key in zip(discards, keys):
+            if key < best_key:
+                best, best_key = a, key
+        if not calls:
+            return best
+        called = [a for a in discards if a.call and a.card == best.card]
+        return called[0] if called else best
+
+    def _kept_back(self, obs: RummyObservation, discards: list[Discard]) -> list[Discard]:
+        """``discards`` less the card taken from the pile this turn (it was taken to be kept)."""
         took = self._took
         if took is not None and took[0] == obs.round and took[1] == obs.turn_number and len(discards) > 1:
             keeping = [a for a in discards if a.card != took[2]]
-            if keeping:  # keep the card it took: it was taken to be kept
-                discards = keeping
+            if keeping:
+                return keeping
+        return discards
+
+    def _discard_keys(self, obs: RummyObservation, discards: Sequence[Discard]) -> list[tuple[float, int, bool]]:
+        """Each discard's key, lowest best: (keep + 5 if it feeds the next player's melds,
+        -worth, call)."""
         seat = obs.seat
         points = obs.points
         feeds = obs.down[(seat + self._step) % obs.players]  # the next player's melds
@@ -367,10 +405,7 @@ class RummyBot:
                     ranks[x % stride] += 1
                     by_suit[x // stride].append(x % stride)
             general = self._general
-        # the lowest (keep + 5 * feeding, -worth, call) wins, the first listed on a tie;
-        # a plain loop, as min() with a key function called it for every discard
-        best = discards[0]
-        best_key: tuple[float, int, bool] | None = None
+        keys: list[tuple[float, int, bool]] = []
         for a in discards:
             c = a.card
             keep = 0.0
@@ -393,11 +428,5 @@ class RummyBot:
                             keep += near[r]
             if feeds and fits(c):
                 keep += 5.0
-            worth = points[c]
-            key = (keep, -worth, a.call)
-            if best_key is None or key < best_key:
-                best, best_key = a, key
-        if not calls:
-            return best
-        called = [a for a in discards if a.call and a.card == best.card]
-        return called[0] if called else best
+            keys.append((keep, -points[c], a.call))
+        return keys
