@@ -105,6 +105,11 @@ class RummyView:
     def on_skip(self, event: dict[str, Any]) -> None:
         self.r.say(f"{self._name(event['seat'])} is skipped and loses this turn")
 
+    def on_bury(self, event: dict[str, Any]) -> None:
+        """A turned-up card buried in the stock (``stock.bury_upcard``), another turned."""
+        self.r.say(f"{self.r.card(event['card'])} is turned up and buried in the stock; "
+                   f"{self.r.card(event['upcard'])} is turned up instead")
+
     def on_exhausted(self, event: dict[str, Any]) -> None:
         self.r.round["exhausted"] = event["reason"]
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from ...deal import Deal
 from ...errors import EvaluationError, IllegalActionError
-from ...game import GameState
+from ...game import CHANCE, GameState
 from . import events
 from .actions import CutOutcome
 from .melds import MeldEngine
 from .round import Move, RoundState
-from .rules import skip_cards
+from .phases import _DRAWING
+from .rules import buried_cards, skip_cards
 from .table import TableIndex
 
 
@@ -100,9 +101,38 @@ class DealPhase(RoundState):
         if self.section.skip_cards is not None:
             self.skips = skip_cards(self.section, self.setup, self.round_index)
             self.skipped = [0] * self.players
-            if self.section.skip_upcard and deal.upcard is not None and deal.upcard in self.skips:
-                self.skipped[self.seat_from_dealer(self.rules.deal.first_to_act)] = 1
         if self._seat_facts is not None:
             self._refresh_seat_facts()
         self.counters["rounds"] += 1
-        self._start_turn(self.seat_from_dealer(self.rules.deal.first_to_act))
+        self._first_turn()
+
+    def _first_turn(self) -> None:
+        """The first turn, once the turned-up card stays: one that ``stock.bury_upcard``
+        names (a wild card, say) is buried in the stock and chance turns the next card
+        (:meth:`_turned_up`), while the stock has one."""
+        pile = self.pile
+        if pile and self.section.stock.bury_upcard is not None and self._buries(pile[-1]):
+            self.phase = _DRAWING  # (with turn_number 0: the chance's stock card is turned up)
+            self.turn = CHANCE
+            return
+        first = self.seat_from_dealer(self.rules.deal.first_to_act)
+        if self.section.skip_upcard and pile and pile[-1] in self.skips:
+            self.skipped[first] = 1
+        self._start_turn(first)
+
+    def _buries(self, card: int) -> bool:
+        """Whether the turned-up ``card`` is buried: the rule names it, and the stock holds
+        a card it does not name (else burying would never end)."""
+        buried = buried_cards(self.section, self.setup, self.round_index)
+        return card in buried and any(c not in buried for c in self.stock)
+
+    def _turned_up(self, card: int) -> None:
+        """``card``, off the stock, is turned up in place of the buried one, which goes into
+        the stock at a random place below its top card (the deal's RNG); then as
+        :meth:`_first_turn`."""
+        buried = self.pile.pop()
+        stock = self.stock
+        stock.insert(self.rng("deal").randrange(len(stock)) if stock else 0, buried)
+        self.pile.append(card)
+        self.log(events.bury(self.round, buried, card, self.setup.pack.codes))
+        self._first_turn()

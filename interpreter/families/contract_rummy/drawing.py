@@ -96,6 +96,9 @@ class DrawPhase(RoundState):
     def _stock_draw(self, c: int) -> None:
         drawn = self._take_stock_card(c)
         assert drawn is not None
+        if self.turn_number == 0:  # before the first turn: turned up in place of a buried card
+            self._turned_up(drawn)
+            return
         self.hands[self.player].append(drawn)
         self._log.append((events.draw, self.round_index + 1, self.player, "stock", drawn, self.setup.pack.codes))
         self.phase = _PLAYING

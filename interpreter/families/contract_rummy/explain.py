@@ -101,6 +101,11 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
         schedules.setdefault(rules.setup(n).hand_sizes, []).append(n)
     turned = ("the next card is turned face up to start the discard pile (the flip card)." if rules.deal.upcard
               else "no card is turned.")
+    bury = rummy.stock.bury_upcard
+    if rules.deal.upcard and bury is not None:
+        turned += (f" A turned card for which `{bury.source}` holds (`stock.bury_upcard`) is buried in the stock, "
+                   "at a random place below its top card, and the next card is turned instead, until one is not "
+                   "(while the stock holds a card it does not name).")
     sizes = sorted(set(setup.hand_sizes))
     if len(schedules) == 1 and len(sizes) == 1:
         deal = f"Each player is dealt {sizes[0]} cards; {turned}"

@@ -280,6 +280,7 @@ class RoundState(GameState):
         # What each phase offers the others (defined in its module, found through the
         # composed state's classes).
         def _start_turn(self, seat: int) -> None: ...  # drawing
+        def _turned_up(self, card: int) -> None: ...  # dealing
         def _can_take(self) -> bool: ...  # drawing
         def _take_discard(self) -> None: ...  # drawing
         def _draw_for_player(self) -> None: ...  # drawing

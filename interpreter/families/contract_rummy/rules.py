@@ -17,7 +17,7 @@ from .cardset import rummy_pack
 # The event kinds a contract-rummy record writes besides the core's: a ruleset's own
 # events (chance events, the fitting-discard call) must not reuse them.
 RECORD_EVENTS = ("draw", "buy", "refuse", "meld", "layoff", "swap", "discard", "out", "reshuffle", "exhausted", "bonus",
-                 "laydown", "contracts", "skip", "capture")
+                 "laydown", "contracts", "skip", "capture", "bury")
 
 MELD_NAMES: dict[str, Type] = {**GAME_NAMES, "size": Type.INT, "is_run": Type.BOOL, "is_set": Type.BOOL}
 # buying and chance-event expressions: the round's names (round, rounds, hand_size, is_last_round)
@@ -255,6 +255,7 @@ class StockRules:
     when_empty: WhenEmpty
     reshuffles: int
     turn_limit: int
+    bury_upcard: Compiled | None = None  # a turned-up card of which this holds is buried (POINT_NAMES)
 
 
 @dataclass(frozen=True)
@@ -447,7 +448,9 @@ def build_section(builder: RulesBuilder) -> RummyRules:
         going_out=default_out,
         stock=StockRules(when_empty=WhenEmpty(get(("stock", "when_empty"), "reshuffle-discards")),
                         reshuffles=get(("stock", "reshuffles"), 1),
-                        turn_limit=get(("stock", "turn_limit"), 400)),
+                        turn_limit=get(("stock", "turn_limit"), 400),
+                        bury_upcard=builder.expr(("stock", "bury_upcard"), POINT_NAMES, Type.BOOL)
+                        if get(("stock", "bury_upcard")) is not None else None),
         card_points=card_points,
         card_points_rule=card_points_rule,
         bonuses=tuple(bonuses),
@@ -677,12 +680,23 @@ def _deck_cards(setup: Setup) -> list[tuple[int, dict[str, Any]]]:
 
 def skip_cards(section: RummyRules, setup: Setup, round_index: int) -> frozenset[int]:
     """The cards whose discard skips the next player in the round at ``round_index``
-    (``skip.cards``, a predicate of POINT_NAMES worked out once a round for each card of
-    the deck).  EvaluationError at skip.cards when it cannot be evaluated."""
-    rule = section.skip_cards
+    (``skip.cards``).  EvaluationError at skip.cards when it cannot be evaluated."""
+    return cards_where(section.skip_cards, ("skip", "cards"), section, setup, round_index)
+
+
+def buried_cards(section: RummyRules, setup: Setup, round_index: int) -> frozenset[int]:
+    """The cards that, turned up at the deal of the round at ``round_index``, are buried
+    in the stock (``stock.bury_upcard``).  EvaluationError there when it cannot be evaluated."""
+    return cards_where(section.stock.bury_upcard, ("stock", "bury_upcard"), section, setup, round_index)
+
+
+def cards_where(rule: Compiled | None, path: tuple[str, ...], section: RummyRules, setup: Setup,
+                round_index: int) -> frozenset[int]:
+    """The cards of the deck for which ``rule`` (a predicate of POINT_NAMES, written at
+    ``path``) holds in the round at ``round_index``, worked out once a round."""
     if rule is None:
         return frozenset()
-    key = ("rummy_skips", round_index, id(section))
+    key = ("rummy_cards_where", path, round_index, id(section))
     got = setup.cache.get(key)
     if got is None:
         wild = wild_cards(section.melds, setup, round_index)
@@ -696,7 +710,7 @@ def skip_cards(section: RummyRules, setup: Setup, round_index: int) -> frozenset
                 if rule(env):
                     found.add(c)
             except EvaluationError as exc:
-                raise EvaluationError(f"skip.cards '{rule.source}': {exc}", ("skip", "cards")) from None
+                raise EvaluationError(f"{'.'.join(path)} '{rule.source}': {exc}", path) from None
         got = setup.cache[key] = frozenset(found)
     return got
 

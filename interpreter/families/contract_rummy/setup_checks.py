@@ -9,7 +9,7 @@ from typing import Callable
 from ...errors import EvaluationError
 from ...rules import Ruleset, Setup
 from .cardset import rummy_pack
-from .rules import MeldKind, MeldSpec, RummyRules, _deck_cards, round_card_points, wild_cards
+from .rules import MeldKind, MeldSpec, RummyRules, _deck_cards, buried_cards, round_card_points, wild_cards
 
 
 def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None:
@@ -27,6 +27,18 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
         if len(wild) > 1 and all(c in wild for c in naturals):
             once(("melds", "wild"), f"with {setup.players} players, every card of round {setup.round_numbers[i]} "
                  "is wild: a run would have no natural card to fix its suit")
+    if rummy.stock.bury_upcard is not None:
+        deck = {c for c, _ in _deck_cards(setup)} | ({rummy_pack(setup.pack).joker} if setup.jokers else set())
+        for i, number in enumerate(setup.round_numbers):
+            try:
+                buried = buried_cards(rummy, setup, i)
+            except EvaluationError as exc:
+                once(("stock", "bury_upcard"), f"with {setup.players} players, round {number}: {exc}")
+                break
+            if deck <= buried:
+                once(("stock", "bury_upcard"), f"with {setup.players} players, round {number} buries every card "
+                     "turned up: no card could start the discard pile")
+                break
     for number, size in zip(setup.round_numbers, setup.hand_sizes):
         needed = size * setup.players + (1 if rules.deal.upcard else 0)
         if needed > setup.deck_size:

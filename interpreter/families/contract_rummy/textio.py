@@ -108,6 +108,8 @@ def action_from_event(state: RummyState, event: dict[str, Any]) -> Move | None:
             return CutOutcome(state.chance_step, bool(event["success"]))
         if kind == "draw" and event.get("from") == "stock":
             return StockCard(card(event["card"]), pack)
+        if kind == "bury":  # the card turned up in place of the buried one
+            return StockCard(card(event["upcard"]), pack)
         if kind == "buy" and isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.players:
             raise IllegalActionError(f"seat {seat} may not buy this discard: {state.why_no_buy(seat)}")
         raise IllegalActionError(f"a card comes off the stock now, not a \"{kind}\" event")
