@@ -267,6 +267,10 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                "only the cards it leaves unmatched:" if rummy.count_unmatched else "scores the cards left in hand:"),
             "", "| cards | points |", "|---|---|"]
     out += _points_rows(rummy, setup)
+    if rummy.counted is not None:
+        out += ["", f"Only a hand for which `{rummy.counted.source}` holds scores (`going_out.counted`: `goer` is "
+                    "the player who went out, -1 for no one; `team` and `goer_team` their partnerships); "
+                    "any other scores 0."]
     for bonus in rummy.bonuses:
         out.append("")
         out.append(f"Bonus `{bonus.name}`: when `{bonus.when.source}` for the player going out, that player "

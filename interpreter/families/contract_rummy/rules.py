@@ -51,6 +51,9 @@ COUNTER_START_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT}
 COUNTER_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "points": Type.INT, "is_down": Type.BOOL,
                                   "went_out": Type.BOOL, "cards_left": Type.INT, "contract": Type.INT,
                                   "buys": Type.INT}
+# going_out.counted: at the round's end, the seat whose hand may count and who went out
+COUNTED_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "team": Type.INT, "goer": Type.INT,
+                                  "goer_team": Type.INT, "is_down": Type.BOOL, "cards_left": Type.INT}
 # melds.kinds.*.rule: the cards of a meld tried (the natural cards' values in lists)
 KIND_NAMES: dict[str, Type] = {**GAME_NAMES, "size": Type.INT, "naturals": Type.INT, "wilds": Type.INT,
                                "ranks": Type.LIST, "suits": Type.LIST, "colours": Type.LIST,
@@ -304,6 +307,7 @@ class RummyRules:
     card_points_rule: Compiled | None = None  # card_points as an expression of POINT_NAMES
     last_turns: Compiled | None = None  # going_out.last_turns: the others' turns after one goes out (BUY_NAMES)
     count_unmatched: bool = False  # going_out.count: unmatched: a hand scores only what its best melding leaves
+    counted: Compiled | None = None  # going_out.counted: whose hand counts at the round's end (COUNTED_NAMES)
     counters: tuple[RummyCounter, ...] = ()  # counters: what each seat carries from round to round
     contract_rule: Compiled | None = None  # contract: each seat's contract number (COUNTER_START_NAMES, counters)
     skip_cards: Compiled | None = None  # skip.cards: the cards whose discard skips the next player (POINT_NAMES)
@@ -464,6 +468,8 @@ def build_section(builder: RulesBuilder) -> RummyRules:
         last_turns=builder.expr(("going_out", "last_turns"), BUY_NAMES, Type.INT)
         if get(("going_out", "last_turns")) is not None else None,
         count_unmatched=get(("going_out", "count"), "all") == "unmatched",
+        counted=builder.expr(("going_out", "counted"), COUNTED_NAMES, Type.BOOL)
+        if get(("going_out", "counted")) is not None else None,
         counters=counters,
         contract_rule=builder.expr(("contract",), {**COUNTER_START_NAMES, **counter_names}, Type.INT)
         if get(("contract",)) is not None else None,

@@ -27,14 +27,15 @@ class ScoringPhase(RoundState):
     def _end_round(self, goer: int | None) -> None:
         """Score the round ``goer`` went out of (None: no one did) and start the next."""
         table = self._round_facts()[5]
+        counts = self._hands_counted(goer)
         if self.section.count_unmatched:  # each hand laid down as its best melding: the rest counts
             points = [0] * self.players
             for s in range(self.players):
-                if s != goer and self.hands[s]:
+                if counts[s] and self.hands[s]:
                     points[s], melds, left = self.meld_engine.best_melding(self.hands[s], table)
                     self.log(events.laydown(self.round, s, melds, left, self.setup.pack.codes))
         else:
-            points = [0 if s == goer else sum(table[c] for c in self.hands[s]) for s in range(self.players)]
+            points = [sum(table[c] for c in self.hands[s]) if counts[s] else 0 for s in range(self.players)]
         for s in range(self.players):
             self.penalties[s] += points[s]
         if goer is not None:
@@ -56,6 +57,23 @@ class ScoringPhase(RoundState):
         self.final_turns = ()
         self.phase = _DEAL
         self.score_round(points)
+
+    def _hands_counted(self, goer: int | None) -> list[bool]:
+        """Whose hand scores: every seat but ``goer``, less those ``going_out.counted``
+        leaves out (a partner of the player who went out, say)."""
+        rule = self.section.counted
+        counts = [s != goer for s in range(self.players)]
+        if rule is None:
+            return counts
+        teams = self.setup.teams
+        for s in range(self.players):
+            if counts[s]:
+                env = self.setup.round_env(self.round_index)
+                env.update(seat=s, team=teams[s] if teams else s, goer=-1 if goer is None else goer,
+                           goer_team=-1 if goer is None else teams[goer] if teams else goer, is_down=self.down[s],
+                           cards_left=len(self.hands[s]))
+                counts[s] = bool(self._evaluate(rule, env, ("going_out", "counted")))
+        return counts
 
     def _update_counters(self, goer: int | None, points: list[int]) -> None:
         """Each counter's new value for each seat, from the round just scored and every
