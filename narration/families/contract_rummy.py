@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 
-from ...interpreter.families.contract_rummy.actions import (Allow, Buy, Claim, Discard, DrawStock, GoDown, LayOff,
+from ...interpreter.families.contract_rummy.actions import (Allow, Buy, Choose, Claim, Discard, DrawStock, GoDown, LayOff,
                                                             Pass, Refuse, Swap, TakeDiscard)
 from ...interpreter.families.contract_rummy.bot import RummyBot
 from ...interpreter.families.contract_rummy.rules import GoingOut, RummyRules
@@ -97,6 +97,9 @@ class RummyView:
         left = self.r.cards(event["left"]) if event["left"] else "nothing"
         self.r.say(f"{self._name(event['seat'])} lays down {melds}; left: {left}")
 
+    def on_choose(self, event: dict[str, Any]) -> None:
+        self.r.say(f"{self._name(event['seat'])} chooses {event['name']}")
+
     def on_contracts(self, event: dict[str, Any]) -> None:
         """Each player's own contract this round (``contract``)."""
         self.r.round["contracts"] = event["names"]
@@ -139,7 +142,7 @@ class RummyView:
         deal = self.r.round.get("deal")
         if not deal:
             return ""
-        if self.section.contract_rule is not None:  # each player's own: named by the contracts event
+        if self.section.own_contracts:  # each player's own: named by the contracts event
             return ", each player on their own contract"
         contract = self.section.contracts[self.r.setup.round_numbers[deal["round"] - 1] - 1]
         return f", contract {contract.name} ({', '.join(str(m) for m in contract.melds) or NO_CONTRACT})"
@@ -199,6 +202,10 @@ class RummyView:
         return self.r.hand_text([self.codes[c] for c in sorted(obs.hand)])
 
     def prompt(self, obs: RummyObservation, legal: Sequence[Any]) -> str:
+        if obs.phase == Phase.CHOOSING:
+            options = "; ".join(f"{a.number}: {self.section.contracts[a.number - 1].name}" for a in legal
+                                if isinstance(a, Choose))
+            return f"choose your contract for this round (choose N) - {options}"
         if obs.phase == Phase.DRAWING:
             return "take the discard or draw (take / draw)"
         if obs.phase == Phase.VETO and obs.top_discard is not None and obs.buyer is not None:
@@ -241,6 +248,8 @@ class RummyView:
             if isinstance(action, Refuse):
                 return f"{card} is a card you want, or it goes with cards {buyer} took from the pile"
             return f"you do not want {card}, and it goes with none of the cards {buyer} took from the pile"
+        if isinstance(action, Choose):
+            return "of the contracts you may choose, your hand lacks the fewest cards for this one"
         if isinstance(action, GoDown):
             return "you hold the contract: go down as soon as you can, with as many cards as you can"
         if isinstance(action, Swap):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...interpreter.families.contract_rummy.actions import (Allow, Buy, Claim, Discard, DrawStock, GoDown, LayOff,
+from ...interpreter.families.contract_rummy.actions import (Allow, Buy, Choose, Claim, Discard, DrawStock, GoDown, LayOff,
                                                              Pass, Refuse, Swap, TakeDiscard)
 from ...interpreter.families.contract_rummy.rules import GoingOut, RummyRules
 from ...interpreter.families.contract_rummy.state import Phase, RummyObservation
@@ -124,6 +124,9 @@ class RummyWebView:
                 buttons.append({"label": "Allow the buy", "move": str(action), "group": "Buy"})
             elif isinstance(action, Refuse):
                 buttons.append({"label": "Refuse the buy", "move": str(action), "group": "Buy"})
+            elif isinstance(action, Choose):
+                buttons.append({"label": self.section.contracts[action.number - 1].name, "move": str(action),
+                                "group": "Choose your contract"})
         if obs.phase == Phase.CAPTURE:  # a capture: put a card in a wild card's place and take the wild card
             for action in legal:
                 if isinstance(action, Swap):
@@ -139,7 +142,9 @@ class RummyWebView:
             else:
                 label = f"Swap {self.pack.pretty(action.card)} for the joker in [{action.meld}]"
             buttons.append({"label": label, "move": str(action), "group": "Suggested"})
-        if mine and obs.phase == Phase.DRAWING:
+        if mine and obs.phase == Phase.CHOOSING:
+            prompt = "choose your contract for this round"
+        elif mine and obs.phase == Phase.DRAWING:
             prompt = "take the discard or draw"
         elif mine and obs.phase == Phase.WINDOW:
             prompt = f"{top} is on offer: buy it or pass"

@@ -78,6 +78,16 @@ class Refuse:
 
 
 @dataclass(frozen=True, slots=True)
+class Choose:
+    """Choose contract ``number`` (1 the first of ``contracts``) for this round (``contract.choose``)."""
+
+    number: int
+
+    def __str__(self) -> str:
+        return f"choose {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
 class Claim:
     """Call a fitting discard and lay it off on meld ``meld`` (a ruleset's fitting-discard call)."""
 
@@ -154,9 +164,9 @@ class Discard:
         return f"discard {self.pack.codes[self.card]}" + (" call" if self.call else "")
 
 
-# A seat's move in a contract-rummy game, by phase: the draw, the buying window, the
+# A seat's move in a contract-rummy game, by phase: the choice of a contract, the draw, the buying window, the
 # veto of a buy, the play.
-RummyAction = Union[TakeDiscard, DrawStock, Buy, Pass, Claim, Allow, Refuse, GoDown, LayOff, Swap, Discard]
+RummyAction = Union[TakeDiscard, DrawStock, Buy, Pass, Claim, Allow, Refuse, GoDown, LayOff, Swap, Discard, Choose]
 # Chance's outcomes of the family's own: the round's cut, a card off the stock.
 RummyChance = Union[CutOutcome, StockCard]
 

@@ -14,13 +14,14 @@ import random
 from typing import Any, Sequence
 
 from ...rules import Ruleset
-from .actions import ALLOW, DRAW, PASS, REFUSE, TAKE, Buy, Claim, Discard, GoDown, LayOff, RummyAction, Swap
+from .actions import ALLOW, DRAW, PASS, REFUSE, TAKE, Buy, Choose, Claim, Discard, GoDown, LayOff, RummyAction, Swap
 from .cardset import rummy_pack
 from .rules import EITHER, GROUP, RUN, SET, Like, RummyRules
 from .observation import RummyObservation
 from .phases import Phase
 
 _DRAWING, _WINDOW, _VETO, _CAPTURE = Phase.DRAWING, Phase.WINDOW, Phase.VETO, Phase.CAPTURE  # compared on every decision
+_CHOOSING = Phase.CHOOSING
 # Turns into a round (all seats' turns) after which the bot no longer takes back from the
 # pile a card it discarded itself this round, unless the card lets it go down: two or
 # three bots could otherwise pass the same few cards round for hundreds of turns (each
@@ -101,6 +102,8 @@ class RummyBot:
                 self._took = (obs.round, obs.turn_number, top)
                 return TAKE
             return DRAW
+        if phase == _CHOOSING:
+            return self._choose(obs, actions)
         if phase == _CAPTURE:  # a wild card for a natural one: always worth it
             return next((a for a in actions if isinstance(a, Swap)), actions[0])
         if obs.contract is not None and not obs.contract.melds:  # no contract: go out by melding
@@ -137,6 +140,58 @@ class RummyBot:
         order = sorted(range(len(discards)), key=lambda i: (keys[i], i))[:SHORTLIST]
         place = {id(a): i for i, a in enumerate(legal)}
         return [place[id(discards[i])] for i in order]
+
+    # --- the choice of a contract (contract.choose) --------------------------------------------
+    def _choose(self, obs: RummyObservation, actions: Sequence[RummyAction]) -> RummyAction:
+        """The contract the hand is nearest to (the fewest cards missing, see _missing); of
+        equally near ones the last listed (the harder, where contracts grow harder)."""
+        contracts = self.section.contracts
+        best, best_missing = actions[0], None
+        for a in actions:
+            if type(a) is Choose:
+                missing = self._missing(obs, contracts[a.number - 1].melds)
+                if best_missing is None or missing <= best_missing:
+                    best, best_missing = a, missing
+        return best
+
+    def _missing(self, obs: RummyObservation, melds: Sequence[Any]) -> int:
+        """About how many cards ``obs.hand`` lacks for ``melds``: each part, the largest
+        first, takes the natural cards that best start it (the most of one rank for a set;
+        of one run's window of ranks, of one suit unless runs are of any suits; of one
+        colour, suit or any for a group), and the hand's wild cards fill what is left."""
+        wild, suited, stride = obs.wild, self._suited, self._stride
+        left = [c for c in obs.hand if c not in wild and c < suited]
+        wilds = len(obs.hand) - len(left) - sum(1 for c in obs.hand if c not in wild and c >= suited)
+        kinds = self.section.melds.kinds
+        missing = 0
+        for meld in sorted(melds, key=lambda m: -m.min_size):
+            size = meld.min_size
+            options: list[list[int]] = []
+            if meld.kind is SET or meld.kind is EITHER:
+                by_rank: dict[int, list[int]] = {}
+                for c in left:
+                    by_rank.setdefault(c % stride, []).append(c)
+                options += [cards[:size] for cards in by_rank.values()]
+            if meld.kind is RUN or meld.kind is EITHER:
+                groups: dict[int, dict[int, int]] = {}
+                for c in left:  # one card of each rank, by suit (or all together)
+                    groups.setdefault(0 if self._any_suit_runs else c // stride, {}).setdefault(c % stride, c)
+                for ranks in groups.values():
+                    for low in range(max(1, stride - size + 1)):
+                        options.append([ranks[r] for r in range(low, low + size) if r in ranks])
+            if meld.kind is GROUP and meld.name in kinds:
+                like = kinds[meld.name].like
+                by_kind: dict[Any, list[int]] = {}
+                for c in left:
+                    key = self._colour_of[c // stride] if like is Like.COLOUR else \
+                        c // stride if like is Like.SUIT else 0
+                    by_kind.setdefault(key, []).append(c)
+                options += [cards[:size] for cards in by_kind.values()]
+            used = max(options, key=len, default=[])
+            for c in used:
+                left.remove(c)
+            missing += size - len(used)
+        return max(0, missing - wilds)
 
     # --- what a card is worth to this hand ------------------------------------------------
     def _needs(self, obs: RummyObservation) -> tuple[bool, bool]:

@@ -12,10 +12,10 @@ from ...deal import Deal
 from ...errors import EvaluationError, IllegalActionError
 from ...game import CHANCE, GameState
 from . import events
-from .actions import CutOutcome
+from .actions import Choose, CutOutcome
 from .melds import MeldEngine
 from .round import Move, RoundState
-from .phases import _DRAWING
+from .phases import _CHOOSING, _DRAWING
 from .rules import buried_cards, skip_cards
 from .table import TableIndex
 
@@ -98,6 +98,10 @@ class DealPhase(RoundState):
         self.log_deal(deal)
         if self.section.contract_rule is not None:
             self._seat_contracts()
+        elif self.section.contract_choose is not None:  # each chooses, in turn from the first player
+            first = self.seat_from_dealer(self.rules.deal.first_to_act)
+            self.choosers = tuple(self.seat_after(first, k) for k in range(self.players))
+            self.contract_numbers, self.seat_contracts = (0,) * self.players, ()
         if self.section.skip_cards is not None:
             self.skips = skip_cards(self.section, self.setup, self.round_index)
             self.skipped = [0] * self.players
@@ -115,10 +119,52 @@ class DealPhase(RoundState):
             self.phase = _DRAWING  # (with turn_number 0: the chance's stock card is turned up)
             self.turn = CHANCE
             return
+        if self.choosers:  # contract.choose: each player chooses first
+            self.phase = _CHOOSING
+            self.turn = self.player = self.choosers[0]
+            return
         first = self.seat_from_dealer(self.rules.deal.first_to_act)
         if self.section.skip_upcard and pile and pile[-1] in self.skips:
             self.skipped[first] = 1
         self._start_turn(first)
+
+    def _choose_actions(self, seat: int) -> list[Move]:
+        """The contracts ``seat`` may choose this round (``contract.choose``, with ``n`` each
+        contract's number and ``made`` those it has made): EvaluationError when none."""
+        section = self.section
+        rule = section.contract_choose
+        assert rule is not None
+        env = self.setup.round_env(self.round_index)
+        env.update(seat=seat, made=list(self.made[seat]))
+        for name, values in self.seat_counters.items():
+            env[name] = values[seat]
+        actions: list[Move] = []
+        for n in range(1, len(section.contracts) + 1):
+            env["n"] = n
+            if self._evaluate(rule, env, ("contract", "choose")):
+                actions.append(Choose(n))
+        if not actions:
+            raise EvaluationError(f"contract.choose '{rule.source}' leaves seat {seat} no contract to choose in round "
+                                  f"{self.round}", ("contract", "choose"))
+        return actions
+
+    def _choose(self, number: int) -> None:
+        """The player choosing takes contract ``number``; once every player has, the round's
+        contracts are recorded and play begins (:meth:`_first_turn`)."""
+        seat = self.choosers[0]
+        numbers = list(self.contract_numbers)
+        numbers[seat] = number
+        self.contract_numbers = tuple(numbers)
+        contracts = self.section.contracts
+        self.log(events.choose(self.round, seat, number, contracts[number - 1].name))
+        self.choosers = self.choosers[1:]
+        if self.choosers:
+            self.turn = self.player = self.choosers[0]
+            return
+        self.seat_contracts = tuple(contracts[n - 1] for n in self.contract_numbers)
+        self.log(events.contracts(self.round, list(self.contract_numbers), [c.name for c in self.seat_contracts]))
+        self._refresh_seat_facts()
+        self._first_turn()
 
     def _buries(self, card: int) -> bool:
         """Whether the turned-up ``card`` is buried: the rule names it, and the stock holds

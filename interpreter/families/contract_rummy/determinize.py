@@ -113,6 +113,14 @@ def determinize(rules: Ruleset, obs: RummyObservation, memory: dict[str, Any], r
     state.final_turns = obs.final_turns
     if obs.contracts:
         state.seat_contracts, state.contract_numbers = obs.contracts, obs.contract_numbers
+    if obs.seats is not None and obs.seats.made:  # contract.choose: the contracts made, the choices so far
+        state.made = list(obs.seats.made)
+        if obs.phase == Phase.CHOOSING:
+            state.contract_numbers, state.seat_contracts = obs.contract_numbers, ()
+            state.choosers = tuple(s for s in (state.seat_after(obs.turn, k) for k in range(players))
+                                   if not obs.contract_numbers[s])
+        else:
+            state.choosers = ()
     if obs.skipped:
         state.skipped = list(obs.skipped)
     state._refresh_seat_facts()

@@ -2,7 +2,8 @@
 (:mod:`cardrules.interpreter.encoding`).
 
 The moves of one id: ``take``, ``draw``, ``buy``, ``pass``, ``allow``, ``refuse``, each
-card discarded plain and each discarded with the fitting-discard call.  The moves
+card discarded plain and each discarded with the fitting-discard call, and (where each
+player chooses their contract) ``choose N`` for each contract.  The moves
 made of parts are a head id and then the parts, so that the space stays a few hundred
 ids whatever the contract (a go-down may be any of thousands of card choices):
 
@@ -26,12 +27,14 @@ from typing import Any, Sequence
 
 from ...encoding import Layout, Vocabulary, card_counts
 from ...rules import Ruleset
-from .actions import (ALLOW, BUY, DRAW, PASS, REFUSE, TAKE, Claim, card_moves,
+from .actions import (ALLOW, BUY, DRAW, PASS, REFUSE, TAKE, Choose, Claim, card_moves,
                       CutOutcome, Discard, GoDown, LayOff, StockCard, Swap)
 from .phases import Phase
 from .rules import MeldKind, RummyRules
 
-PHASES = tuple(p.value for p in Phase)
+# (the choice of a contract has a piece of its own, where the ruleset has it: so the layout of a
+# ruleset without it stays as it was)
+PHASES = tuple(p.value for p in Phase if p is not Phase.CHOOSING)
 KINDS = (MeldKind.SET.value, MeldKind.RUN.value)
 _SINGLE = (TAKE, DRAW, BUY, PASS, ALLOW, REFUSE)
 
@@ -72,12 +75,17 @@ class RummyCodec:
         self._meld = v.add_all(f"meld {m}" for m in range(self.melds + 1))
         # the kinds of melds.kinds, after every other id (so a ruleset without them keeps its ids)
         self._kind.update({name: v.add(f"a {name}") for name in section.melds.kinds})
+        # the contracts a player may choose (contract.choose), after those
+        self._choices = len(section.contracts) if section.contract_choose is not None else 0
+        self._choose = v.add_all(f"choose {n}" for n in range(1, self._choices + 1)) if self._choices else -1
         self.vocabulary = v
         self.size = v.size
         self._decode_single = {token: action for action, token in self._single.items()}
         # per turn: the draw, every seat's word in the buying window and the veto, and
         # at most a go-down, a lay-off or swap of every card and a discard, each a few ids
-        self.max_decisions = rounds * section.stock.turn_limit * (4 * players + 8 * deck + 8)
+        # (and each player's choice of a contract, where they choose)
+        self.max_decisions = rounds * (section.stock.turn_limit * (4 * players + 8 * deck + 8)
+                                       + (players if self._choices else 0))
 
     # --- seats' moves -------------------------------------------------------------------
     def _meld_id(self, m: int) -> int:
@@ -95,6 +103,8 @@ class RummyCodec:
         single = self._single.get(action)
         if single is not None:
             return (single,)
+        if kind is Choose and 1 <= action.number <= self._choices:
+            return (self._choose + action.number - 1,)
         if kind is Claim:
             return (self._claim, self._meld_id(action.meld))
         if kind is Swap:
@@ -129,6 +139,8 @@ class RummyCodec:
                 return self._discards[head - self._discard]
             if self._called <= head < self._called + n:
                 return self._called_discards[head - self._called]
+            if self._choices and self._choose <= head < self._choose + self._choices:
+                return Choose(head - self._choose + 1)
             raise ValueError
         meld = ids[1] - self._meld if len(ids) > 1 else -1
         if head == self._claim and len(ids) == 2 and 0 <= meld <= self.melds:
@@ -219,11 +231,12 @@ class RummyEncoder:
             ("melds", players * len(KINDS)), ("totals", players),
             # each seat's own contract and counters, where the ruleset has them (after the rest, so a
             # ruleset without them keeps its layout)
-            *((("contracts", players * len(rules.section.contracts)),) if rules.section.contract_rule is not None
+            *((("contracts", players * len(rules.section.contracts)),) if rules.section.own_contracts
               else ()),
             *((("counters", players * len(rules.section.counters)),) if rules.section.counters else ()),
+            *((("choosing", 1),) if rules.section.contract_choose is not None else ()),
         ])
-        self.contract_count = len(rules.section.contracts) if rules.section.contract_rule is not None else 0
+        self.contract_count = len(rules.section.contracts) if rules.section.own_contracts else 0
         self.counter_names = tuple(c.name for c in rules.section.counters)
         self.pieces = self.layout.pieces
         self.size = self.layout.size
@@ -233,7 +246,10 @@ class RummyEncoder:
         out = layout.zeros()
         for piece in ("seat", "dealer", "turn", "player"):
             layout.one_hot(out, piece, getattr(obs, piece))
-        layout.one_hot(out, "phase", PHASES.index(obs.phase))
+        if obs.phase == Phase.CHOOSING:
+            layout.put(out, "choosing", [1.0])
+        else:
+            layout.one_hot(out, "phase", PHASES.index(obs.phase))
         layout.one_hot(out, "round", obs.round - 1)
         layout.put(out, "hand_size", [obs.hand_size])
         layout.put(out, "hand", card_counts(obs.hand, cards))
@@ -261,7 +277,8 @@ class RummyEncoder:
         layout.put(out, "totals", obs.totals)
         if self.contract_count:
             for s, number in enumerate(obs.contract_numbers):
-                layout.add(out, "contracts", s * self.contract_count + number - 1)
+                if number:  # (0: not chosen yet)
+                    layout.add(out, "contracts", s * self.contract_count + number - 1)
         if self.counter_names:
             values = dict(obs.counters)
             for i, name in enumerate(self.counter_names):

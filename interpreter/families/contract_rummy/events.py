@@ -102,6 +102,11 @@ def skip(round_number: int, seat: int) -> Event:
     return {"event": "skip", "round": round_number, "seat": seat}
 
 
+def choose(round_number: int, seat: int, number: int, name: str) -> Event:
+    """``seat`` chose contract ``number`` (named ``name``) for the round (``contract.choose``)."""
+    return {"event": "choose", "round": round_number, "seat": seat, "contract": number, "name": name}
+
+
 def bury(round_number: int, card: int, upcard: int, codes: Codes = NAMES) -> Event:
     """The turned-up ``card`` was buried in the stock and ``upcard`` turned instead
     (``stock.bury_upcard``)."""
@@ -141,7 +146,7 @@ def visibility(section: RummyRules) -> dict[str, Declaration]:
             ("layoff", ("seat", "meld", "cards", "cards_after")), ("swap", ("seat", "meld", "card")),
             ("out", ("seat",)), ("exhausted", ("reason",)), ("bonus", ("name", "seat")),
             ("laydown", ("seat", "melds", "left")), ("contracts", ("contracts", "names")), ("skip", ("seat",)),
-            ("bury", ("card", "upcard")), ("capture", ("seat", "meld", "card", "freed")))}
+            ("bury", ("card", "upcard")), ("choose", ("seat", "contract", "name")), ("capture", ("seat", "meld", "card", "freed")))}
     public["draw"] = _draw_visibility
     public["buy"] = {"seat": Seen.ALL, "card": Seen.ALL, "penalty": Seen.ACTOR}
     called = section.fitting_discard_call.name

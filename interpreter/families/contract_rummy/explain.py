@@ -122,11 +122,19 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
            "| " + " | ".join(["round", "contract", *columns, "going out"]) + " |",
            "|" + "---|" * (3 + len(columns))]
     numbers = setup.round_numbers
-    if rummy.contract_rule is not None:  # each seat its own: the table lists the contracts, not the rounds
+    if rummy.own_contracts:  # each seat its own: the table lists the contracts, not the rounds
         out[out.index("| " + " | ".join(["round", "contract", *columns, "going out"]) + " |")] = \
             "| " + " | ".join(["contract", "melds", *columns, "going out"]) + " |"
-        out.insert(6, f"Each player plays their own contract each round: number `{rummy.contract_rule.source}` "
-                      "of the list below (`contract`), so players at one table may be on different contracts.")
+        if rummy.contract_rule is not None:
+            out.insert(6, f"Each player plays their own contract each round: number `{rummy.contract_rule.source}` "
+                          "of the list below (`contract`), so players at one table may be on different contracts.")
+        else:
+            assert rummy.contract_choose is not None
+            out.insert(6, "Each player chooses their own contract at the start of each round, after the deal, in turn "
+                          "from the first player and seen by all: any of the list below for which "
+                          f"`{rummy.contract_choose.source}` holds (`contract.choose`: `n` is the contract's number, "
+                          "`made` the numbers of those the player has made in earlier rounds, by going down with "
+                          "them), so players at one table may be on different contracts.")
         out.insert(7, "")
         for number, contract in enumerate(rummy.contracts, 1):
             spelled = ", ".join(str(m) for m in contract.melds) or "no contract: meld every card"

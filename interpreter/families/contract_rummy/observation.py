@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ...game import OVER
-from .phases import _CAPTURE, _OVER, _WINDOW
+from .phases import _CAPTURE, _CHOOSING, _OVER, _WINDOW
 from .round import RoundState, SeatFacts
 from .rules import Contract
 from .table import TableIndex
@@ -30,7 +30,7 @@ class RummyObservation(NamedTuple):
     turn: int
     totals: tuple[int, ...]
     hand: tuple[int, ...]  # this seat's cards, in the order held
-    contract: Contract | None  # this seat's this round (None once the game is over)
+    contract: Contract | None  # this seat's this round (None once the game is over, or before it is chosen)
     player: int  # the player in turn (``turn`` is whoever must act now)
     hand_counts: tuple[int, ...]
     top_discard: int | None
@@ -92,6 +92,8 @@ class Observations(RoundState):
             seats = self._seat_facts
             if seats is not None and seats.contracts:
                 contract = seats.contracts[seat]
+            elif phase is _CHOOSING:  # (contract.choose: not chosen yet)
+                contract = None
         pile = self.pile
         down = self.down
         # tuple.__new__ rather than RummyObservation(...): the named tuple's own __new__

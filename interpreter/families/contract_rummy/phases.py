@@ -14,6 +14,7 @@ from enum import StrEnum
 
 class Phase(StrEnum):
     DEAL = "deal"
+    CHOOSING = "choose"  # each player chooses their contract for the round (contract.choose)
     DRAWING = "draw"
     WINDOW = "window"
     VETO = "veto"  # the player in turn allows or refuses a buy (buying.veto)
@@ -28,3 +29,4 @@ class Phase(StrEnum):
 _DEAL, _DRAWING, _WINDOW, _VETO, _PLAYING, _OVER = (Phase.DEAL, Phase.DRAWING, Phase.WINDOW, Phase.VETO,
                                                     Phase.PLAYING, Phase.OVER)
 _CAPTURE = Phase.CAPTURE
+_CHOOSING = Phase.CHOOSING

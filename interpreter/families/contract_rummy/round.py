@@ -36,12 +36,14 @@ Checked = Union[Sequence[Meld], Meld, None]
 
 class SeatFacts(NamedTuple):
     """What each seat has of its own, as observations show it (where the ruleset has
-    ``contract``, ``counters`` or ``skip``; remade when one of them changes)."""
+    ``contract``, ``counters`` or ``skip``; remade when one of them changes).  Where the
+    players choose their contracts, a seat yet to choose has contract number 0."""
 
     contracts: tuple[Contract, ...] = ()  # each seat's contract this round (``contract``)
     contract_numbers: tuple[int, ...] = ()  # their numbers in ``contracts`` (1 the first)
     counters: tuple[tuple[str, tuple[int, ...]], ...] = ()  # each counter's name and every seat's value
     skipped: tuple[int, ...] = ()  # the turns each seat is yet to lose (``skip``)
+    made: tuple[tuple[int, ...], ...] = ()  # the contracts each seat has made (``contract.choose``)
 
 
 class RoundState(GameState):
@@ -104,6 +106,8 @@ class RoundState(GameState):
     contract_numbers: tuple[int, ...]  # their numbers in ``contracts`` (1 the first); empty as above
     skips: frozenset[int]  # the cards whose discard skips the next player this round (``skip``)
     skipped: list[int]  # seats to lose their next turn (empty where no card skips)
+    made: list[tuple[int, ...]]  # contract.choose: the contracts each seat has made, in order
+    choosers: tuple[int, ...]  # contract.choose: the seats still to choose this round's contract, in order
     _seat_facts: SeatFacts | None  # the above as observations show them (None where the ruleset has none)
 
     # --- the round's end (scoring.py) ---------------------------------------------------------
@@ -124,7 +128,8 @@ class RoundState(GameState):
                  "down", "down_turn", "jokers_melded", "_go_downs",
                  "joker_debt",
                  "discarder", "protected",
-                 "seat_counters", "seat_contracts", "contract_numbers", "skips", "skipped", "_seat_facts",
+                 "seat_counters", "seat_contracts", "contract_numbers", "skips", "skipped", "made", "choosers",
+                 "_seat_facts",
                  "went_out", "penalties", "out_first", "final_turns")
 
     # --- the round's facts ----------------------------------------------------------------------
@@ -150,12 +155,12 @@ class RoundState(GameState):
     def _refresh_seat_facts(self) -> None:
         """Remake ``_seat_facts`` after each seat's contract, counters or skips changed."""
         section = self.section
-        if section.contract_rule is None and not section.counters and section.skip_cards is None:
+        if not section.own_contracts and not section.counters and section.skip_cards is None:
             self._seat_facts = None
             return
         self._seat_facts = SeatFacts(self.seat_contracts, self.contract_numbers,
                                      tuple((name, tuple(values)) for name, values in self.seat_counters.items()),
-                                     tuple(self.skipped))
+                                     tuple(self.skipped), tuple(self.made) if section.contract_choose else ())
 
     def _round_facts(self) -> tuple[int, Setup, Contract, int, int | None, tuple[int, ...], Any]:
         """(round index, setup, contract, hand size, buy limit or None, each card's
@@ -168,7 +173,7 @@ class RoundState(GameState):
             buying = self.section.buying
             # (where each seat has its own contract, ``seat_contracts`` holds them: the round's is a placeholder)
             contracts = self.section.contracts
-            contract = contracts[self.rules_round - 1] if self.section.contract_rule is None else contracts[0]
+            contract = contracts[self.rules_round - 1] if not self.section.own_contracts else contracts[0]
             facts = self._facts = (self.round_index, self.setup, contract,
                                    self.hand_size, self._round_value(buying.limit, ("buying", "limit")) if buying.allowed else None,
                                    round_card_points(self.section, self.setup, self.round_index),
@@ -281,6 +286,8 @@ class RoundState(GameState):
         # composed state's classes).
         def _start_turn(self, seat: int) -> None: ...  # drawing
         def _turned_up(self, card: int) -> None: ...  # dealing
+        def _choose_actions(self, seat: int) -> list[Move]: ...  # dealing
+        def _choose(self, number: int) -> None: ...  # dealing
         def _can_take(self) -> bool: ...  # drawing
         def _take_discard(self) -> None: ...  # drawing
         def _draw_for_player(self) -> None: ...  # drawing

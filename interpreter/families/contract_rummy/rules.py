@@ -17,7 +17,7 @@ from .cardset import rummy_pack
 # The event kinds a contract-rummy record writes besides the core's: a ruleset's own
 # events (chance events, the fitting-discard call) must not reuse them.
 RECORD_EVENTS = ("draw", "buy", "refuse", "meld", "layoff", "swap", "discard", "out", "reshuffle", "exhausted", "bonus",
-                 "laydown", "contracts", "skip", "capture", "bury")
+                 "laydown", "contracts", "skip", "capture", "bury", "choose")
 
 MELD_NAMES: dict[str, Type] = {**GAME_NAMES, "size": Type.INT, "is_run": Type.BOOL, "is_set": Type.BOOL}
 # buying and chance-event expressions: the round's names (round, rounds, hand_size, is_last_round)
@@ -47,6 +47,9 @@ BONUS_NAMES: dict[str, Type] = {**BUY_NAMES, "in_one_turn": Type.BOOL, "jokers_m
 # counters.*.initial: the first round's names and the seat; contract: the round's names, the seat
 # (and the counters)
 COUNTER_START_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT}
+# contract.choose: the seat, the contract it may choose (n, 1 the first) and the contracts it
+# has made in the rounds before (made: their numbers, in order; and the counters)
+CHOOSE_NAMES: dict[str, Type] = {**COUNTER_START_NAMES, "n": Type.INT, "made": Type.LIST}
 # counters.*.update: after a round is scored, the seat's part in it (and every counter)
 COUNTER_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "points": Type.INT, "is_down": Type.BOOL,
                                   "went_out": Type.BOOL, "cards_left": Type.INT, "contract": Type.INT,
@@ -310,11 +313,17 @@ class RummyRules:
     counted: Compiled | None = None  # going_out.counted: whose hand counts at the round's end (COUNTED_NAMES)
     counters: tuple[RummyCounter, ...] = ()  # counters: what each seat carries from round to round
     contract_rule: Compiled | None = None  # contract: each seat's contract number (COUNTER_START_NAMES, counters)
+    contract_choose: Compiled | None = None  # contract.choose: the contracts a seat may choose (CHOOSE_NAMES, counters)
     skip_cards: Compiled | None = None  # skip.cards: the cards whose discard skips the next player (POINT_NAMES)
     skip_upcard: bool = False  # skip.upcard: such a card turned up at the deal skips the first player
     # whether a seat rule reads top_card: only then is it put among a seat's names (one more
     # name grows the dict past a size the seat rules of most rulesets stay within)
     reads_top_card: bool = False
+
+    @property
+    def own_contracts(self) -> bool:
+        """Each seat plays its own contract (``contract``: by a rule, or chosen by the player)."""
+        return self.contract_rule is not None or self.contract_choose is not None
 
 
 MELD_OUT_NAME = "go out by melding every card"  # the name of a round with no contract
@@ -323,7 +332,7 @@ def schedule(section: RummyRules, sizes: int | list[int]) -> list[int]:
     """One hand size per contract: a single number for every round, or a list.  Where
     each seat's contract is chosen by ``contract``, the rounds are not the contracts: the
     list is the schedule (its length the most rounds), and a single number is refused."""
-    if section.contract_rule is not None:
+    if section.own_contracts:
         if not isinstance(sizes, list):
             raise ValueError("each seat's contract is chosen by 'contract', so the rounds are not the contracts: "
                              "give the schedule as a list of hand sizes, one a round, long enough for a game "
@@ -472,7 +481,9 @@ def build_section(builder: RulesBuilder) -> RummyRules:
         if get(("going_out", "counted")) is not None else None,
         counters=counters,
         contract_rule=builder.expr(("contract",), {**COUNTER_START_NAMES, **counter_names}, Type.INT)
-        if get(("contract",)) is not None else None,
+        if get(("contract",)) is not None and not isinstance(get(("contract",)), dict) else None,
+        contract_choose=builder.expr(("contract", "choose"), {**CHOOSE_NAMES, **counter_names}, Type.BOOL)
+        if isinstance(get(("contract",)), dict) else None,
         skip_cards=builder.expr(("skip", "cards"), POINT_NAMES, Type.BOOL) if get(("skip",)) is not None else None,
         skip_upcard=get(("skip", "upcard"), False),
     )

@@ -40,6 +40,10 @@ class ScoringPhase(RoundState):
             self.penalties[s] += points[s]
         if goer is not None:
             self.went_out[goer] += 1
+        if self.section.contract_choose is not None:  # the contracts made, which contract.choose reads
+            for s in range(self.players):
+                if self.down[s]:
+                    self.made[s] += (self.contract_numbers[s],)
         if not any(self.down):
             self.counters["rounds_nobody_down"] += 1
         self.counters["penalty_points"] += sum(points)

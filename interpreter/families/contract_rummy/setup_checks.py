@@ -27,6 +27,25 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
         if len(wild) > 1 and all(c in wild for c in naturals):
             once(("melds", "wild"), f"with {setup.players} players, every card of round {setup.round_numbers[i]} "
                  "is wild: a run would have no natural card to fix its suit")
+    if rummy.contract_choose is not None:  # the first round: each seat may choose some contract
+        env = setup.round_env(0)
+        env.update(made=[])
+        for seat in range(setup.players):
+            env["seat"] = seat
+            for counter in rummy.counters:
+                try:
+                    env[counter.name] = int(counter.initial({**setup.round_env(0), "seat": seat}))
+                except EvaluationError:
+                    env[counter.name] = 0  # (reported at the counter)
+            try:
+                allowed = [n for n in range(1, len(rummy.contracts) + 1) if rummy.contract_choose({**env, "n": n})]
+            except EvaluationError as exc:
+                once(("contract", "choose"), f"with {setup.players} players, seat {seat}: {exc}")
+                break
+            if not allowed:
+                once(("contract", "choose"), f"with {setup.players} players, seat {seat} may choose no contract in "
+                     "the first round")
+                break
     if rummy.stock.bury_upcard is not None:
         deck = {c for c, _ in _deck_cards(setup)} | ({rummy_pack(setup.pack).joker} if setup.jokers else set())
         for i, number in enumerate(setup.round_numbers):
@@ -78,7 +97,7 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
             once(("going_out", "last_turns"), f"with {setup.players} players, round {number} gives each other player "
                  f"{turns} last turns: give 0 to 10")
             break
-    if rummy.contract_rule is not None:  # a seat may play any contract in any round: each in the first
+    if rummy.own_contracts:  # a seat may play any contract in any round: each in the first
         # round, with the smallest hand the schedule deals
         smallest = min(range(len(setup.hand_sizes)), key=lambda i: setup.hand_sizes[i])
         plays = [(smallest, n) for n in range(1, len(rummy.contracts) + 1)]
@@ -127,7 +146,7 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
 
 def _label(rummy: RummyRules, number: int) -> str:
     """How a message names contract ``number``: by its round, or (each seat its own) by its number."""
-    return f"contract {number}" if rummy.contract_rule is not None else f"round {number}'s contract"
+    return f"contract {number}" if rummy.own_contracts else f"round {number}'s contract"
 
 
 def _group_problems(rummy: RummyRules, setup: Setup, number: int,

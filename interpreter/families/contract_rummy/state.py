@@ -37,8 +37,8 @@ from typing import Any
 
 from ...errors import EvaluationError, IllegalActionError
 from ...game import CHANCE, OVER
-from .actions import (DRAW, TAKE, Allow, Buy, Claim, CutOutcome, Discard, DrawStock, GoDown, LayOff, Pass, Refuse,
-                      StockCard, Swap, TakeDiscard)
+from .actions import (DRAW, TAKE, Allow, Buy, Choose, Claim, CutOutcome, Discard, DrawStock, GoDown, LayOff, Pass,
+                      Refuse, StockCard, Swap, TakeDiscard)
 from .buying import BuyingPhase
 from .dealing import DealPhase
 from .discarding import DiscardPhase
@@ -47,7 +47,7 @@ from .going_down import GoDownPhase
 from .laying_off import CapturePhase, LayOffPhase
 from .melds import MeldEngine
 from .observation import Observations, RummyObservation
-from .phases import _CAPTURE, _DEAL, _DRAWING, _VETO, _WINDOW, Phase
+from .phases import _CAPTURE, _CHOOSING, _DEAL, _DRAWING, _VETO, _WINDOW, Phase
 from .round import Checked, Move, not_now
 from .rules import BuyVeto
 from .scoring import ScoringPhase
@@ -102,6 +102,8 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Ca
         self.contract_numbers = ()
         self.skips = frozenset()
         self.skipped = []
+        self.made = [()] * self.players
+        self.choosers = ()
         self._refresh_seat_facts()
         self._per_round = {}
         self.went_out = [0] * self.players
@@ -145,6 +147,8 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Ca
             actions = self._veto_actions()
         elif self.phase is _CAPTURE:
             actions = self._capture_actions(turn)
+        elif self.phase is _CHOOSING:
+            actions = self._choose_actions(turn)
         else:
             actions = self._play_actions(turn)
             if not actions:  # the rules above are built so that a turn can always end
@@ -196,6 +200,10 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Ca
             return None
         if phase is _CAPTURE:
             return self._verify_capture(turn, action)
+        if phase is _CHOOSING:
+            if action not in self._choose_actions(turn):
+                raise not_now(action, f"choose this round's contract first: {', '.join(map(str, self._choose_actions(turn)))}")
+            return None
         return self._verify_play(turn, action)
 
     def _verify_play(self, seat: int, action: Move) -> Checked:
@@ -265,6 +273,8 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Ca
                 self._swap(a, c)
         elif kind is CutOutcome:
             self._cut(a)
+        elif kind is Choose:
+            self._choose(a.number)
         elif kind is Allow:
             self._allow()
         elif kind is Refuse:
@@ -289,6 +299,7 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Ca
         new.seat_counters = {name: values[:] for name, values in self.seat_counters.items()}
         new.skipped = self.skipped[:]
         new._per_round = dict(self._per_round)
+        new.made = self.made[:]
         new.went_out = self.went_out[:]
         new._table_changes = set(self._table_changes)
         new.penalties = self.penalties[:]

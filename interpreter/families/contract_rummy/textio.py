@@ -9,14 +9,14 @@ from ...errors import IllegalActionError
 from ...game import CHANCE
 from ...pack import STANDARD, Pack
 from ...textio import NUMBER
-from .actions import (ALLOW, BUY, DRAW, PASS, REFUSE, TAKE, Claim, CutOutcome, Discard, GoDown, LayOff, RummyAction,
-                      StockCard, Swap)
+from .actions import (ALLOW, BUY, DRAW, PASS, REFUSE, TAKE, Choose, Claim, CutOutcome, Discard, GoDown, LayOff,
+                      RummyAction, StockCard, Swap)
 from .state import Move, Phase, RummyState
 
 
 def parse_input(call: str, text: str, veto: bool = False, pack: Pack = STANDARD) -> RummyAction:
     """An action from what a player typed at a rummy table: ``take``, ``draw``, ``buy``,
-    ``pass``, ``allow`` or ``refuse`` (a buy, as the player in turn; ``veto``: they are
+    ``pass``, ``choose 3`` (a contract, where each player chooses), ``allow`` or ``refuse`` (a buy, as the player in turn; ``veto``: they are
     asked now, so ``yes`` and ``no`` answer too), ``claim 2``, ``meld 8h 8s jk | 5d 6d
     jk 8d``, ``layoff 2 9d`` (``layoff 2 jk low``), ``swap 2 7d``, ``discard ks``
     (``discard ks call`` to protect it); ``call`` is the word the ruleset gives its
@@ -47,6 +47,10 @@ def parse_input(call: str, text: str, veto: bool = False, pack: Pack = STANDARD)
             raise IllegalActionError(f"'{word}' is not a meld number (the melds on the table are numbered)")
         return int(word)
 
+    if verb in ("choose", "contract", "phase"):
+        if len(rest) != 1 or not rest[0].isdigit():
+            raise IllegalActionError("choose which contract? give its number, e.g. 'choose 3'")
+        return Choose(int(rest[0]))
     if verb in ("claim", call) and len(rest) == 1 and NUMBER.fullmatch(rest[0]):
         return Claim(meld_number(rest[0]))
     if verb in ("meld", "down", "go"):
@@ -85,7 +89,7 @@ def parse_input(call: str, text: str, veto: bool = False, pack: Pack = STANDARD)
     if veto:
         raise IllegalActionError(f"'{text.strip()}' is not an answer: allow or refuse the buy")
     raise IllegalActionError(f"'{text.strip()}' is not a move here: try take, draw, buy, pass, meld, "
-                             "layoff, swap, discard (or 'help')")
+                             "layoff, swap, discard, choose (or 'help')")
 
 
 def action_from_event(state: RummyState, event: dict[str, Any]) -> Move | None:
@@ -113,6 +117,10 @@ def action_from_event(state: RummyState, event: dict[str, Any]) -> Move | None:
         if kind == "buy" and isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.players:
             raise IllegalActionError(f"seat {seat} may not buy this discard: {state.why_no_buy(seat)}")
         raise IllegalActionError(f"a card comes off the stock now, not a \"{kind}\" event")
+    if state.phase is Phase.CHOOSING:
+        if kind == "choose" and seat == state.turn:
+            return Choose(int(event["contract"]))
+        raise IllegalActionError(f"seat {state.turn} chooses its contract now, not a \"{kind}\" event")
     if state.phase is Phase.DRAWING:
         if kind == "draw" and event.get("from") == "discard":
             return TAKE

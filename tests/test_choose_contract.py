@@ -1,0 +1,126 @@
+"""contract.choose: each player chooses their own contract at the start of each round.
+Phase 10 Masters Edition (Fundex's instructions): "In turn each player examines their
+hand and 'Phase Cards' and determines which phase he/she will attempt to complete ...
+Once all players have placed a 'Phase Card' in their 'Active' area, play begins";
+"Players pick a phase at the beginning of each hand based on the cards they have.
+Phases can be done in any order."  Here: any phase not made yet (`count(made, n) == 0`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardrules.interpreter import load_ruleset
+from cardrules.interpreter.bots import make_policy
+from cardrules.interpreter.driver import play_bots
+from cardrules.interpreter.errors import IllegalActionError
+from cardrules.interpreter.families.contract_rummy.actions import DRAW, TAKE, Choose
+from cardrules.interpreter.families.contract_rummy.textio import parse_input
+from cardrules.interpreter.game import CHANCE, new_game
+from cardrules.interpreter.record import replay, save_record
+from helpers import DATA
+
+RULES = DATA / "good" / "choose-contract.yaml"
+HANDS = ["1R 1B 1G 5R 5B 5Y 9G 11Y 12R 3B", "2R 2B 7G 8G 9Y 10R 12B 12G 4Y 6R", "3R 3G 4B 6B 6G 7R 7Y 8R 10B 11G"]
+
+
+def stacked_rummy_round(rules, hands, upcard, players, dealer=0):
+    """Round 1 dealt exactly ``hands`` (the pack's card codes), ``upcard`` turned."""
+    pack = rules.deck.pack
+    state = new_game(rules, players, seed=0)
+    state.dealer = dealer
+    state.stack_deal(tuple(tuple(pack.card(c) for c in h.split()) for h in hands), pack.card(upcard))
+    return state
+
+
+def test_each_player_chooses_in_turn_then_play_begins():
+    rules = load_ruleset(RULES)
+    state = stacked_rummy_round(rules, HANDS, "4G", players=3)
+    assert state.phase == "choose" and state.turn == 1  # from the first player, the dealer's left
+    assert state.legal_actions() == [Choose(n) for n in range(1, 11)]  # nothing made yet: any phase
+    assert state.observation(1).contract is None
+    for seat, number in ((1, 4), (2, 7), (0, 1)):
+        assert state.turn == seat
+        state.apply(Choose(number))
+        assert state.events[-1 if seat != 0 else -2] == {"event": "choose", "round": 1, "seat": seat,
+                                                         "contract": number, "name": rules.section.contracts[number - 1].name}
+    assert state.events[-1]["event"] == "contracts" and state.events[-1]["contracts"] == [1, 4, 7]
+    assert state.turn == 1 and state.phase == "draw" and state.legal_actions() == [TAKE, DRAW]
+    assert state.observation(1).contract.name.startswith("phase 4")
+    assert state.observation(0).contract_numbers == (1, 4, 7)  # every choice is public
+
+
+def test_a_choice_the_rule_does_not_allow_is_refused():
+    state = stacked_rummy_round(load_ruleset(RULES), HANDS, "4G", players=3)
+    with pytest.raises(IllegalActionError, match="choose this round's contract first"):
+        state.apply(Choose(11))
+    with pytest.raises(IllegalActionError, match="choose this round's contract first"):
+        state.apply(DRAW)
+    assert parse_input("call", "choose 3") == Choose(3)
+    with pytest.raises(IllegalActionError, match="e.g. 'choose 3'"):
+        parse_input("call", "choose three")
+
+
+def test_the_bot_chooses_the_phase_its_hand_lacks_fewest_cards_for():
+    rules = load_ruleset(RULES)
+    state = stacked_rummy_round(rules, HANDS, "4G", players=3, dealer=2)  # seat 0 chooses first
+    assert state.turn == 0
+    bot = make_policy(rules, "bot", 1, 0)
+    assert bot.act(state.observation(0), state.legal_actions()) == Choose(1)  # 1R 1B 1G and 5R 5B 5Y: two sets of 3
+
+
+def _made_and_chosen(state):
+    """For each round: each seat's choice, and whether it went down (made it)."""
+    rounds: dict[int, dict[int, list]] = {}
+    for e in state.events:
+        if e["event"] == "choose":
+            rounds.setdefault(e["round"], {})[e["seat"]] = [e["contract"], False]
+        elif e["event"] == "meld":
+            rounds[e["round"]][e["seat"]][1] = True
+    return rounds
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_phase_made_is_never_chosen_again_and_every_game_ends_and_replays(seed, tmp_path):
+    rules = load_ruleset(RULES)
+    state = play_bots(rules, ["bot"] * 4, seed=seed)
+    assert state.is_over
+    made: dict[int, set[int]] = {s: set() for s in range(4)}
+    for number, seats in sorted(_made_and_chosen(state).items()):
+        for seat, (contract, went_down) in seats.items():
+            assert contract not in made[seat]
+        for seat, (contract, went_down) in seats.items():
+            if went_down:
+                made[seat].add(contract)
+    assert max(len(m) for m in made.values()) == 10  # the game ends when a player has made all ten
+    path = tmp_path / "game.jsonl"
+    save_record(state, path)
+    assert replay(path, str(RULES)).complete
+    assert replay(path, str(RULES), check_deals=False).complete
+
+
+def test_a_search_seat_chooses_too():
+    rules = load_ruleset(RULES)
+    state = new_game(rules, 3, 5)
+    state.apply(state.chance_action())
+    while state.turn == CHANCE:
+        state.apply(state.chance_action())
+    search = make_policy(rules, "search:6", 5, state.turn)
+    assert search.act(state.observation(state.turn), state.legal_actions()) in state.legal_actions()
+
+
+def test_the_web_table_offers_a_button_for_each_contract():
+    from cardrules.web.families.contract_rummy import RummyWebView
+    rules = load_ruleset(RULES)
+    state = stacked_rummy_round(rules, HANDS, "4G", players=3)
+    controls = RummyWebView(rules).controls(state.observation(1), state.legal_actions())
+    buttons = [b for b in controls["buttons"] if b["group"] == "Choose your contract"]
+    assert [b["move"] for b in buttons] == [f"choose {n}" for n in range(1, 11)]
+    assert buttons[7]["label"] == "phase 8: 7 cards of one colour"
+    assert controls["prompt"] == "choose your contract for this round"
+
+
+def test_openspiel_plays_a_ruleset_whose_players_choose():
+    pyspiel = pytest.importorskip("pyspiel")
+    from cardrules import openspiel as cos
+    game = cos.load(str(RULES), 3, rounds=2, horizon=200)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
