@@ -3,7 +3,8 @@ Phase 10 Masters Edition (Fundex's instructions): "In turn each player examines 
 hand and 'Phase Cards' and determines which phase he/she will attempt to complete ...
 Once all players have placed a 'Phase Card' in their 'Active' area, play begins";
 "Players pick a phase at the beginning of each hand based on the cards they have.
-Phases can be done in any order."  Here: any phase not made yet (`count(made, n) == 0`)."""
+Phases can be done in any order."  Bundled as phase-10-masters: any phase not made yet
+(`count(made, n) == 0`)."""
 
 from __future__ import annotations
 
@@ -17,9 +18,8 @@ from cardrules.interpreter.families.contract_rummy.actions import DRAW, TAKE, Ch
 from cardrules.interpreter.families.contract_rummy.textio import parse_input
 from cardrules.interpreter.game import CHANCE, new_game
 from cardrules.interpreter.record import replay, save_record
-from helpers import DATA
 
-RULES = DATA / "good" / "choose-contract.yaml"
+RULES = "phase-10-masters"
 HANDS = ["1R 1B 1G 5R 5B 5Y 9G 11Y 12R 3B", "2R 2B 7G 8G 9Y 10R 12B 12G 4Y 6R", "3R 3G 4B 6B 6G 7R 7Y 8R 10B 11G"]
 
 
@@ -94,8 +94,8 @@ def test_a_phase_made_is_never_chosen_again_and_every_game_ends_and_replays(seed
     assert max(len(m) for m in made.values()) == 10  # the game ends when a player has made all ten
     path = tmp_path / "game.jsonl"
     save_record(state, path)
-    assert replay(path, str(RULES)).complete
-    assert replay(path, str(RULES), check_deals=False).complete
+    assert replay(path).complete
+    assert replay(path, check_deals=False).complete
 
 
 def test_a_search_seat_chooses_too():
@@ -122,5 +122,5 @@ def test_the_web_table_offers_a_button_for_each_contract():
 def test_openspiel_plays_a_ruleset_whose_players_choose():
     pyspiel = pytest.importorskip("pyspiel")
     from cardrules import openspiel as cos
-    game = cos.load(str(RULES), 3, rounds=2, horizon=200)
+    game = cos.load(RULES, 3, rounds=2, horizon=200)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
