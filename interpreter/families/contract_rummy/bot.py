@@ -418,12 +418,7 @@ class RummyBot:
             return actions[0]
         discards = self._kept_back(obs, discards)
         keys = self._discard_keys(obs, discards)
-        # the lowest key wins, the first listed on a tie (a plain loop: min() with a key
-        # function was slower on every discard of every playout)
-        best, best_key = discards[0], keys[0]
-        for a, key in zip(discards, keys):
-            if key < best_key:
-                best, best_key = a, key
+        best = discards[keys.index(min(keys))]  # the lowest key wins, the first listed on a tie
         if not calls:
             return best
         called = [a for a in discards if a.call and a.card == best.card]
