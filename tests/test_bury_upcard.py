@@ -109,3 +109,24 @@ def test_validate_refuses_a_rule_that_buries_every_card(tmp_path):
     path.write_text("extends: shanghai\nname: bury-all\nstock:\n  bury_upcard: \"card_rank >= 0\"\n")
     with pytest.raises(RulesetError, match="buries every card turned up"):
         load_ruleset(path)
+
+
+def test_burying_leaves_the_next_rounds_deals_as_the_seed_deals_them():
+    """Where the buried card goes is drawn from an RNG of its own: a game with the rule is
+    dealt, round by round, as the same seed deals the game without it."""
+    from cardrules.interpreter.game import new_game
+    buried = load_ruleset(RULES)
+    checked = 0
+    for seed in range(30):
+        a = new_game(buried, 4, seed)
+        a.apply(a.chance_action())
+        if a.turn != CHANCE:
+            continue  # no bury in round 1
+        b = new_game(load_ruleset("shanghai"), 4, seed)
+        b.apply(b.chance_action())
+        a.apply(a.chance_action())
+        assert a.hands == b.hands  # (the same deal)
+        # the next round's deal: the RNG of the deal was not drawn from by the bury
+        assert a.rng("deal").getstate() == b.rng("deal").getstate()
+        checked += 1
+    assert checked >= 2

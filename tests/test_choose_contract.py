@@ -51,9 +51,9 @@ def test_each_player_chooses_in_turn_then_play_begins():
 
 def test_a_choice_the_rule_does_not_allow_is_refused():
     state = stacked_rummy_round(load_ruleset(RULES), HANDS, "4G", players=3)
-    with pytest.raises(IllegalActionError, match="choose this round's contract first"):
+    with pytest.raises(IllegalActionError, match=r"choose one of the contracts you may play this round: 1, 2, .*, 10"):
         state.apply(Choose(11))
-    with pytest.raises(IllegalActionError, match="choose this round's contract first"):
+    with pytest.raises(IllegalActionError, match="first choose this round's contract"):
         state.apply(DRAW)
     assert parse_input("call", "choose 3") == Choose(3)
     with pytest.raises(IllegalActionError, match="e.g. 'choose 3'"):
@@ -66,6 +66,21 @@ def test_the_bot_chooses_the_phase_its_hand_lacks_fewest_cards_for():
     assert state.turn == 0
     bot = make_policy(rules, "bot", 1, 0)
     assert bot.act(state.observation(0), state.legal_actions()) == Choose(1)  # 1R 1B 1G and 5R 5B 5Y: two sets of 3
+
+
+def test_a_choose_or_bury_line_out_of_place_is_refused_by_the_replay(tmp_path):
+    import json
+    from cardrules.interpreter.errors import RecordError
+    state = play_bots(load_ruleset(RULES), ["bot"] * 3, seed=2)
+    path = tmp_path / "game.jsonl"
+    save_record(state, path)
+    lines = path.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if '"discard"' in line)
+    for extra in ({"event": "choose", "round": 1, "seat": 0, "contract": 5, "name": "phase 5: 1 run of 8"},
+                  {"event": "bury", "round": 1, "card": "W", "upcard": "4G"}):
+        path.write_text("\n".join(lines[:at + 1] + [json.dumps(extra)] + lines[at + 1:]) + "\n")
+        with pytest.raises(RecordError, match="does not follow from the game so far"):
+            replay(path)
 
 
 def _made_and_chosen(state):
@@ -124,3 +139,12 @@ def test_openspiel_plays_a_ruleset_whose_players_choose():
     from cardrules import openspiel as cos
     game = cos.load(RULES, 3, rounds=2, horizon=200)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("name", ["n", "made"])
+def test_a_counter_may_not_take_a_name_the_choice_binds(tmp_path, name):
+    from cardrules.interpreter import RulesetError
+    path = tmp_path / "c.yaml"
+    path.write_text(f"extends: phase-10-masters\nname: c\ncounters:\n  {name}: {{initial: 0, update: '0'}}\n")
+    with pytest.raises(RulesetError, match=f"'{name}' is a name the language"):
+        load_ruleset(path)

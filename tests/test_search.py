@@ -274,6 +274,14 @@ def test_the_rummy_bot_shortlists_its_own_best_discards_for_the_search():
         assert all(keys[a] >= worst_listed for i, a in enumerate(legal) if i not in listed)
         checked += 1
     assert checked > 30
+    called = 0  # a ruleset with a fitting-discard call: one discard a card, as the bot plays it
+    for state, obs, memory, legal in _discard_only("shanghai-pagat", seed=3):
+        bot = make_policy(_rules("shanghai-pagat"), "bot", 1, obs.seat)
+        listed = bot.shortlist(obs, legal)
+        assert len({legal[i].card for i in listed}) == len(listed) == SHORTLIST
+        assert legal[listed[0]] == bot.act(obs, legal)
+        called += any(legal[i].call for i in listed)
+    assert called > 3
     others = 0
     for state, obs, memory in _positions(rules, 4, seed=6, limit=200):
         legal = state.legal_actions()

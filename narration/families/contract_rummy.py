@@ -273,7 +273,8 @@ class RummyView:
     def help_text(self) -> str:
         return ("  take | draw | buy | pass | claim N | allow | refuse   (allow or refuse a buy in your turn)\n"
                 "  meld 8h 8s jk | 5d 6d jk 8d   (go down: melds split by '|', runs low to high)\n"
-                "  layoff N 9d [low|high]   swap N 7d   discard ks [call]")
+                "  layoff N 9d [low|high]   swap N 7d   discard ks [call]\n"
+                "  choose N   (your contract for the round, where each player chooses)")
 
     # --- simulate ---
     def seat_columns(self) -> str:

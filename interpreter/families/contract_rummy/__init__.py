@@ -28,7 +28,9 @@ class ContractRummy:
     any_pack = True  # it reads every card through the ruleset's pack (deck.suits, ranks, specials)
     bound_names = frozenset(rules.MELD_NAMES) | frozenset(rules.BONUS_NAMES)
     record_events: tuple[str, ...] = rules.RECORD_EVENTS
-    derived_events = frozenset({"out", "reshuffle", "exhausted", "bonus", "laydown", "contracts", "skip"})
+    # (bury and choose are outcomes and moves, read where they belong; anywhere else they are refused)
+    derived_events = frozenset({"out", "reshuffle", "exhausted", "bonus", "laydown", "contracts", "skip", "bury",
+                                "choose"})
     optional_fields = frozenset({"cards_after"})
     policies: Mapping[str, Callable[..., Any]] = {"bot": RummyBot}
     # the table views, imported only by what draws them (the interpreter never imports cli or web)

@@ -129,14 +129,20 @@ class RummyBot:
     def shortlist(self, obs: RummyObservation, legal: Sequence[RummyAction]) -> list[int] | None:
         """For the search (see Policy.shortlist): where the bot only discards (nothing to
         go down with, swap or lay off), the places in ``legal`` of its SHORTLIST best
-        discards, its own choice first; else None (every action is worth a look)."""
+        discards, one a card (called where it may be, as the bot plays it), its own choice
+        first; else None (every action is worth a look)."""
         if len(legal) <= SHORTLIST or obs.phase == _DRAWING or obs.phase == _WINDOW or obs.phase == _VETO or \
                 obs.phase == _CAPTURE or (obs.contract is not None and not obs.contract.melds):
             return None
         if not all(type(a) is Discard for a in legal):
             return None
-        discards = self._kept_back(obs, list(legal))  # type: ignore[arg-type]
-        keys = self._discard_keys(obs, discards)
+        # one discard a card: the called one where the card may be called (as the bot plays it)
+        by_card: dict[int, Discard] = {}
+        for a in legal:
+            if a.card not in by_card or a.call:  # type: ignore[union-attr]
+                by_card[a.card] = a  # type: ignore[union-attr,assignment]
+        discards = self._kept_back(obs, list(by_card.values()))
+        keys = [key[:2] for key in self._discard_keys(obs, discards)]
         order = sorted(range(len(discards)), key=lambda i: (keys[i], i))[:SHORTLIST]
         place = {id(a): i for i, a in enumerate(legal)}
         return [place[id(discards[i])] for i in order]

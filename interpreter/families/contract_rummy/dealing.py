@@ -174,11 +174,12 @@ class DealPhase(RoundState):
 
     def _turned_up(self, card: int) -> None:
         """``card``, off the stock, is turned up in place of the buried one, which goes into
-        the stock at a random place below its top card (the deal's RNG); then as
+        the stock at a random place below its top card (an RNG of its own, so the next
+        rounds are dealt as without the rule); then as
         :meth:`_first_turn`."""
         buried = self.pile.pop()
         stock = self.stock
-        stock.insert(self.rng("deal").randrange(len(stock)) if stock else 0, buried)
+        stock.insert(self.rng("bury").randrange(len(stock)) if stock else 0, buried)
         self.pile.append(card)
         self.log(events.bury(self.round, buried, card, self.setup.pack.codes))
         self._first_turn()

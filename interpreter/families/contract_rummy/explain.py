@@ -267,7 +267,9 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
             "When the stock runs out, " + (f"the discards but the top card are shuffled into a new stock "
                                            f"(at most {_times(stock.reshuffles)}); after that "
                                            if stock.when_empty is WhenEmpty.RESHUFFLE_DISCARDS else "")
-            + f"the round ends with every hand counted. A round also ends after {stock.turn_limit} turns.",
+            + "the round ends with every hand counted" + (" that `going_out.counted` counts" if rummy.counted
+                                                          is not None else "")
+            + f". A round also ends after {stock.turn_limit} turns.",
             *_last_turn_words(rummy, setup),
             "", "## Scoring", "",
             "The player who goes out scores 0; everyone else "

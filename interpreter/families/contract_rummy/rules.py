@@ -509,7 +509,8 @@ def _counters(builder: RulesBuilder) -> tuple[tuple[RummyCounter, ...], dict[str
     given = builder.get(("counters",), {}) or {}
     for name in given:
         if name in COUNTER_NAMES or name in DISCARD_NAMES or name in GO_DOWN_NAMES or name in BONUS_NAMES or \
-                name in KIND_NAMES or name in POINT_NAMES or name in builder.let_names:
+                name in KIND_NAMES or name in POINT_NAMES or name in CHOOSE_NAMES or name in COUNTED_NAMES or \
+                name in builder.let_names:
             builder.fail(("counters", name), f"'{name}' is a name the language (or a let) already binds",
                          at_key=True, span=len(name))
             continue

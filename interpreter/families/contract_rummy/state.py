@@ -111,6 +111,8 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Ca
         self.out_first = None
         self.final_turns = ()
         self.add_rng("aux")  # the cards a claimer gives away, blind
+        if self.section.stock.bury_upcard is not None:
+            self.add_rng("bury")  # where a buried card goes (its own: the deals stay the seed's)
         self._chance_pending = None
         self._go_downs = {}
         self._table_version = 0
@@ -202,7 +204,10 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Ca
             return self._verify_capture(turn, action)
         if phase is _CHOOSING:
             if action not in self._choose_actions(turn):
-                raise not_now(action, f"choose this round's contract first: {', '.join(map(str, self._choose_actions(turn)))}")
+                options = ", ".join(str(a.number) for a in self._choose_actions(turn))  # type: ignore[union-attr]
+                raise not_now(action, f"choose one of the contracts you may play this round: {options} "
+                              "(e.g. 'choose 3')" if isinstance(action, Choose) else
+                              f"first choose this round's contract (one of {options}, e.g. 'choose 3')")
             return None
         return self._verify_play(turn, action)
 
