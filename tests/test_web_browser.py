@@ -731,3 +731,32 @@ def test_hearts_and_euchre_play_whole_games_in_the_browser(served, ruleset):
         ARTIFACTS.mkdir(exist_ok=True)
         ann.screenshot(path=str(ARTIFACTS / f"{ruleset}-whole-game.png"), full_page=True)
         browser.close()
+
+
+def test_each_person_chooses_their_phase_by_a_button_in_phase_10_masters(served):
+    """contract.choose at the web table: after the deal Ann, then Bob, each picks the phase
+    they attempt from a button per phase not made yet; every page's log says each choice,
+    and play begins with the first player's draw."""
+    chromium, sync_playwright = _need_browser()
+    with sync_playwright() as p:  # type: ignore[operator]
+        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+        ann, bob, errors = _open_room(browser, served, "phase-10-masters", None)
+        chosen = {}
+        deadline = time.time() + 60
+        while len(chosen) < 2 and time.time() < deadline:
+            for name, page in (("Ann", ann), ("Bob", bob)):
+                choices = page.locator("#buttons button[data-move^='choose']")
+                if name not in chosen and _my_turn(page) and choices.count():
+                    assert choices.count() == 10  # nothing made yet: any of the ten phases
+                    button = choices.nth(3)
+                    label = button.text_content() or ""
+                    assert label.startswith("phase 4")
+                    _click(button)
+                    chosen[name] = label
+            ann.wait_for_timeout(30)
+        assert len(chosen) == 2, "the choice was never offered"
+        for page in (ann, bob):
+            _wait_text(page, "#log", "Ann chooses phase 4")
+            _wait_text(page, "#log", "Bob chooses phase 4")
+        browser.close()
+    assert errors == []
