@@ -148,3 +148,15 @@ def test_a_counter_may_not_take_a_name_the_choice_binds(tmp_path, name):
     path.write_text(f"extends: phase-10-masters\nname: c\ncounters:\n  {name}: {{initial: 0, update: '0'}}\n")
     with pytest.raises(RulesetError, match=f"'{name}' is a name the language"):
         load_ruleset(path)
+
+
+def test_the_tensor_of_a_seat_shows_the_contracts_each_seat_has_made():
+    from cardrules.interpreter.families.contract_rummy.encoding import RummyEncoder
+    rules = load_ruleset(RULES)
+    codec = RummyEncoder(rules, 3)
+    state = play_bots(rules, ["bot"] * 3, seed=1)
+    obs = state.observation(0)
+    tensor = codec.tensor(obs)
+    at = codec.layout.offsets["made"]
+    shown = [[n + 1 for n in range(10) if tensor[at + s * 10 + n]] for s in range(3)]
+    assert shown == [sorted(m) for m in obs.seats.made] and any(shown)

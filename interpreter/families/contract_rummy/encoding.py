@@ -234,7 +234,8 @@ class RummyEncoder:
             *((("contracts", players * len(rules.section.contracts)),) if rules.section.own_contracts
               else ()),
             *((("counters", players * len(rules.section.counters)),) if rules.section.counters else ()),
-            *((("choosing", 1),) if rules.section.contract_choose is not None else ()),
+            *((("choosing", 1), ("made", players * len(rules.section.contracts)))
+              if rules.section.contract_choose is not None else ()),
         ])
         self.contract_count = len(rules.section.contracts) if rules.section.own_contracts else 0
         self.counter_names = tuple(c.name for c in rules.section.counters)
@@ -279,6 +280,10 @@ class RummyEncoder:
             for s, number in enumerate(obs.contract_numbers):
                 if number:  # (0: not chosen yet)
                     layout.add(out, "contracts", s * self.contract_count + number - 1)
+        if obs.seats is not None and obs.seats.made:  # contract.choose: the contracts each seat has made
+            for s, made in enumerate(obs.seats.made):
+                for number in made:
+                    layout.put(out, "made", [1.0], s * self.contract_count + number - 1)
         if self.counter_names:
             values = dict(obs.counters)
             for i, name in enumerate(self.counter_names):
