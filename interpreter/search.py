@@ -5,10 +5,14 @@ observed (the family's :meth:`~cardrules.interpreter.family.GameFamily.determini
 the hidden hands dealt anew, respecting the suits a seat has shown void in, the
 cards seen taken from the discard pile and the cards played), tries each legal
 action in each sampled state, and plays the round out with the family's heuristic
-bot in every seat.  An action's value is what the ruleset's own scoring gives at the
-end of the round: the seat's points less the mean of the other seats' (a team's
-for partnerships), turned round where the lowest total wins.  So a change of scoring
-changes the search seat's bids and play, which a fixed heuristic cannot do.
+bot in every seat.  An action's value is the seat's chance of winning the game
+that the ruleset's own scoring leaves it at the end of the round: where the playout
+ended the game, 1 if the seat (or its team) won, a share of 1 for a shared first
+place, else 0; otherwise the chance that it finishes ahead of every other seat (team)
+if each total moves on, over the rounds left, by as much as round scores spread in
+this decision's playouts (a normal law: see :func:`win_chance`).  So a change of
+scoring changes the search seat's bids and play, which a fixed heuristic cannot do,
+and a point counts for more where it changes who is likely to win.
 
 The budget is shared out by *sequential halving*: the playouts go in rounds, every
 action left gets the same number of sampled states in a round (the same states for
@@ -43,7 +47,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 from .family import Policy
 from .game import CHANCE, GameState
@@ -154,7 +158,7 @@ class SearchBot:
         if len(alive) == 1:
             self.last_playouts = 0
             return alive[0]
-        values: list[list[float]] = [[] for _ in legal]  # per action, per sampled state it was tried in
+        outcomes: list[list[Outcome]] = [[] for _ in legal]  # per action, per sampled state it was tried in
         worlds_of: list[list[int]] = [[] for _ in legal]
         stages = max(1, math.ceil(math.log2(len(alive))))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -172,25 +176,87 @@ class SearchBot:
                 for i in alive:
                     state = world.clone()
                     state.apply(legal[i])
-                    values[i].append(playout_value(state, bots, seat))
+                    outcomes[i].append(playout_outcome(state, bots, seat))
                     worlds_of[i].append(world_id)
                     done += 1
                 world_id += 1
                 if stage_end is not None and time.perf_counter() >= stage_end:
                     break
             if len(alive) > 1 and stage < stages - 1:
+                values = _values(outcomes, alive)
                 alive.sort(key=lambda i: (-sum(values[i]) / len(values[i]), i))
                 kept = alive[:(len(alive) + 1) // 2]
                 if guide >= 0 and guide not in kept:
                     kept.append(guide)
                 alive = kept
         self.last_playouts = done
+        values = _values(outcomes, alive)
         best = max(alive, key=lambda i: (sum(values[i]) / len(values[i]), -i))
         if guide < 0 or best == guide:
             return best
         by_world = dict(zip(worlds_of[guide], values[guide]))
         diffs = [v - by_world[w] for w, v in zip(worlds_of[best], values[best])]
         return best if _lower_bound(diffs, self.margin or 0.0) > 0 else guide
+
+
+class Outcome(NamedTuple):
+    """Where a playout left the game: each side's total and its points in the round
+    played out (a side: a seat, or a team in partnerships), the seat's side, the
+    rounds left after it, whether the lowest total wins, and (where the playout ended
+    the game) the seat's share of the win."""
+
+    totals: tuple[int, ...]
+    points: tuple[int, ...]
+    side: int
+    rounds_left: int
+    lowest: bool
+    won: float | None
+
+
+def _values(outcomes: list[list[Outcome]], alive: Sequence[int]) -> dict[int, list[float]]:
+    """Each action's values (win_chance of each of its outcomes), with the round's
+    spread taken from every outcome of the decision so far."""
+    spread = round_spread(o for row in outcomes for o in row)
+    return {i: [win_chance(o, spread) for o in outcomes[i]] for i in alive}
+
+
+def round_spread(outcomes: Iterable[Outcome]) -> float:
+    """The standard deviation of a side's points in a round, pooled over every side of
+    ``outcomes`` (at least 1: a round whose points never vary still lets totals move)."""
+    points = [p for o in outcomes for p in o.points]
+    if len(points) < 2:
+        return 1.0
+    mean = sum(points) / len(points)
+    return max(1.0, math.sqrt(sum((p - mean) ** 2 for p in points) / (len(points) - 1)))
+
+
+def win_chance(outcome: Outcome, spread: float) -> float:
+    """The seat's chance of winning the game from ``outcome``: its share of the win where
+    the game is over; else, with each side's total moving on over the rounds left by a
+    normal law of standard deviation ``spread`` a round, the chance of ending ahead of
+    each other side, multiplied over them (a tie counts half).
+
+    >>> o = Outcome((10, 20, 40), (0, 0, 0), 0, 0, True, None)  # lowest wins, no round left
+    >>> win_chance(o, 10.0), win_chance(o._replace(totals=(20, 20, 40)), 10.0)
+    (1.0, 0.5)
+    >>> round(win_chance(o._replace(rounds_left=2), 10.0), 3)  # ahead by 10 and 30, two rounds left: 0.69 x 0.93
+    0.645
+    """
+    if outcome.won is not None:
+        return outcome.won
+    totals, side = outcome.totals, outcome.side
+    mine = totals[side]
+    scale = spread * math.sqrt(2 * outcome.rounds_left)  # the difference of two sides' moves
+    chance = 1.0
+    for other, total in enumerate(totals):
+        if other == side:
+            continue
+        lead = total - mine if outcome.lowest else mine - total
+        if scale == 0:
+            chance *= 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0
+        else:
+            chance *= 0.5 * (1.0 + math.erf(lead / (scale * math.sqrt(2.0))))
+    return chance
 
 
 def _lower_bound(values: Sequence[float], z: float) -> float:
@@ -233,6 +299,27 @@ def playout_value(state: GameState, bots: Sequence[Policy], seat: int) -> float:
         theirs = delta[:seat] + delta[seat + 1:]
     value = sum(mine) / len(mine) - (sum(theirs) / len(theirs) if theirs else 0.0)
     return value if state.rules.winner == "highest" else -value
+
+
+def playout_outcome(state: GameState, bots: Sequence[Policy], seat: int) -> Outcome:
+    """Play the round on with ``bots`` in every seat (as :func:`playout_value`); where it
+    left the game (see Outcome)."""
+    before = state.totals[:]
+    rounds_left = state.rounds - state.round_index - 1
+    playout_value(state, bots, seat)
+    totals, teams = state.totals, state.setup.teams
+    lowest = state.rules.winner != "highest"
+    won = None
+    if state.is_over:
+        winners = state.winners
+        shares = len({teams[s] for s in winners}) if teams else len(winners)
+        won = 1.0 / shares if seat in winners else 0.0
+    if teams:
+        sides = sorted(set(teams))
+        total = tuple(sum(t for s, t in enumerate(totals) if teams[s] == side) for side in sides)
+        points = tuple(sum(totals[s] - before[s] for s in range(len(totals)) if teams[s] == side) for side in sides)
+        return Outcome(total, points, sides.index(teams[seat]), rounds_left, lowest, won)
+    return Outcome(tuple(totals), tuple(a - b for a, b in zip(totals, before)), seat, rounds_left, lowest, won)
 
 
 def make_search(rules: Ruleset, kind: str, seed: int | str) -> SearchBot:

@@ -304,3 +304,41 @@ def test_the_search_tries_only_the_actions_its_guide_shortlists():
         chosen += 1
     assert chosen > 10
 
+
+
+def test_a_playout_is_worth_the_seats_chance_of_winning_the_game():
+    """A playout that ends the game is worth the seat's share of the win; one that does
+    not, its chance of ending ahead of every other side from the totals it leaves."""
+    from cardrules.interpreter.search import playout_outcome, round_spread, win_chance
+    rules = _rules("shanghai-isra-junior")
+    bots = make_policies(rules, ["bot"] * 4, 3)
+    ended = going = 0
+    for state, obs, memory in _positions(rules, 4, seed=3, limit=2000):
+        trial = state.clone()
+        outcome = playout_outcome(trial, bots, obs.seat)
+        assert outcome.totals == tuple(trial.totals) and outcome.rounds_left == state.rounds - state.round_index - 1
+        if trial.is_over:
+            won = trial.winners
+            assert outcome.won == (1 / len(won) if obs.seat in won else 0.0)
+            ended += 1
+        else:
+            spread = round_spread([outcome])
+            chance = win_chance(outcome, spread)
+            assert outcome.won is None and 0.0 < chance < 1.0
+            worse = outcome._replace(totals=tuple(t + 5 if s == obs.seat else t for s, t in enumerate(outcome.totals)))
+            assert win_chance(worse, spread) < chance  # 5 more penalty points: a lesser chance
+            going += 1
+        if ended > 5 and going > 20:
+            break
+    assert ended > 5 and going > 20
+
+
+def test_in_partnerships_the_sides_are_the_teams():
+    from cardrules.interpreter.search import playout_outcome
+    rules = _rules("partners")
+    bots = make_policies(rules, ["bot"] * 4, 2)
+    for state, obs, memory in _positions(rules, 4, seed=2, limit=30):
+        outcome = playout_outcome(state.clone(), bots, obs.seat)
+        teams = state.setup.teams
+        assert len(outcome.totals) == len(set(teams)) == 2
+        assert outcome.side == sorted(set(teams)).index(teams[obs.seat])
