@@ -271,7 +271,8 @@ def _lower_bound(values: Sequence[float], z: float) -> float:
 
 def playout_value(state: GameState, bots: Sequence[Policy], seat: int) -> float:
     """Play the round on with ``bots`` in every seat; the round's points of ``seat``
-    (or its team) less the mean of the others', as the winner rule wants them."""
+    (or its team) less the mean of the others', as the winner rule wants them (the
+    search values :func:`playout_outcome` instead; this plays the round for it)."""
     before = state.totals[:]
     round_index = state.round_index
     apply, observation, legal_actions = state.apply, state.observation, state.legal_actions
