@@ -272,8 +272,24 @@ def _lower_bound(values: Sequence[float], z: float) -> float:
 def playout_value(state: GameState, bots: Sequence[Policy], seat: int) -> float:
     """Play the round on with ``bots`` in every seat; the round's points of ``seat``
     (or its team) less the mean of the others', as the winner rule wants them (the
-    search values :func:`playout_outcome` instead; this plays the round for it)."""
+    search values :func:`playout_outcome` instead)."""
     before = state.totals[:]
+    play_round(state, bots)
+    delta = [after - then for after, then in zip(state.totals, before)]
+    teams = state.setup.teams
+    if teams:
+        mine = [d for s, d in enumerate(delta) if teams[s] == teams[seat]]
+        theirs = [d for s, d in enumerate(delta) if teams[s] != teams[seat]]
+    else:
+        mine = [delta[seat]]
+        theirs = delta[:seat] + delta[seat + 1:]
+    value = sum(mine) / len(mine) - (sum(theirs) / len(theirs) if theirs else 0.0)
+    return value if state.rules.winner == "highest" else -value
+
+
+def play_round(state: GameState, bots: Sequence[Policy]) -> None:
+    """Play the round on with ``bots`` in every seat (a playout), chance included, to
+    the round's end (or PLAYOUT_MOVES moves)."""
     round_index = state.round_index
     apply, observation, legal_actions = state.apply, state.observation, state.legal_actions
     legal_count, apply_index = state.legal_count, state.apply_index
@@ -290,24 +306,14 @@ def playout_value(state: GameState, bots: Sequence[Policy], seat: int) -> float:
             apply(state.chance_action())
         else:
             break
-    delta = [after - then for after, then in zip(state.totals, before)]
-    teams = state.setup.teams
-    if teams:
-        mine = [d for s, d in enumerate(delta) if teams[s] == teams[seat]]
-        theirs = [d for s, d in enumerate(delta) if teams[s] != teams[seat]]
-    else:
-        mine = [delta[seat]]
-        theirs = delta[:seat] + delta[seat + 1:]
-    value = sum(mine) / len(mine) - (sum(theirs) / len(theirs) if theirs else 0.0)
-    return value if state.rules.winner == "highest" else -value
 
 
 def playout_outcome(state: GameState, bots: Sequence[Policy], seat: int) -> Outcome:
-    """Play the round on with ``bots`` in every seat (as :func:`playout_value`); where it
-    left the game (see Outcome)."""
+    """Play the round on with ``bots`` in every seat (:func:`play_round`); where it left
+    the game (see Outcome)."""
     before = state.totals[:]
     rounds_left = state.rounds - state.round_index - 1
-    playout_value(state, bots, seat)
+    play_round(state, bots)
     totals, teams = state.totals, state.setup.teams
     lowest = state.rules.winner != "highest"
     won = None
