@@ -614,7 +614,7 @@ class Room:
         if pack is not STANDARD:  # a pack of the ruleset's own: how the page shows each card
             message["pack"] = pack_faces(pack)
         if seat is not None:
-            controls = self.web.controls(obs, legal)
+            controls = self.web.controls(obs, legal, names)
             if my_turn:
                 self._fill_refusals(obs, controls)
             else:

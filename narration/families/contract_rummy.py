@@ -76,7 +76,9 @@ class RummyView:
 
     def on_discard(self, event: dict[str, Any]) -> None:
         call = " and calls it" if event.get(self.call) else ""
-        self.r.say(f"{self._name(event['seat'])} discards {self.r.card(event['card'])}{call}")
+        target = event.get("skips")
+        aimed = f": {self._name(target)} loses their next turn" if isinstance(target, int) else ""
+        self.r.say(f"{self._name(event['seat'])} discards {self.r.card(event['card'])}{call}{aimed}")
         self.r.end_turn()
 
     def on_call(self, event: dict[str, Any]) -> None:
@@ -217,6 +219,10 @@ class RummyView:
         if obs.phase == Phase.WINDOW and obs.top_discard is not None:
             options = " / ".join(str(a) for a in legal)
             return f"{self.r.card(self.codes[obs.top_discard])} is on offer ({options})"
+        aims = sorted({a.target for a in legal if isinstance(a, Discard) and a.target is not None})
+        if aims:  # skip.seat: chosen: a skip card names the seat it skips
+            return ("meld / layoff / swap / discard (a skip card names whom it skips: 'discard CARD to N', N one of "
+                    + ", ".join(f"{s} {self._name(s)}" for s in aims) + ")")
         return "meld / layoff / swap / discard"
 
     def hint_reason(self, obs: RummyObservation, action: Any) -> str | None:
@@ -256,6 +262,9 @@ class RummyView:
             return "a joker freed from the table is a wild card for your own melds"
         if isinstance(action, LayOff):
             return "every card laid off is one less in your hand when someone goes out"
+        if isinstance(action, Discard) and action.target is not None:  # skip.seat: chosen
+            return (f"of the players you may skip, {self._name(action.target)} holds the fewest cards: the nearest "
+                    "to going out")
         if isinstance(action, Discard):
             keep = RummyBot(self.rules).keep_score(obs, action.card)
             feeds = obs.down[(obs.seat + self.rules.deal.direction.step) % obs.players]

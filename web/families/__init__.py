@@ -9,7 +9,8 @@ observation into plain JSON the page renders without knowing the family:
   "melds" | "hands", ...}`` (see ``docs/web.md``).  ``spectator``: the observation is
   some seat's, shown to someone at no seat: leave out that seat's private part.
 - ``seat_notes(obs, spectator)``: a short public note for each seat ("bid 3, took 1").
-- ``controls(obs, legal)``: what the seat in turn may do: the hand with the move each
+- ``controls(obs, legal, names)``: what the seat in turn may do (``names``: the seats'
+  names, for moves that name a seat): the hand with the move each
   card makes (``None``: not now) or ``try`` (a move the engine will refuse, so the
   page can say why), ``select`` (cards are picked, then a composer sends them),
   ``buttons`` and ``composers``.
@@ -40,7 +41,7 @@ class GenericWebView:
     def seat_notes(self, obs: Any, spectator: bool) -> list[str]:
         return ["" for _ in range(obs.players)]
 
-    def controls(self, obs: Any, legal: Sequence[Any]) -> dict[str, Any]:
+    def controls(self, obs: Any, legal: Sequence[Any], names: Sequence[str] = ()) -> dict[str, Any]:
         return {"hand": [{"card": NAMES[c], "move": None} for c in sorted(obs.hand)], "select": False,
                 "buttons": [{"label": str(a), "move": str(a), "group": "Your move"} for a in legal[:MAX_BUTTONS]],
                 "composers": [], "prompt": "your move"}

@@ -100,7 +100,7 @@ class RummyWebView:
             notes.append(", ".join(parts))
         return notes
 
-    def controls(self, obs: RummyObservation, legal: Sequence[Any]) -> dict[str, Any]:
+    def controls(self, obs: RummyObservation, legal: Sequence[Any], names: Sequence[str] = ()) -> dict[str, Any]:
         mine = obs.turn == obs.seat
         top = self.pack.pretty(obs.top_discard) if obs.top_discard is not None else "the discard"
         buttons: list[dict[str, Any]] = []
@@ -124,6 +124,11 @@ class RummyWebView:
                 buttons.append({"label": "Allow the buy", "move": str(action), "group": "Buy"})
             elif isinstance(action, Refuse):
                 buttons.append({"label": "Refuse the buy", "move": str(action), "group": "Buy"})
+            elif isinstance(action, Discard) and action.target is not None:  # skip.seat: chosen
+                buttons.append({"label": f"Discard {self.pack.pretty(action.card)}"
+                                         + (f" and {self.call}" if action.call else "")
+                                         + f": {names[action.target] if action.target < len(names) else f'seat {action.target}'} loses a turn",
+                                "move": str(action), "group": "Skip a player"})
             elif isinstance(action, Choose):
                 buttons.append({"label": self.section.contracts[action.number - 1].name, "move": str(action),
                                 "group": "Choose your contract"})

@@ -147,7 +147,7 @@ class TrickWebView:
             notes.append(", ".join(parts))
         return notes
 
-    def controls(self, obs: TrickObservation, legal: Sequence[Any]) -> dict[str, Any]:
+    def controls(self, obs: TrickObservation, legal: Sequence[Any], names: Sequence[str] = ()) -> dict[str, Any]:
         suits, power = obs.suits, obs.power
 
         pack = self.pack

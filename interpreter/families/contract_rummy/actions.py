@@ -159,9 +159,11 @@ class Discard:
     card: int
     call: bool = False  # protect a fitting discard with a call
     pack: Pack = _pack_field()
+    target: int | None = None  # skip.seat: chosen: the seat a skip card names (it loses its next turn)
 
     def __str__(self) -> str:
-        return f"discard {self.pack.codes[self.card]}" + (" call" if self.call else "")
+        return f"discard {self.pack.codes[self.card]}" + (" call" if self.call else "") + \
+            (f" to {self.target}" if self.target is not None else "")
 
 
 # A seat's move in a contract-rummy game, by phase: the choice of a contract, the draw, the buying window, the

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 def candidate_actions(state: RummyState) -> list[Move]:
     """Take, draw, buy, pass, allow, refuse; a claim of every meld (and of one that is
     not there); a discard of every card held (and of one not held) with and without a
-    call; a lay-off of every card held on every meld (a wild card at either end of a
+    call (a skip card naming each seat, where the discarder names it); a lay-off of every card held on every meld (a wild card at either end of a
     run); a swap of every card held into every meld; and every go-down the listing gives
     (go-downs are listed in canonical form; tests/test_go_down_search.py checks that
     search against a brute-force enumeration)."""
@@ -27,6 +27,8 @@ def candidate_actions(state: RummyState) -> list[Move]:
     out: list[Move] = [TAKE, DRAW, BUY, PASS, ALLOW, REFUSE]
     out += [Claim(m) for m in ids]
     out += [Discard(c, call, pack) for c in held + [not_held] for call in (False, True)]
+    if state.section.skip_chosen:  # a skip card naming each seat (its own, and one past the table, too)
+        out += [Discard(c, False, pack, t) for c in held if c in state.skips for t in range(state.players + 1)]
     for m in ids:
         meld = state.melds.get(m)
         for c in held:

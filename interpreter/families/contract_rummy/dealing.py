@@ -105,6 +105,9 @@ class DealPhase(RoundState):
         if self.section.skip_cards is not None:
             self.skips = skip_cards(self.section, self.setup, self.round_index)
             self.skipped = [0] * self.players
+            if self.section.skip_chosen:
+                self.skip_named = [0] * self.players
+                self.skip_since = [0] * self.players
         if self._seat_facts is not None:
             self._refresh_seat_facts()
         self.counters["rounds"] += 1

@@ -123,6 +123,8 @@ def determinize(rules: Ruleset, obs: RummyObservation, memory: dict[str, Any], r
             state.choosers = ()
     if obs.skipped:
         state.skipped = list(obs.skipped)
+    if obs.seats is not None and obs.seats.named:  # skip.seat: chosen: whom the skips named, and when
+        state.skip_named, state.skip_since = list(obs.seats.named), list(obs.seats.since)
     state._refresh_seat_facts()
     state.discarder = None if top is None or obs.turn_number <= 1 else state.seat_after(obs.player, -1)
     state.phase = Phase(obs.phase)

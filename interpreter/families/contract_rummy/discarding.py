@@ -35,10 +35,81 @@ class DiscardPhase(RoundState):
         if len(hand) > 1 or out_rule is not NO_DISCARD:
             discardable = distinct if self.section.discard is None else self._discardable(seat, distinct)
             discards, called, _ = facts[6]
+            start = len(actions)
             actions += [discards[c] for c in discardable]
             if self.section.fitting_discard_call.allowed:
                 table = self.table
                 actions += [called[c] for c in discardable if table.fits(c)]
+            if self.section.skip_chosen and len(hand) > 1 and not self.skips.isdisjoint(discardable):
+                self._aim_skips(seat, actions, start)
+
+    # --- a skip card that names its seat (skip.seat: chosen) ------------------------------------------
+    def _aim_skips(self, seat: int, actions: list[Move], start: int) -> None:
+        """Replace each discard of a skip card in ``actions[start:]`` by one for each seat
+        ``seat`` may name (none left where it may name no one: the card is then discarded
+        naming no one)."""
+        targets = self._skip_targets(seat)
+        if not targets:
+            return
+        skips = self.skips
+        aimed: list[Move] = []
+        for a in actions[start:]:
+            if a.card in skips:  # type: ignore[union-attr]
+                aimed += [Discard(a.card, a.call, self.setup.pack, t) for t in targets]  # type: ignore[union-attr]
+            else:
+                aimed.append(a)
+        actions[start:] = aimed
+
+    def _skip_targets(self, seat: int) -> list[int]:
+        """The seats ``seat`` may name with a skip card now (``skip.seat: chosen``): every
+        other seat, in turn order from the next (in the others' last turns after a player
+        went out, those still to take one), that ``skip.may`` allows."""
+        if self.out_first is not None:
+            candidates = list(dict.fromkeys(s for s in self.final_turns if self.hands[s]))
+        else:
+            candidates = [self.seat_after(seat, k) for k in range(1, self.players)]
+        rule = self.section.skip_may
+        if rule is None:
+            return candidates
+        return [t for t in candidates if self._evaluate(rule.rule, self._skip_env(seat, t), ("skip", "may", "rule"))]
+
+    def _skip_env(self, seat: int, target: int) -> dict[str, Any]:
+        """skip.may's names: the discarder's, and the seat it would name."""
+        env = self._seat_env(seat)
+        named = self.skip_named[target]
+        env.update(target=target, pending=self.skipped[target], named=named,
+                   since=self.skip_since[target])
+        return env
+
+    def _verify_aim(self, seat: int, action: Discard) -> None:
+        """A skip card's discard names a seat it may (``skip.seat: chosen``), and only it does."""
+        codes = self.setup.pack.codes
+        aims = self.section.skip_chosen and action.card in self.skips and len(self.hands[seat]) > 1
+        if not aims:
+            if action.target is not None:
+                raise IllegalActionError(f"only a card that skips names a player, and {codes[action.card]} does not"
+                                         if action.card not in self.skips or not self.section.skip_chosen else
+                                         "a card that goes out names no one to skip")
+            return
+        targets = self._skip_targets(seat)
+        if action.target is None:
+            if targets:
+                raise IllegalActionError(f"name the player {codes[action.card]} skips, e.g. 'discard "
+                                         f"{codes[action.card]} to {targets[0]}' (seats you may name: "
+                                         f"{', '.join(map(str, targets))})")
+            return
+        if action.target not in targets:
+            target = action.target
+            rule = self.section.skip_may
+            if not 0 <= target < self.players or target == seat or rule is None or \
+                    (self.out_first is not None and target not in self.final_turns):
+                raise IllegalActionError(f"seat {target} cannot be skipped now" + (
+                    f" (seats you may name: {', '.join(map(str, targets))})" if targets else ": name no one"))
+            try:
+                reason = rule.message.render(self._skip_env(seat, target))
+            except EvaluationError as exc:
+                raise EvaluationError(f"skip.may.message: {exc}", ("skip", "may", "message")) from None
+            raise IllegalActionError(reason)
 
     def _discardable(self, seat: int, distinct: Sequence[int]) -> Sequence[int]:
         """The cards of ``distinct`` (the hand's, once each) that ``discard.may`` lets
@@ -77,6 +148,8 @@ class DiscardPhase(RoundState):
             except EvaluationError as exc:
                 raise EvaluationError(f"discard.may.message: {exc}", ("discard", "may", "message")) from None
             raise IllegalActionError(reason)
+        if self.section.skip_chosen or action.target is not None:
+            self._verify_aim(seat, action)
         if action.call and not self.section.fitting_discard_call.allowed:
             raise IllegalActionError("this ruleset has no call of a fitting discard")
         if action.call and not self.table.fits(action.card):
@@ -90,11 +163,19 @@ class DiscardPhase(RoundState):
         self.discarder = seat
         self.protected = action.call
         self._log.append((events.discard, self.round_index + 1, seat, action.card,
-                          self.section.fitting_discard_call.name if action.call else None, self.setup.pack.codes))
+                          self.section.fitting_discard_call.name if action.call else None, self.setup.pack.codes,
+                          action.target))
         if not self.hands[seat]:
             self._go_out(seat)
             return
-        if action.card in self.skips:  # the next player loses their next turn
+        if action.card in self.skips and self.section.skip_chosen:  # the seat it names loses its next turn
+            target = action.target
+            if target is not None:
+                self.skipped[target] += 1
+                self.skip_named[target] += 1
+                self.skip_since[target] = 0
+                self._refresh_seat_facts()
+        elif action.card in self.skips:  # the next player loses their next turn
             following = self.final_turns if self.out_first is not None else (self.seat_after(seat),)
             if following:
                 self.skipped[following[0]] += 1

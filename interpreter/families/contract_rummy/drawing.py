@@ -26,6 +26,9 @@ class DrawPhase(RoundState):
     __slots__ = ()
 
     def _start_turn(self, seat: int) -> None:
+        if self.skip_named:  # skip.seat: chosen: one more turn begun since each seat was last named
+            self.skip_since = [n + 1 if k else 0 for n, k in zip(self.skip_since, self.skip_named)]
+            self._refresh_seat_facts()
         skipped = self.skipped
         if skipped and skipped[seat]:  # a skip card was discarded to this seat: it loses this turn
             skipped[seat] -= 1

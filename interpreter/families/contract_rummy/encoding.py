@@ -78,6 +78,10 @@ class RummyCodec:
         # the contracts a player may choose (contract.choose), after those
         self._choices = len(section.contracts) if section.contract_choose is not None else 0
         self._choose = v.add_all(f"choose {n}" for n in range(1, self._choices + 1)) if self._choices else -1
+        # the seat a skip card names (skip.seat: chosen), after those: a discard's id, then the seat's
+        self._targets = players if section.skip_chosen else 0
+        self._target = v.add_all(f"skipping seat {s}" for s in range(players)) if self._targets else -1
+        self._pack = setups[0].pack
         self.vocabulary = v
         self.size = v.size
         self._decode_single = {token: action for action, token in self._single.items()}
@@ -99,7 +103,12 @@ class RummyCodec:
     def encode(self, action: Any) -> tuple[int, ...]:
         kind = type(action)
         if kind is Discard:
-            return ((self._called if action.call else self._discard) + action.card,)
+            head = (self._called if action.call else self._discard) + action.card
+            if action.target is None:
+                return (head,)
+            if not 0 <= action.target < self._targets:
+                raise ValueError(f"no seat {action.target} to skip in this ruleset's id space")
+            return (head, self._target + action.target)
         single = self._single.get(action)
         if single is not None:
             return (single,)
@@ -141,6 +150,11 @@ class RummyCodec:
                 return self._called_discards[head - self._called]
             if self._choices and self._choose <= head < self._choose + self._choices:
                 return Choose(head - self._choose + 1)
+            raise ValueError
+        if len(ids) == 2 and self._targets and 0 <= ids[1] - self._target < self._targets:  # a skip card's seat
+            for base, call in ((self._discard, False), (self._called, True)):
+                if base <= head < base + n:
+                    return Discard(head - base, call, self._pack, ids[1] - self._target)
             raise ValueError
         meld = ids[1] - self._meld if len(ids) > 1 else -1
         if head == self._claim and len(ids) == 2 and 0 <= meld <= self.melds:

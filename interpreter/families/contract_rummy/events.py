@@ -35,11 +35,15 @@ def layoff(round_number: int, seat: int, meld_id: int, cards: tuple[int, ...], c
             "cards": [codes[c] for c in cards], "cards_after": [codes[c] for c in cards_after]}
 
 
-def discard(round_number: int, seat: int, card: int, call: str | None, codes: Codes = NAMES) -> Event:
-    """``call``: the name of the ruleset's fitting-discard call, when the discard is called."""
+def discard(round_number: int, seat: int, card: int, call: str | None, codes: Codes = NAMES,
+            target: int | None = None) -> Event:
+    """``call``: the name of the ruleset's fitting-discard call, when the discard is called;
+    ``target``: the seat a skip card names (``skip.seat: chosen``)."""
     event: Event = {"event": "discard", "round": round_number, "seat": seat, "card": codes[card]}
     if call is not None:
         event[call] = True
+    if target is not None:
+        event["skips"] = target
     return event
 
 
@@ -150,7 +154,7 @@ def visibility(section: RummyRules) -> dict[str, Declaration]:
     public["draw"] = _draw_visibility
     public["buy"] = {"seat": Seen.ALL, "card": Seen.ALL, "penalty": Seen.ACTOR}
     called = section.fitting_discard_call.name
-    public["discard"] = {"seat": Seen.ALL, "card": Seen.ALL, called: Seen.ALL}
+    public["discard"] = {"seat": Seen.ALL, "card": Seen.ALL, called: Seen.ALL, "skips": Seen.ALL}
     public[called] = {"seat": Seen.ALL, "meld": Seen.ALL, "card": Seen.ALL, "cards_after": Seen.ALL,
                     "given": Seen.NOBODY}  # each call's event names its two seats
     for event in section.chance_events:

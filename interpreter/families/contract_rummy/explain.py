@@ -255,9 +255,15 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
         out.append(_seat_rule_words("take the discard in their turn", rummy.take_discard, notes))
     out.append("The turn ends with a discard, or by going out.")
     if rummy.skip_cards is not None:
-        out.append(f"Discarding a card that skips (`skip.cards`: `{rummy.skip_cards.source}`) makes the next "
-                   "player lose their next turn" + (", and one turned up at the deal skips the first player's first "
-                                                    "turn." if rummy.skip_upcard else "."))
+        whom = ("a player its discarder names (any other player; in the last turns after a player went out, one "
+                "still to take a last turn) lose their next turn" if rummy.skip_chosen else
+                "the next player lose their next turn")
+        out.append(f"Discarding a card that skips (`skip.cards`: `{rummy.skip_cards.source}`) makes {whom}"
+                   + (", and one turned up at the deal skips the first player's first turn." if rummy.skip_upcard
+                      else ".") + (" A card that goes out skips no one." if rummy.skip_chosen else ""))
+        if rummy.skip_may is not None:
+            out.append(_seat_rule_words("name a player to skip", rummy.skip_may, notes)[:-1]
+                       + "; where no one may be named, the card is discarded naming no one.")
     if rummy.discard is not None:
         out.append(_seat_rule_words("discard", rummy.discard, notes)[:-1]
                    + "; a player whose every card this refuses may discard any of them.")

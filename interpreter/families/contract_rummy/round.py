@@ -44,6 +44,8 @@ class SeatFacts(NamedTuple):
     counters: tuple[tuple[str, tuple[int, ...]], ...] = ()  # each counter's name and every seat's value
     skipped: tuple[int, ...] = ()  # the turns each seat is yet to lose (``skip``)
     made: tuple[tuple[int, ...], ...] = ()  # the contracts each seat has made (``contract.choose``)
+    named: tuple[int, ...] = ()  # skip.seat: chosen: how often a skip named each seat this round
+    since: tuple[int, ...] = ()  # ... and the turns begun since one last did (a lost turn counts)
 
 
 class RoundState(GameState):
@@ -106,6 +108,8 @@ class RoundState(GameState):
     contract_numbers: tuple[int, ...]  # their numbers in ``contracts`` (1 the first); empty as above
     skips: frozenset[int]  # the cards whose discard skips the next player this round (``skip``)
     skipped: list[int]  # seats to lose their next turn (empty where no card skips)
+    skip_named: list[int]  # skip.seat: chosen: how often a skip named each seat this round (else empty)
+    skip_since: list[int]  # ... the turns begun since one last did (a lost turn counts; 0: never)
     made: list[tuple[int, ...]]  # contract.choose: the contracts each seat has made, in order
     choosers: tuple[int, ...]  # contract.choose: the seats still to choose this round's contract, in order
     _seat_facts: SeatFacts | None  # the above as observations show them (None where the ruleset has none)
@@ -128,7 +132,8 @@ class RoundState(GameState):
                  "down", "down_turn", "jokers_melded", "_go_downs",
                  "joker_debt",
                  "discarder", "protected",
-                 "seat_counters", "seat_contracts", "contract_numbers", "skips", "skipped", "made", "choosers",
+                 "seat_counters", "seat_contracts", "contract_numbers", "skips", "skipped", "skip_named", "skip_since",
+                 "made", "choosers",
                  "_seat_facts",
                  "went_out", "penalties", "out_first", "final_turns")
 
@@ -160,7 +165,8 @@ class RoundState(GameState):
             return
         self._seat_facts = SeatFacts(self.seat_contracts, self.contract_numbers,
                                      tuple((name, tuple(values)) for name, values in self.seat_counters.items()),
-                                     tuple(self.skipped), tuple(self.made) if section.contract_choose else ())
+                                     tuple(self.skipped), tuple(self.made) if section.contract_choose else (),
+                                     tuple(self.skip_named), tuple(self.skip_since))
 
     def _round_facts(self) -> tuple[int, Setup, Contract, int, int | None, tuple[int, ...], Any]:
         """(round index, setup, contract, hand size, buy limit or None, each card's

@@ -37,6 +37,11 @@ POINT_NAMES: dict[str, Type] = {**WILD_NAMES, "card_is_wild": Type.BOOL, "card_i
 # discard.may: the seat's names and the card it would discard
 DISCARD_NAMES: dict[str, Type] = {**SEAT_NAMES, "card_rank": Type.INT, "card_suit": Type.INT, "card_is_wild": Type.BOOL,
                                   "card_fits_table": Type.BOOL, "is_last_card": Type.BOOL}
+# skip.may (skip.seat: chosen): the discarder's names and the seat it would name: target (its
+# seat), pending (the turns it is yet to lose), named (how often a skip named it this round)
+# and since (the turns begun since a skip last named it, a lost turn counting; 0 when none has)
+SKIP_NAMES: dict[str, Type] = {**SEAT_NAMES, "target": Type.INT, "pending": Type.INT, "named": Type.INT,
+                               "since": Type.INT}
 # going_down.may: the seat's names and the go-down tried
 GO_DOWN_NAMES: dict[str, Type] = {**SEAT_NAMES, "cards_left": Type.INT, "melds_put_down": Type.INT,
                                   "extra_melds": Type.INT, "run_suits": Type.LIST, "run_sizes": Type.LIST,
@@ -316,6 +321,8 @@ class RummyRules:
     contract_choose: Compiled | None = None  # contract.choose: the contracts a seat may choose (CHOOSE_NAMES, counters)
     skip_cards: Compiled | None = None  # skip.cards: the cards whose discard skips the next player (POINT_NAMES)
     skip_upcard: bool = False  # skip.upcard: such a card turned up at the deal skips the first player
+    skip_chosen: bool = False  # skip.seat: chosen: the discarder names the seat that loses its next turn
+    skip_may: SeatRule | None = None  # skip.may: whom the discarder may name (SKIP_NAMES, counters)
     # whether a seat rule reads top_card: only then is it put among a seat's names (one more
     # name grows the dict past a size the seat rules of most rulesets stay within)
     reads_top_card: bool = False
@@ -486,6 +493,8 @@ def build_section(builder: RulesBuilder) -> RummyRules:
         if isinstance(get(("contract",)), dict) else None,
         skip_cards=builder.expr(("skip", "cards"), POINT_NAMES, Type.BOOL) if get(("skip",)) is not None else None,
         skip_upcard=get(("skip", "upcard"), False),
+        skip_chosen=get(("skip", "seat"), "next") == "chosen",
+        skip_may=_skip_may(builder, {**SKIP_NAMES, **counter_names}),
     )
     return replace(section, reads_top_card=_reads_top_card(section))
 
@@ -510,6 +519,7 @@ def _counters(builder: RulesBuilder) -> tuple[tuple[RummyCounter, ...], dict[str
     for name in given:
         if name in COUNTER_NAMES or name in DISCARD_NAMES or name in GO_DOWN_NAMES or name in BONUS_NAMES or \
                 name in KIND_NAMES or name in POINT_NAMES or name in CHOOSE_NAMES or name in COUNTED_NAMES or \
+                name in SKIP_NAMES or \
                 name in builder.let_names:
             builder.fail(("counters", name), f"'{name}' is a name the language (or a let) already binds",
                          at_key=True, span=len(name))
@@ -575,6 +585,18 @@ def _seat_rule(builder: RulesBuilder, key: str, names: Mapping[str, Type] = SEAT
         return None
     return SeatRule(builder.expr((key, "may", "rule"), names, Type.BOOL),
                     builder.template((key, "may", "message"), names))
+
+
+def _skip_may(builder: RulesBuilder, names: Mapping[str, Type]) -> SeatRule | None:
+    """``skip.may``, compiled; only beside ``skip.seat: chosen`` (the next player is
+    named by no one)."""
+    if builder.get(("skip", "may")) is None:
+        return None
+    if builder.get(("skip", "seat"), "next") != "chosen":
+        builder.fail(("skip", "may"), "skip.may says whom a discarder may name, so it needs skip.seat: chosen",
+                     at_key=True, span=3)
+        return None
+    return _seat_rule(builder, "skip", names)
 
 
 def _run_max(builder: RulesBuilder, run_min: int) -> int:

@@ -102,6 +102,8 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Ca
         self.contract_numbers = ()
         self.skips = frozenset()
         self.skipped = []
+        self.skip_named = []
+        self.skip_since = []
         self.made = [()] * self.players
         self.choosers = ()
         self._refresh_seat_facts()
@@ -303,6 +305,8 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Ca
         new.counters = Counter(self.counters)
         new.seat_counters = {name: values[:] for name, values in self.seat_counters.items()}
         new.skipped = self.skipped[:]
+        new.skip_named = self.skip_named[:]
+        new.skip_since = self.skip_since[:]
         new._per_round = dict(self._per_round)
         new.made = self.made[:]
         new.went_out = self.went_out[:]

@@ -14,12 +14,19 @@ from .actions import (ALLOW, BUY, DRAW, PASS, REFUSE, TAKE, Choose, Claim, CutOu
 from .state import Move, Phase, RummyState
 
 
+def _seat_or_number(word: str) -> bool:
+    """Whether ``word`` is a small number as a player types it (ASCII digits only: int()
+    would refuse other digits, and a long one is no seat or contract)."""
+    return word.isascii() and word.isdigit() and len(word) <= 6
+
+
 def parse_input(call: str, text: str, veto: bool = False, pack: Pack = STANDARD) -> RummyAction:
     """An action from what a player typed at a rummy table: ``take``, ``draw``, ``buy``,
     ``pass``, ``choose 3`` (a contract, where each player chooses), ``allow`` or ``refuse`` (a buy, as the player in turn; ``veto``: they are
     asked now, so ``yes`` and ``no`` answer too), ``claim 2``, ``meld 8h 8s jk | 5d 6d
     jk 8d``, ``layoff 2 9d`` (``layoff 2 jk low``), ``swap 2 7d``, ``discard ks``
-    (``discard ks call`` to protect it); ``call`` is the word the ruleset gives its
+    (``discard ks call`` to protect it; ``discard skip to 2``, a skip card naming the seat
+    it skips); ``call`` is the word the ruleset gives its
     fitting-discard call; ``pack`` the game's (cards are typed by its codes)."""
     # Long on purpose: every form a player may type, move by move, each with its own
     # hint when it is wrong.
@@ -48,7 +55,7 @@ def parse_input(call: str, text: str, veto: bool = False, pack: Pack = STANDARD)
         return int(word)
 
     if verb in ("choose", "contract", "phase"):
-        if len(rest) != 1 or not rest[0].isdigit():
+        if len(rest) != 1 or not _seat_or_number(rest[0]):
             raise IllegalActionError("choose which contract? give its number, e.g. 'choose 3'")
         return Choose(int(rest[0]))
     if verb in ("claim", call) and len(rest) == 1 and NUMBER.fullmatch(rest[0]):
@@ -81,11 +88,17 @@ def parse_input(call: str, text: str, veto: bool = False, pack: Pack = STANDARD)
             raise IllegalActionError("swap which card into which meld? e.g. 'swap 2 7d'")
         return Swap(meld_number(rest[0]), cards(rest[1:])[0], pack)
     if verb == "discard" or (verb == call and rest):
+        target = None
+        if len(rest) >= 2 and rest[-2] == "to":  # a skip card naming the seat it skips: 'discard skip to 2'
+            if not _seat_or_number(rest[-1]):
+                raise IllegalActionError(f"'{rest[-1]}' is not a seat number: e.g. 'discard skip to 2'")
+            target = int(rest[-1])
+            rest = rest[:-2]
         calling = verb == call or rest[-1:] in (["call"], [call])
         items = [w for w in rest if w not in ("call", call)]
         if len(items) != 1:
             raise IllegalActionError("discard which card? e.g. 'discard ks'")
-        return Discard(cards(items)[0], calling, pack)
+        return Discard(cards(items)[0], calling, pack, target)
     if veto:
         raise IllegalActionError(f"'{text.strip()}' is not an answer: allow or refuse the buy")
     raise IllegalActionError(f"'{text.strip()}' is not a move here: try take, draw, buy, pass, meld, "
@@ -167,7 +180,10 @@ def action_from_event(state: RummyState, event: dict[str, Any]) -> Move | None:
     if kind == "swap":
         return Swap(event["meld"], card(event["card"]), pack)
     if kind == "discard":
-        return Discard(card(event["card"]), bool(event.get(call, False)), pack)
+        target = event.get("skips")
+        if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
+            raise IllegalActionError(f"\"skips\" names a seat by its number, not {target!r}")
+        return Discard(card(event["card"]), bool(event.get(call, False)), pack, target)
     if kind in ("draw", "buy", "refuse", call):
         raise IllegalActionError(f"\"{kind}\" does not fit here: seat {state.turn} is playing its turn")
     return None
