@@ -242,6 +242,7 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     if swap.allowed:
         out.append(("A player who is down" if swap.requires_down else "Any player, down or not,")
                    + " may replace a joker" + (" or other wild card" if melds.wild is not None else "") + " in a " + ("run" if swap.melds is SwapFrom.RUNS else "meld")
+                   + {"any-meld": "", "own-melds": " of their own", "others-melds": " of another player's"}[swap.on]
                    + " by the natural card it stands for; the freed joker "
                    + ("goes to their hand." if swap.freed_joker is FreedJoker.TO_HAND
                       else "must be laid off again that same turn."))

@@ -172,12 +172,17 @@ class LayOffPhase(RoundState):
         if swap.allowed and self.joker_debt == 0 and (self.down[seat] or not swap.requires_down) and \
                 (swap.may is None or self._seat_allows(swap.may, seat, "joker_swap")):
             for meld_id, swappable in self.table.swaps:  # melds holding a joker a card can free
-                if swappable.isdisjoint(distinct):
+                if swappable.isdisjoint(distinct) or not self._may_swap_on(seat, meld_id):
                     continue
                 for c in distinct:
                     if c in swappable and self._swap_result(seat, meld_id, c) is not None and \
                             self._swap_leaves_legal_hand(seat):
                         actions.append(Swap(meld_id, c, self.setup.pack))
+
+    def _may_swap_on(self, seat: int, meld_id: int) -> bool:
+        """Whether ``joker_swap.on`` lets ``seat`` swap a joker out of meld ``meld_id``."""
+        on = self.section.joker_swap.on
+        return on == "any-meld" or (self.owners[meld_id] == seat) == (on == "own-melds")
 
     def _swap_leaves_legal_hand(self, seat: int) -> bool:
         """A swap keeps the hand's size; if the freed joker must then be laid off, the
@@ -218,6 +223,9 @@ class LayOffPhase(RoundState):
             raise IllegalActionError(f"there is no meld {action.meld} on the table")
         if swap.melds is SWAP_FROM_RUNS and meld.kind is not RUN:
             raise IllegalActionError("jokers may be swapped out of runs only, not sets")
+        if not self._may_swap_on(seat, action.meld):
+            raise IllegalActionError("jokers may be swapped only out of " + (
+                "your own melds" if swap.on == "own-melds" else "the other players' melds"))
         self._take_from_hand(seat, [action.card])
         if not self._swap_leaves_legal_hand(seat):
             if not self._may_lay_off(seat):

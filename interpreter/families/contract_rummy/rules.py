@@ -238,6 +238,7 @@ class JokerSwapRules:
     requires_down: bool
     freed_joker: FreedJoker
     may: SeatRule | None = None  # joker_swap.may: who may swap now, beyond the switches above
+    on: str = "any-meld"  # joker_swap.on: whose melds: any-meld, own-melds or others-melds
     # joker_swap.capture: a wild card just put on the table may be captured at once by the
     # others, in turn order (they put the natural card in its place and take it)
     capture: bool = False
@@ -454,6 +455,7 @@ def build_section(builder: RulesBuilder) -> RummyRules:
                              requires_down=get(("joker_swap", "requires_down"), True),
                              freed_joker=FreedJoker(get(("joker_swap", "freed_joker"), "to-hand")),
                              may=_seat_rule(builder, "joker_swap", seat_names),
+                             on=get(("joker_swap", "on"), "any-meld"),
                              capture=bool(get(("joker_swap", "capture"), False))),
         buying=BuyingRules(allowed=_buying_allowed(builder),
                       **_buy_priority(builder, _direction(builder)),
