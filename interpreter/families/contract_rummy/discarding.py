@@ -210,10 +210,28 @@ class DiscardPhase(RoundState):
             for _ in range(self.players - 1):
                 s = self.seat_after(s)
                 order.append(s)
-            self.final_turns = tuple(order * turns)
+            if self.section.last_turn_for is not None:
+                order = [s for s in order if self._takes_last_turn(s, seat)]
+            self.final_turns = tuple(order * turns)  # (none: the round ends at once)
             self._next_last_turn()
             return
         self._end_round(seat)
+
+    def _takes_last_turn(self, seat: int, goer: int) -> bool:
+        """Whether ``going_out.last_turn_for`` gives ``seat`` the last turns after ``goer`` went out."""
+        rule = self.section.last_turn_for
+        assert rule is not None
+        first = self.seat_from_dealer(self.rules.deal.first_to_act)
+        teams = self.setup.teams
+        env = self._seat_env(seat) if self.seat_counters else self.setup.round_env(self.round_index)
+        env.update(seat=seat, team=teams[seat] if teams else seat, goer=goer, goer_team=teams[goer] if teams else goer,
+                   is_down=self.down[seat], cards_left=len(self.hands[seat]), dealer=self.dealer,
+                   place=self._place(seat, first), goer_place=self._place(goer, first))
+        return bool(self._evaluate(rule, env, ("going_out", "last_turn_for")))
+
+    def _place(self, seat: int, first: int) -> int:
+        """``seat``'s place in the round's turn order from ``first`` (0)."""
+        return next(k for k in range(self.players) if self.seat_after(first, k) == seat)
 
     def _next_last_turn(self) -> None:
         """The next of the others' last turns after a player went out (those whose

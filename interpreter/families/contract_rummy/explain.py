@@ -315,7 +315,9 @@ def _last_turn_words(rummy: RummyRules, setup: Any) -> list[str]:
     if turns == "0 more turns":
         return []
     turns = "one last turn" if turns == "1 more turn" else turns
-    return [f"When a player goes out, each other player takes {turns}, in turn order (a player who "
+    who = "each other player" if rummy.last_turn_for is None else \
+        f"each other player for whom `{rummy.last_turn_for.source}` holds (`going_out.last_turn_for`)"
+    return [f"When a player goes out, {who} takes {turns}, in turn order (a player who "
             "melds every card then goes out too and scores 0); then the round ends."]
 
 

@@ -62,6 +62,9 @@ COUNTER_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "points": Typ
 # going_out.counted: at the round's end, the seat whose hand may count and who went out
 COUNTED_NAMES: dict[str, Type] = {**ROUND_NAMES, "seat": Type.INT, "team": Type.INT, "goer": Type.INT,
                                   "goer_team": Type.INT, "is_down": Type.BOOL, "cards_left": Type.INT}
+# going_out.last_turn_for: those, and the seat's and the goer's places in the round's turn order
+# (0 the first player), the dealer
+LAST_TURN_NAMES: dict[str, Type] = {**COUNTED_NAMES, "place": Type.INT, "goer_place": Type.INT, "dealer": Type.INT}
 # melds.kinds.*.rule: the cards of a meld tried (the natural cards' values in lists)
 KIND_NAMES: dict[str, Type] = {**GAME_NAMES, "size": Type.INT, "naturals": Type.INT, "wilds": Type.INT,
                                "ranks": Type.LIST, "suits": Type.LIST, "colours": Type.LIST,
@@ -317,6 +320,7 @@ class RummyRules:
     last_turns: Compiled | None = None  # going_out.last_turns: the others' turns after one goes out (BUY_NAMES)
     count_unmatched: bool = False  # going_out.count: unmatched: a hand scores only what its best melding leaves
     counted: Compiled | None = None  # going_out.counted: whose hand counts at the round's end (COUNTED_NAMES)
+    last_turn_for: Compiled | None = None  # going_out.last_turn_for: who takes the last turns (LAST_TURN_NAMES)
     counters: tuple[RummyCounter, ...] = ()  # counters: what each seat carries from round to round
     contract_rule: Compiled | None = None  # contract: each seat's contract number (COUNTER_START_NAMES, counters)
     contract_choose: Compiled | None = None  # contract.choose: the contracts a seat may choose (CHOOSE_NAMES, counters)
@@ -488,6 +492,7 @@ def build_section(builder: RulesBuilder) -> RummyRules:
         count_unmatched=get(("going_out", "count"), "all") == "unmatched",
         counted=builder.expr(("going_out", "counted"), COUNTED_NAMES, Type.BOOL)
         if get(("going_out", "counted")) is not None else None,
+        last_turn_for=_last_turn_for(builder, counter_names),
         counters=counters,
         contract_rule=builder.expr(("contract",), {**COUNTER_START_NAMES, **counter_names}, Type.INT)
         if get(("contract",)) is not None and not isinstance(get(("contract",)), dict) else None,
@@ -521,7 +526,7 @@ def _counters(builder: RulesBuilder) -> tuple[tuple[RummyCounter, ...], dict[str
     for name in given:
         if name in COUNTER_NAMES or name in DISCARD_NAMES or name in GO_DOWN_NAMES or name in BONUS_NAMES or \
                 name in KIND_NAMES or name in POINT_NAMES or name in CHOOSE_NAMES or name in COUNTED_NAMES or \
-                name in SKIP_NAMES or \
+                name in SKIP_NAMES or name in LAST_TURN_NAMES or \
                 name in builder.let_names:
             builder.fail(("counters", name), f"'{name}' is a name the language (or a let) already binds",
                          at_key=True, span=len(name))
@@ -587,6 +592,18 @@ def _seat_rule(builder: RulesBuilder, key: str, names: Mapping[str, Type] = SEAT
         return None
     return SeatRule(builder.expr((key, "may", "rule"), names, Type.BOOL),
                     builder.template((key, "may", "message"), names))
+
+
+def _last_turn_for(builder: RulesBuilder, counter_names: Mapping[str, Type]) -> Compiled | None:
+    """``going_out.last_turn_for``, compiled; only beside ``last_turns`` (else no one has a
+    last turn to take)."""
+    if builder.get(("going_out", "last_turn_for")) is None:
+        return None
+    if builder.get(("going_out", "last_turns")) is None:
+        builder.fail(("going_out", "last_turn_for"), "last_turn_for says who takes the last turns, so it needs "
+                     "going_out.last_turns (how many)", at_key=True, span=13)
+        return None
+    return builder.expr(("going_out", "last_turn_for"), {**LAST_TURN_NAMES, **counter_names}, Type.BOOL)
 
 
 def _skip_may(builder: RulesBuilder, names: Mapping[str, Type]) -> SeatRule | None:
