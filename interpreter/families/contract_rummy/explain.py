@@ -78,7 +78,9 @@ def _going_down_words(rummy: RummyRules, notes: bool) -> str:
     if going_down.may is not None:
         words += " " + _seat_rule_words("go down", going_down.may, notes)
     if going_down.later_melds:
-        words += (" Once down, a player may also put down new sets and runs (each of at least its least size) "
+        names = [spec.name or spec.kind.value for spec in going_down.later_kinds]
+        shown = "sets and runs" if names == ["set", "run"] else ", ".join(f"{n}s" for n in names)
+        words += (f" Once down, a player may also put down new {shown} (each of at least its least size) "
                   "on any later turn, before discarding.")
     if any(not c.melds for c in rummy.contracts):
         words = ("In a round with no contract, a player goes down only by melding the whole hand into sets and "

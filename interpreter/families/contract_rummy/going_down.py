@@ -8,7 +8,7 @@ valid form."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from ...errors import EvaluationError, IllegalActionError
 from . import events
@@ -55,10 +55,11 @@ class GoDownPhase(RoundState):
         or run (each found as the go-down search finds a contract of one meld)."""
         engine = self.meld_engine
         next_id = len(self.owners) + 1
-        melds = self.section.melds
-        for spec in (MeldSpec(MeldKind.SET, melds.set_min), MeldSpec(MeldKind.RUN, melds.run_min)):
+        for spec in self.section.going_down.later_kinds:
             for option in engine.go_down_options(hand, (spec,)):
-                action = GoDown(tuple(m.cards for m in option), tuple(m.kind.value for m in option), self.setup.pack)
+                option = tuple(engine.named(option, (spec,))) if spec.name else option
+                action = GoDown(tuple(m.cards for m in option), tuple(m.name or m.kind.value for m in option),
+                                self.setup.pack)
                 if self._leaves_legal_hand(seat, [c for m in action.melds for c in m],
                                            {next_id + i: m for i, m in enumerate(option)}):
                     actions.append(action)
@@ -73,14 +74,43 @@ class GoDownPhase(RoundState):
         if not action.melds or not all(action.melds):
             raise IllegalActionError("put down at least one meld, each of cards")
         kinds = action.kinds
-        if kinds is not None and (len(kinds) != len(action.melds) or any(k not in ("set", "run", "") for k in kinds)):
-            raise IllegalActionError("a new meld once down is a set or a run, one kind for each meld")
+        allowed = {spec.name or spec.kind.value: spec for spec in self.section.going_down.later_kinds}
+        if kinds is not None and (len(kinds) != len(action.melds) or any(k not in allowed and k for k in kinds)):
+            raise IllegalActionError(f"a new meld once down is {_either(allowed)}, one kind for each meld")
         self._take_from_hand(seat, [c for m in action.melds for c in m])
-        melds = self._sets_and_runs(action)
+        melds = self._later_melds(action, allowed)
         next_id = len(self.owners) + 1
         if not self._leaves_legal_hand(seat, [c for m in action.melds for c in m],
                                        {next_id + i: m for i, m in enumerate(melds)}):
             raise IllegalActionError(self._hand_rule())
+        return melds
+
+    def _later_melds(self, action: GoDown, allowed: dict[str, MeldSpec]) -> list[Meld]:
+        """Each meld of a later go-down (``going_down.later_melds``) as the kind it names,
+        or as the first of the kinds ``allowed`` its cards make (IllegalActionError naming
+        the cards and why not)."""
+        if set(allowed) <= {"set", "run"} and (action.kinds is None or set(action.kinds) <= {"set", "run", ""}):
+            melds = self._sets_and_runs(action)
+            for meld in melds:
+                if meld.kind.value not in allowed:
+                    shown = " ".join(self.setup.pack.codes[c] for c in meld.cards)
+                    raise IllegalActionError(f"{shown}: a new meld once down is {_either(allowed)}")
+            return melds
+        engine = self.meld_engine
+        melds = []
+        for i, cards in enumerate(action.melds):
+            named = action.kinds[i] if action.kinds is not None and action.kinds[i] else None
+            problems = []
+            for name in ([named] if named else list(allowed)):
+                try:
+                    melds.append(engine.make(MeldKind(name), cards) if name in ("set", "run")
+                                 else engine.make_kind(name, cards))
+                    break
+                except ValueError as exc:
+                    problems.append(f"not a {name}: {exc}")
+            else:
+                shown = " ".join(self.setup.pack.codes[c] for c in cards)
+                raise IllegalActionError(f"{shown}: " + "; ".join(problems))
         return melds
 
     def _check_go_down(self, seat: int, action: GoDown) -> list[Meld]:
@@ -196,3 +226,8 @@ class GoDownPhase(RoundState):
         self.log(events.meld(self.round, seat, placed, self.setup.pack.codes))
         self._after_table_play(seat, [meld_id for meld_id, meld in placed if self.meld_engine.wilds(meld)]
                                if self.section.joker_swap.capture else ())
+
+
+def _either(names: Iterable[str]) -> str:
+    """``names`` of kinds of meld as words: "a set or a run"."""
+    return " or ".join(f"a {name}" for name in names)

@@ -222,7 +222,8 @@ class GoingDownRules:
     extra_melds: bool = False  # melds beyond the contract may go down with it
     exact_sizes: bool = False  # each contract meld goes down with exactly its size
     may: SeatRule | None = None  # going_down.may: a rule of GO_DOWN_NAMES
-    later_melds: bool = False  # once down, new sets and runs may be put down on later turns
+    later_melds: bool = False  # once down, new melds may be put down on later turns
+    later_kinds: tuple[MeldSpec, ...] = ()  # ... of these kinds (sets and runs where later_melds is true)
 
 
 @dataclass(frozen=True)
@@ -448,7 +449,8 @@ def build_section(builder: RulesBuilder) -> RummyRules:
         going_down=GoingDownRules(extra_melds=get(("going_down", "extra_melds"), False),
                                   exact_sizes=get(("going_down", "exact_sizes"), False),
                                   may=_seat_rule(builder, "going_down", {**GO_DOWN_NAMES, **counter_names}),
-                                  later_melds=get(("going_down", "later_melds"), False)),
+                                  later_melds=bool(get(("going_down", "later_melds"), False)),
+                                  later_kinds=_later_kinds(builder, kinds, set_min, run_min)),
         lay_off=LayOffRules(allowed=get(("lay_off", "allowed"), True),
                        requires_down=get(("lay_off", "requires_down"), True),
                        same_turn_as_going_down=get(("lay_off", "same_turn_as_going_down"), True),
@@ -592,6 +594,28 @@ def _seat_rule(builder: RulesBuilder, key: str, names: Mapping[str, Type] = SEAT
         return None
     return SeatRule(builder.expr((key, "may", "rule"), names, Type.BOOL),
                     builder.template((key, "may", "message"), names))
+
+
+def _later_kinds(builder: RulesBuilder, kinds: Mapping[str, MeldKindRule], set_min: int,
+                 run_min: int) -> tuple[MeldSpec, ...]:
+    """``going_down.later_melds``: the kinds of meld a player who is down may put down
+    later (true: sets and runs), each at its least size."""
+    given = builder.get(("going_down", "later_melds"), False)
+    if given is False:
+        return ()
+    names = ["set", "run"] if given is True else list(given)
+    specs = []
+    for i, name in enumerate(names):
+        if name == "set":
+            specs.append(MeldSpec(MeldKind.SET, set_min))
+        elif name == "run":
+            specs.append(MeldSpec(MeldKind.RUN, run_min))
+        elif name in kinds:
+            specs.append(MeldSpec(kinds[name].kind, kinds[name].min_size, name))
+        else:
+            builder.fail(("going_down", "later_melds", i), f"'{name}' is no kind of meld: later melds are set, run"
+                         + (f" or a kind of melds.kinds ({', '.join(kinds)})" if kinds else ""))
+    return tuple(specs)
 
 
 def _last_turn_for(builder: RulesBuilder, counter_names: Mapping[str, Type]) -> Compiled | None:
