@@ -24,7 +24,7 @@ from helpers import DATA
 TRICKS = ["oh-hell", "spades", "named-trump-simultaneous", "indian-first-round", "jokers-top-trump",
           "wizard-jokers", "partners", "rotation-must-trump", "whist"]
 RUMMY = ["shanghai-isra", "liverpool-rummy-reference", "wild-by-round", "veto-take", "deuces-wild", "deuces-natural",
-         "king-rummy-capture", "push-draw", "bury-upcard", "phase-10-masters",
+         "king-rummy-capture", "push-draw", "bury-upcard", "phase-10-masters", "may-i-chain",
          "phase-10-25th-anniversary"]
 
 

@@ -31,6 +31,7 @@ class BuyingPhase(RoundState):
         """The player in turn declined the discard (they draw from the stock): the window
         opens for the seats that have a choice."""
         self.buyer = None
+        self.chain = ()
         self.window = self._window_order() if self.pile and not self.protected else []
         if self.section.buying.forced:  # no one is asked: the first seat that may buy takes it
             buyer = next((seat for seat in self.window if self._can_buy(seat)), None)
@@ -42,7 +43,9 @@ class BuyingPhase(RoundState):
         self.window_pos = -1
         self._window_next()
 
-    def _window_order(self) -> list[int]:
+    def _window_order(self, with_discarder: bool = False) -> list[int]:
+        """The seats asked, in order (``with_discarder``: the top card's discarder too, for
+        a card a buy uncovered)."""
         buying = self.section.buying
         if not (buying.allowed or self.section.fitting_discard_call.allowed):
             return []
@@ -57,7 +60,7 @@ class BuyingPhase(RoundState):
             first = player + step if buying.priority_first is None else self._priority_first()
         players = self.players
         order = [(first + k * step) % players for k in range(players)]
-        return [s for s in order if s != player and s != discarder]
+        return [s for s in order if s != player and (with_discarder or s != discarder)]
 
     def _priority_first(self) -> int:
         """buying.priority.first, now: the seat asked first."""
@@ -169,10 +172,27 @@ class BuyingPhase(RoundState):
                 self.turn = self.player
                 return
             self._buy(self.buyer)
+            if self.section.buying.per_discard > 1 and self._offer_uncovered():
+                return
         self.buyer = None
         self.window = []
         self.forced = []
         self._draw_for_player()
+
+    def _offer_uncovered(self) -> bool:
+        """buying.per_discard: after the buy by ``buyer``, the card it uncovered is offered
+        in a new window (the window order less the seats that bought this turn; the card's
+        own discarder is asked too), while the turn's buys are fewer than per_discard.
+        Whether a window opened."""
+        self.chain += (self.buyer,)  # type: ignore[operator]
+        if len(self.chain) >= self.section.buying.per_discard or not self.pile:
+            return False
+        self.buyer = None
+        order = self._window_order(with_discarder=True)
+        self.window = [s for s in order if s not in self.chain]
+        self.window_pos = -1
+        self._window_next()
+        return True
 
     def _buy(self, seat: int) -> None:
         c = self.pile.pop()

@@ -133,5 +133,6 @@ def determinize(rules: Ruleset, obs: RummyObservation, memory: dict[str, Any], r
         state.window = list(obs.window)
         state.window_pos = state.window.index(obs.turn) if obs.turn in state.window else 0
         state.offered = obs.offered
+        state.chain = obs.chain  # buying.per_discard: the buys of this turn so far
     state._legal_at = -1
     return state

@@ -52,6 +52,7 @@ class RummyObservation(NamedTuple):
     final_turns: tuple[int, ...] = ()  # the last turns still to come, by seat, in order
     seats: SeatFacts | None = None  # each seat's own contract, counters and skips (None where the ruleset has none)
     offered: tuple[int, ...] = ()  # in the capture phase: the melds whose new wild cards may be captured
+    chain: tuple[int, ...] = ()  # buying.per_discard: in a buying window, the seats that bought this turn
 
     @property
     def contracts(self) -> tuple[Contract, ...]:
@@ -108,4 +109,5 @@ class Observations(RoundState):
             self.joker_debt, tuple(self.window) if phase is _WINDOW or phase is _CAPTURE else (), self.buyer,
             tuple(self.known), self.turn_number,
             down[seat] and self.down_turn[seat] == self.turn_number, self.meld_engine.wild, points,
-            self.out_first, self.final_turns, self._seat_facts, self.offered))
+            self.out_first, self.final_turns, self._seat_facts, self.offered,
+            self.chain if phase is _WINDOW else ()))

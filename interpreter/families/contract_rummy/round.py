@@ -86,6 +86,7 @@ class RoundState(GameState):
     window: list[int]  # the seats that may buy or claim the discard on offer, in order
     window_pos: int  # the place in ``window`` of the seat asked
     buyer: int | None  # a tentative buyer, overruled by a claim
+    chain: tuple[int, ...]  # buying.per_discard: the seats that bought in this turn, in order
     _vetoes: bool  # buying.veto: the player in turn answers each buy (worked out once)
 
     # --- going down (going_down.py) -----------------------------------------------------------
@@ -128,7 +129,7 @@ class RoundState(GameState):
                  "melds", "owners", "_table_index", "_table_version", "_table_changes",
                  "chance_step", "cut_success", "_chance_pending",
                  "turn_number", "reshuffles", "known",
-                 "buys", "window", "window_pos", "buyer", "_vetoes", "offered",
+                 "buys", "window", "window_pos", "buyer", "chain", "_vetoes", "offered",
                  "down", "down_turn", "jokers_melded", "_go_downs",
                  "joker_debt",
                  "discarder", "protected",

@@ -264,6 +264,9 @@ class BuyingRules:
     # buying.forced: the declined discard is no offer: it goes at once, with its penalty
     # cards, to the first seat of the priority order that may buy it (the push draw)
     forced: bool = False
+    # buying.per_discard: after a buy, the card it uncovers is offered again, up to this
+    # many buys a turn (the seats that bought it in the turn are not asked again)
+    per_discard: int = 1
 
 
 @dataclass(frozen=True)
@@ -472,7 +475,8 @@ def build_section(builder: RulesBuilder) -> RummyRules:
                       may_message=builder.template(("buying", "may", "message"), seat_names)
                       if get(("buying", "may")) is not None else None,
                       veto=BuyVeto(get(("buying", "veto"), "none")),
-                      forced=_buying_forced(builder)),
+                      forced=_buying_forced(builder),
+                      per_discard=_per_discard(builder)),
         going_out=default_out,
         stock=StockRules(when_empty=WhenEmpty(get(("stock", "when_empty"), "reshuffle-discards")),
                         reshuffles=get(("stock", "reshuffles"), 1),
@@ -712,6 +716,24 @@ def _buying_forced(builder: RulesBuilder) -> bool:
         builder.fail(("fitting_discard_call", "allowed"), "with buying.forced the declined discard goes at once to "
                      "the buyer: no window opens in which to call it")
     return True
+
+
+def _per_discard(builder: RulesBuilder) -> int:
+    """buying.per_discard, refused beside the rules a chain of buys would leave undefined:
+    a veto (the player in turn answers one buy) and a call (it gives the cards to the
+    discarder of the card on top, which an uncovered card has none of here), and a forced
+    buy (no one is asked)."""
+    n = int(builder.get(("buying", "per_discard"), 1))
+    if n == 1:
+        return 1
+    for path, value, words in ((("buying", "veto"), "none", "the player in turn answers one buy (buying.veto)"),
+                               (("buying", "forced"), False, "a forced buy is not asked (buying.forced)"),
+                               (("fitting_discard_call", "allowed"), False,
+                                "a call gives cards to the discarder of the card on top (fitting_discard_call)")):
+        if builder.get(path, value) != value:
+            builder.fail(("buying", "per_discard"), f"more than one buy a turn cannot go with this rule: {words}",
+                         at_key=True, span=11)
+    return n
 
 
 def wild_cards(melds: MeldRules, setup: Setup, round_index: int) -> frozenset[int]:

@@ -84,6 +84,7 @@ class RummyState(DealPhase, DrawPhase, BuyingPhase, GoDownPhase, LayOffPhase, Ca
         self.window = []
         self.window_pos = 0
         self.buyer = None
+        self.chain = ()
         self.joker_debt = 0
         self.offered = ()
         self.chance_step = 0
