@@ -110,7 +110,7 @@ def test_going_out_then_one_last_turn_each(crowns):
     pack = crowns.deck.pack
     rummy_draw(state)  # seat 1 draws 5R
     down = [a for a in state.legal_actions() if isinstance(a, GoDown)]
-    assert [str(a) for a in down] == ["meld 5S 5H 5R"]  # all but the 7D, which is then discarded
+    assert [str(a) for a in down] == ["meld set: 5S 5H 5R"]  # all but the 7D, which is then discarded
     with pytest.raises(IllegalActionError, match="a set needs at least 3 cards"):
         state.apply(crowns.family.parse_input(crowns, state.observation(1), "meld 5s 5h"))
     state.apply(down[0])
@@ -125,7 +125,7 @@ def test_going_out_then_one_last_turn_each(crowns):
     assert (sampled.out_first, sampled.final_turns, sampled.turn) == (1, (0,), 2)
     rummy_draw(state)  # QR: seat 2 melds Q Q Q and goes out too
     down = [a for a in state.legal_actions() if isinstance(a, GoDown)]
-    assert str(down[0]) == "meld QS QH QR"
+    assert str(down[0]) == "meld set: QS QH QR"
     state.apply(down[0])
     state.apply(Discard(pack.card("8C"), False, pack))
     assert state.turn == 0  # seat 0's last turn

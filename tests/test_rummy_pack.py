@@ -211,7 +211,7 @@ def test_a_go_down_by_the_packs_codes_is_recorded_and_replayed(rules, tmp_path):
                      pack.card("3C"), cards(rules, "KR 4D"))
     rummy_draw(state)  # draws KR
     down = next(a for a in state.legal_actions() if isinstance(a, GoDown))
-    assert str(down) == "meld 7S 7H 7R | 9C 9R WB"
+    assert str(down) == "meld set: 7S 7H 7R | set: 9C 9R WB"
     state.apply(down)
     state.apply(Discard(pack.card("KR"), False, pack))
     assert str(state.legal_actions()[0]) in ("take", "draw")
@@ -251,7 +251,7 @@ def test_a_person_plays_saves_and_resumes_with_the_packs_cards(tmp_path):
     assert "Your hand: 3♠   4♥ 6♥   6♣ 10♣ K♣   10♦   3★ Q★" in done.stdout, done.stdout
     assert "[2] bot-1's set: 4♣ 4★ 4★" in done.stdout  # the bot went down with two 4 of stars
     moves = [json.loads(line) for line in save.read_text("utf-8").splitlines()[1:]]
-    assert "meld 5S 5C JK | 4C 4R 4R" in moves and "discard 3S" in moves
+    assert "meld set: 5S 5C JK | set: 4C 4R 4R" in moves and "discard 3S" in moves
     done = subprocess.run([sys.executable, "-m", "cardrules", "resume", str(save), "--fast"], input="quit\n",
                           capture_output=True, text=True, timeout=120)
     assert "Traceback" not in done.stdout + done.stderr
@@ -272,7 +272,7 @@ def test_the_web_table_names_the_packs_cards(rules):
     rummy_draw(state)
     controls = view.controls(state.observation(0), state.legal_actions())
     assert {h["card"] for h in controls["hand"]} >= {"7R", "9R", "WB", "KR"}
-    assert any(b["move"] == "meld 7S 7H 7R | 9C 9R WB" for b in controls["buttons"])
+    assert any(b["move"] == "meld set: 7S 7H 7R | set: 9C 9R WB" for b in controls["buttons"])
 
 
 def test_a_standard_pack_ruleset_is_read_as_before():

@@ -225,3 +225,50 @@ def test_openspiel_ids_of_a_named_skip_round_trip_and_a_game_plays():
     from cardrules import openspiel as cos
     game = cos.load(RULES, 3, rounds=2, horizon=200)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_the_tensor_shows_whom_a_skip_may_name():
+    from cardrules.interpreter.families.contract_rummy.encoding import RummyEncoder
+    rules = load_ruleset(RULES)
+    state = stacked(rules)
+    pack = state.setup.pack
+    draw(state)
+    state.apply(Discard(skip_of(state), False, pack, 3))
+    codec = RummyEncoder(rules, 4)
+    tensor = codec.tensor(state.observation(0))
+    at = codec.layout.offsets
+    assert tensor[at["skipped"]:at["skipped"] + 4] == [0, 0, 0, 1]
+    assert tensor[at["named"]:at["named"] + 4] == [0, 0, 0, 1]
+    plain = RummyEncoder(load_ruleset("phase-10"), 4)
+    assert plain.size == codec.size - 12 and "named" not in plain.layout.offsets  # other rulesets keep theirs
+
+
+def test_no_one_skips_themselves_in_the_last_turns(tmp_path):
+    """Review finding: with two last turns each, the discarder's own next last turn was in
+    the queue, so it could name itself."""
+    path = tmp_path / "r.yaml"
+    path.write_text(f"extends: {RULES}\nname: r\ngoing_out: {{last_turns: 2}}\n")
+    rules = load_ruleset(path)
+    for seed in range(3):
+        state = play_bots(rules, ["random"] * 4, seed=seed)
+        for e in state.events:
+            if e["event"] == "discard" and "skips" in e:
+                assert e["skips"] != e["seat"]
+
+
+def test_a_skip_rule_may_read_the_top_card(tmp_path):
+    """Review finding: skip.may reading top_card, where no other seat rule did, was an
+    internal error."""
+    path = tmp_path / "r.yaml"
+    path.write_text(f"extends: {RULES}\nname: r\ntake_discard: null\n"
+                    "skip:\n  may: {rule: 'top_card >= 0 and target_cards > 0', message: 'no'}\n")
+    state = play_bots(load_ruleset(path), ["bot"] * 3, seed=1)
+    assert state.is_over
+
+
+def test_under_skip_next_a_discard_names_no_one():
+    rules = load_ruleset("phase-10")
+    state = stacked(rules)
+    draw(state)
+    with pytest.raises(IllegalActionError, match="SKIP skips the next player here: it names no one"):
+        state.verify(Discard(skip_of(state), False, state.setup.pack, 2))

@@ -275,7 +275,7 @@ def test_hint_in_rummy_names_the_bots_move(run_cli):
     result = run_cli("play", "shanghai-isra", "--seats", "bot,bot,bot,human", "--seed", "3", "--fast", "--ascii",
                      input="hint\ndraw\nhint\nquit\n")
     assert "  the bot would draw: 10C does not help your hand\n" in result.output
-    assert "  the bot would meld 3S 3H 3C | 6D 6D Jkr: you hold the contract: go down as soon as you can" \
+    assert "  the bot would meld set: 3S 3H 3C | set: 6D 6D Jkr: you hold the contract: go down as soon as you can" \
         in result.output
 
 

@@ -77,7 +77,7 @@ class RummyView:
     def on_discard(self, event: dict[str, Any]) -> None:
         call = " and calls it" if event.get(self.call) else ""
         target = event.get("skips")
-        aimed = f": {self._name(target)} loses their next turn" if isinstance(target, int) else ""
+        aimed = f": {self._name(target)} will lose a turn" if isinstance(target, int) else ""
         self.r.say(f"{self._name(event['seat'])} discards {self.r.card(event['card'])}{call}{aimed}")
         self.r.end_turn()
 
@@ -108,7 +108,7 @@ class RummyView:
         self.r.say("Contracts: " + "; ".join(f"{self._name(s)} {name}" for s, name in enumerate(event["names"])))
 
     def on_skip(self, event: dict[str, Any]) -> None:
-        self.r.say(f"{self._name(event['seat'])} is skipped and loses this turn")
+        self.r.say(f"{self._name(event['seat'])} is skipped: this turn is lost")
 
     def on_bury(self, event: dict[str, Any]) -> None:
         """A turned-up card buried in the stock (``stock.bury_upcard``), another turned."""
@@ -281,8 +281,9 @@ class RummyView:
 
     def help_text(self) -> str:
         return ("  take | draw | buy | pass | claim N | allow | refuse   (allow or refuse a buy in your turn)\n"
-                "  meld 8h 8s jk | 5d 6d jk 8d   (go down: melds split by '|', runs low to high)\n"
-                "  layoff N 9d [low|high]   swap N 7d   discard ks [call]\n"
+                "  meld 8h 8s jk | 5d 6d jk 8d   (go down: melds split by '|', runs low to high;\n"
+                "    name each meld's kind where the cards could be read otherwise: meld set: 8h 8s jk | run: ...)\n"
+                "  layoff N 9d [low|high]   swap N 7d   discard ks [call]   discard skip to N (a skip naming seat N)\n"
                 "  choose N   (your contract for the round, where each player chooses)")
 
     # --- simulate ---

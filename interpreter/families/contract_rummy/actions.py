@@ -110,8 +110,13 @@ class GoDown:
     pack: Pack = _pack_field()
 
     def __str__(self) -> str:
+        """As a player types it: with each meld's kind where it is fixed (``meld set: 8H 8S
+        JK | run: 5D 6D JK 8D``), so that the text reads back as the same move."""
         codes = self.pack.codes
-        return "meld " + " | ".join(" ".join(codes[c] for c in m) for m in self.melds)
+        kinds = self.kinds if self.kinds is not None and all(self.kinds) and len(self.kinds) == len(self.melds) \
+            else ("",) * len(self.melds)
+        return "meld " + " | ".join((f"{k}: " if k else "") + " ".join(codes[c] for c in m)
+                                    for k, m in zip(kinds, self.melds))
 
 
 @dataclass(frozen=True, slots=True)

@@ -126,7 +126,7 @@ def determinize(rules: Ruleset, obs: RummyObservation, memory: dict[str, Any], r
     if obs.seats is not None and obs.seats.named:  # skip.seat: chosen: whom the skips named, and when
         state.skip_named, state.skip_since = list(obs.seats.named), list(obs.seats.since)
     state._refresh_seat_facts()
-    state.discarder = None if top is None or obs.turn_number <= 1 else state.seat_after(obs.player, -1)
+    state.discarder = obs.discarder
     state.phase = Phase(obs.phase)
     state.turn = obs.turn
     if state.phase is _WINDOW or state.phase is Phase.CAPTURE:

@@ -65,7 +65,7 @@ class DiscardPhase(RoundState):
         other seat, in turn order from the next (in the others' last turns after a player
         went out, those still to take one), that ``skip.may`` allows."""
         if self.out_first is not None:
-            candidates = list(dict.fromkeys(s for s in self.final_turns if self.hands[s]))
+            candidates = list(dict.fromkeys(s for s in self.final_turns if self.hands[s] and s != seat))
         else:
             candidates = [self.seat_after(seat, k) for k in range(1, self.players)]
         rule = self.section.skip_may
@@ -76,9 +76,11 @@ class DiscardPhase(RoundState):
     def _skip_env(self, seat: int, target: int) -> dict[str, Any]:
         """skip.may's names: the discarder's, and the seat it would name."""
         env = self._seat_env(seat)
-        named = self.skip_named[target]
-        env.update(target=target, pending=self.skipped[target], named=named,
-                   since=self.skip_since[target])
+        teams = self.setup.teams
+        env.update(target=target, pending=self.skipped[target], named=self.skip_named[target],
+                   since=self.skip_since[target], target_cards=len(self.hands[target]),
+                   target_is_down=self.down[target], team=teams[seat] if teams else seat,
+                   target_team=teams[target] if teams else target)
         return env
 
     def _verify_aim(self, seat: int, action: Discard) -> None:
@@ -87,9 +89,11 @@ class DiscardPhase(RoundState):
         aims = self.section.skip_chosen and action.card in self.skips and len(self.hands[seat]) > 1
         if not aims:
             if action.target is not None:
-                raise IllegalActionError(f"only a card that skips names a player, and {codes[action.card]} does not"
-                                         if action.card not in self.skips or not self.section.skip_chosen else
-                                         "a card that goes out names no one to skip")
+                raise IllegalActionError(
+                    f"only a card that skips names a player, and {codes[action.card]} does not"
+                    if action.card not in self.skips else
+                    f"{codes[action.card]} skips the next player here: it names no one" if not self.section.skip_chosen
+                    else "a card that goes out names no one to skip")
             return
         targets = self._skip_targets(seat)
         if action.target is None:

@@ -250,7 +250,15 @@ class RummyEncoder:
             *((("counters", players * len(rules.section.counters)),) if rules.section.counters else ()),
             *((("choosing", 1), ("made", players * len(rules.section.contracts)))
               if rules.section.contract_choose is not None else ()),
+            # whom a skip may name (skip.seat: chosen): each seat's turns yet to lose, how often a
+            # skip named it this round and the turns begun since; the seats that bought this turn
+            # (buying.per_discard), each after the rest
+            *((("skipped", players), ("named", players), ("since", players)) if rules.section.skip_chosen
+              else ()),
+            *((("chain", players),) if rules.section.buying.per_discard > 1 else ()),
         ])
+        self.skip_chosen = rules.section.skip_chosen
+        self.chains = rules.section.buying.per_discard > 1
         self.contract_count = len(rules.section.contracts) if rules.section.own_contracts else 0
         self.counter_names = tuple(c.name for c in rules.section.counters)
         self.pieces = self.layout.pieces
@@ -298,6 +306,13 @@ class RummyEncoder:
             for s, made in enumerate(obs.seats.made):
                 for number in made:
                     layout.put(out, "made", [1.0], s * self.contract_count + number - 1)
+        if self.skip_chosen and obs.seats is not None:
+            layout.put(out, "skipped", obs.seats.skipped)
+            layout.put(out, "named", obs.seats.named)
+            layout.put(out, "since", obs.seats.since)
+        if self.chains:
+            for s in obs.chain:
+                layout.one_hot(out, "chain", s)
         if self.counter_names:
             values = dict(obs.counters)
             for i, name in enumerate(self.counter_names):

@@ -174,7 +174,7 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
     for kind in melds.kinds.values():
         like = {"set": "a set", "run": "a run", "colour": "natural cards of one colour, any ranks",
                 "suit": "natural cards of one suit, any ranks", "any": "any cards"}[kind.like.value]
-        out.append(f"- A {kind.name} (`melds.kinds`) is {kind.min_size} or more cards: {like}"
+        out.append(f"- The kind {kind.name} (`melds.kinds`) is {kind.min_size} or more cards: {like}"
                    + (f", that also meet `{kind.rule.source}`" if kind.rule is not None else "")
                    + (f" ({kind.description})" if kind.description else "") + "; laid off on, it stays one.")
     dead = [s.name for c, s in zip(range(cards.suited + 1, cards.size), pack.specials[1:])
@@ -215,8 +215,11 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
                        f"one is asked; the first player ({order}) who may buy it must take it"
                        + _penalty_words(buying.penalty_cards, setup) + ", before the player in turn draws" + limit)
         else:
-            out.append(f"If they draw from the stock, the others may buy the discard, in priority {order}: one buy "
-                       "per discard" + _penalty_words(buying.penalty_cards, setup) + limit)
+            chain = "one buy per discard" if buying.per_discard == 1 else (
+                f"after a buy, the card it uncovers is offered again to those who have not bought this turn, up to "
+                f"{buying.per_discard} buys a turn")
+            out.append(f"If they draw from the stock, the others may buy the discard, in priority {order}: {chain}"
+                       + _penalty_words(buying.penalty_cards, setup) + limit)
         if buying.may is not None and buying.may_message is not None:
             out.append(_rule_words("Buying", buying.may.source, buying.may_message.text, notes))
         if buying.veto is not BuyVeto.NONE:

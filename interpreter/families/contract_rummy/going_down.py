@@ -87,31 +87,35 @@ class GoDownPhase(RoundState):
 
     def _later_melds(self, action: GoDown, allowed: dict[str, MeldSpec]) -> list[Meld]:
         """Each meld of a later go-down (``going_down.later_melds``) as the kind it names,
-        or as the first of the kinds ``allowed`` its cards make (IllegalActionError naming
-        the cards and why not)."""
-        if set(allowed) <= {"set", "run"} and (action.kinds is None or set(action.kinds) <= {"set", "run", ""}):
-            melds = self._sets_and_runs(action)
-            for meld in melds:
-                if meld.kind.value not in allowed:
-                    shown = " ".join(self.setup.pack.codes[c] for c in meld.cards)
-                    raise IllegalActionError(f"{shown}: a new meld once down is {_either(allowed)}")
-            return melds
+        or else as the first kind of ``allowed`` its cards make as written
+        (IllegalActionError naming the cards and why not)."""
+        return [self._later_reading(cards, [action.kinds[i]] if action.kinds is not None and action.kinds[i]
+                                    else allowed)
+                for i, cards in enumerate(action.melds)]
+
+    def _later_reading(self, cards: Sequence[int], allowed: Iterable[str]) -> Meld:
+        """The first of the kinds ``allowed`` that ``cards`` make as written (a run also
+        written high to low): a set, a run or a kind of melds.kinds (IllegalActionError
+        with why not each)."""
         engine = self.meld_engine
-        melds = []
-        for i, cards in enumerate(action.melds):
-            named = action.kinds[i] if action.kinds is not None and action.kinds[i] else None
-            problems = []
-            for name in ([named] if named else list(allowed)):
-                try:
-                    melds.append(engine.make(MeldKind(name), cards) if name in ("set", "run")
-                                 else engine.make_kind(name, cards))
-                    break
-                except ValueError as exc:
-                    problems.append(f"not a {name}: {exc}")
-            else:
-                shown = " ".join(self.setup.pack.codes[c] for c in cards)
-                raise IllegalActionError(f"{shown}: " + "; ".join(problems))
-        return melds
+        problems = []
+        for name in allowed:
+            try:
+                if name == "set":
+                    return engine.make(MeldKind.SET, cards)
+                if name == "run":
+                    try:
+                        return engine.make(MeldKind.RUN, cards)
+                    except ValueError:
+                        try:
+                            return engine.make(MeldKind.RUN, tuple(cards)[::-1])
+                        except ValueError:
+                            pass
+                        raise
+                return engine.make_kind(name, cards)
+            except ValueError as exc:
+                problems.append(f"not a {name}: {exc}")
+        raise IllegalActionError(f"{' '.join(self.setup.pack.codes[c] for c in cards)}: " + "; ".join(problems))
 
     def _check_go_down(self, seat: int, action: GoDown) -> list[Meld]:
         """The melds of a legal go-down (IllegalActionError quoting the rule if not)."""

@@ -53,6 +53,7 @@ class RummyObservation(NamedTuple):
     seats: SeatFacts | None = None  # each seat's own contract, counters and skips (None where the ruleset has none)
     offered: tuple[int, ...] = ()  # in the capture phase: the melds whose new wild cards may be captured
     chain: tuple[int, ...] = ()  # buying.per_discard: in a buying window, the seats that bought this turn
+    discarder: int | None = None  # who discarded the card on top of the pile (None: turned up at the deal)
 
     @property
     def contracts(self) -> tuple[Contract, ...]:
@@ -110,4 +111,4 @@ class Observations(RoundState):
             tuple(self.known), self.turn_number,
             down[seat] and self.down_turn[seat] == self.turn_number, self.meld_engine.wild, points,
             self.out_first, self.final_turns, self._seat_facts, self.offered,
-            self.chain if phase is _WINDOW else ()))
+            self.chain if phase is _WINDOW else (), self.discarder))

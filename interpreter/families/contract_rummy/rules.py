@@ -41,7 +41,8 @@ DISCARD_NAMES: dict[str, Type] = {**SEAT_NAMES, "card_rank": Type.INT, "card_sui
 # seat), pending (the turns it is yet to lose), named (how often a skip named it this round)
 # and since (the turns begun since a skip last named it, a lost turn counting; 0 when none has)
 SKIP_NAMES: dict[str, Type] = {**SEAT_NAMES, "target": Type.INT, "pending": Type.INT, "named": Type.INT,
-                               "since": Type.INT}
+                               "since": Type.INT, "target_cards": Type.INT, "target_is_down": Type.BOOL,
+                               "team": Type.INT, "target_team": Type.INT}
 # going_down.may: the seat's names and the go-down tried
 GO_DOWN_NAMES: dict[str, Type] = {**SEAT_NAMES, "cards_left": Type.INT, "melds_put_down": Type.INT,
                                   "extra_melds": Type.INT, "run_suits": Type.LIST, "run_sizes": Type.LIST,
@@ -517,7 +518,7 @@ def _reads_top_card(section: RummyRules) -> bool:
     rules: list[Compiled | None] = [section.buying.may]
     templates = [section.buying.may_message]
     for seat_rule in (section.take_discard, section.discard, section.going_down.may, section.lay_off.may,
-                      section.joker_swap.may):
+                      section.joker_swap.may, section.skip_may):
         if seat_rule is not None:
             rules.append(seat_rule.rule)
             templates.append(seat_rule.message)

@@ -64,15 +64,20 @@ def parse_input(call: str, text: str, veto: bool = False, pack: Pack = STANDARD)
         if verb == "go" and rest[:1] == ["down"]:
             rest = rest[1:]
         groups: list[list[str]] = [[]]
-        for w in " ".join(rest).replace("|", " | ").split():
+        for w in " ".join(rest).replace("|", " | ").replace(":", ": ").split():
             if w in ("|", "/", ";"):
                 groups.append([])
             else:
                 groups[-1].append(w)
-        melds = tuple(cards(g) for g in groups if g)
-        if not melds:
+        groups = [g for g in groups if g]
+        # a meld's kind may lead it ('set: 8h 8s jk'), for every meld or none
+        kinds = tuple(g[0][:-1] if g[0].endswith(":") else "" for g in groups)
+        if any(kinds) and not all(kinds):
+            raise IllegalActionError("give every meld its kind ('meld set: 8h 8s jk | run: 5d 6d jk 8d') or none")
+        melds = tuple(cards(g[1:] if any(kinds) else g) for g in groups)
+        if not melds or not all(melds):
             raise IllegalActionError("meld which cards? e.g. 'meld 8h 8s jk | 5d 6d jk 8d'")
-        return GoDown(melds, None, pack)
+        return GoDown(melds, kinds if any(kinds) else None, pack)
     if verb in ("layoff", "lay", "add"):
         if verb == "lay" and rest[:1] == ["off"]:
             rest = rest[1:]
@@ -89,11 +94,13 @@ def parse_input(call: str, text: str, veto: bool = False, pack: Pack = STANDARD)
         return Swap(meld_number(rest[0]), cards(rest[1:])[0], pack)
     if verb == "discard" or (verb == call and rest):
         target = None
-        if len(rest) >= 2 and rest[-2] == "to":  # a skip card naming the seat it skips: 'discard skip to 2'
-            if not _seat_or_number(rest[-1]):
-                raise IllegalActionError(f"'{rest[-1]}' is not a seat number: e.g. 'discard skip to 2'")
-            target = int(rest[-1])
-            rest = rest[:-2]
+        if "to" in rest[1:]:  # a skip card naming the seat it skips: 'discard skip to 2' (call before or after)
+            at = rest.index("to", 1)
+            if at + 1 >= len(rest) or not _seat_or_number(rest[at + 1]):
+                raise IllegalActionError(f"'{' '.join(rest[at + 1:at + 2]) or 'nothing'}' is not a seat number: "
+                                         "e.g. 'discard skip to 2'")
+            target = int(rest[at + 1])
+            rest = rest[:at] + rest[at + 2:]
         calling = verb == call or rest[-1:] in (["call"], [call])
         items = [w for w in rest if w not in ("call", call)]
         if len(items) != 1:
