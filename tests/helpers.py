@@ -1,6 +1,9 @@
-"""Paths shared by the tests."""
+"""Paths and helpers shared by the tests."""
 
 from pathlib import Path
+
+from cardrules.interpreter.families.contract_rummy.actions import GoDown
+from cardrules.interpreter.families.contract_rummy.textio import parse_input
 
 DATA = Path(__file__).parent / "data"
 REPO = Path(__file__).parent.parent
@@ -75,3 +78,23 @@ class SayingRenderer:
 
     def say(self, text):
         self.said.append(text)
+
+
+class TypedBack:
+    """A seat's bot that types back every go-down listed to it (its text, as a player
+    types it) and checks it is the same move, read the same way."""
+
+    def __init__(self, policy, state):
+        self.policy, self.state = policy, state
+        self.kind, self.needs_observation = policy.kind, policy.needs_observation
+        self.checked = 0
+
+    def act(self, observation, legal):
+        state = self.state
+        for action in legal:
+            if isinstance(action, GoDown):
+                typed = parse_input("call", str(action), pack=state.setup.pack)
+                assert typed.kinds == action.kinds and typed.melds == action.melds, str(action)
+                assert [m.cards for m in state.verify(typed)] == [m.cards for m in state.verify(action)]
+                self.checked += 1
+        return self.policy.act(observation, legal)

@@ -11,12 +11,11 @@ from cardrules.interpreter.bots import make_policies
 from cardrules.interpreter.driver import play_out
 from cardrules.interpreter.errors import IllegalActionError
 from cardrules.interpreter.families.contract_rummy.actions import GoDown
-from cardrules.interpreter.families.contract_rummy.textio import parse_input
 from cardrules.interpreter.game import CHANCE, new_game
 from cardrules.interpreter.explain import explain
 from cardrules.interpreter.record import replay, save_record
 
-from helpers import DATA
+from helpers import DATA, TypedBack
 
 RULES = DATA / "good" / "later-kinds.yaml"
 
@@ -92,26 +91,6 @@ def test_explain_names_the_kinds():
         in explain(load_ruleset(RULES))
 
 
-class _TypedBack:
-    """A seat's bot that, at each decision listing later melds, types every one back as a
-    player would (its text, without its kinds) and checks it reads as listed."""
-
-    def __init__(self, policy, state):
-        self.policy, self.state = policy, state
-        self.kind, self.needs_observation = policy.kind, policy.needs_observation
-        self.checked = 0
-
-    def act(self, observation, legal):
-        state = self.state
-        if state.down[state.turn]:
-            for action in legal:
-                if isinstance(action, GoDown):
-                    typed = parse_input("call", str(action), pack=state.setup.pack)
-                    assert [m.name or m.kind.value for m in state.verify(typed)] == list(action.kinds), str(action)
-                    self.checked += 1
-        return self.policy.act(observation, legal)
-
-
 @pytest.mark.parametrize("later", [[], ["run"], ["run", "set"], ["colour", "run", "set"]])
 def test_every_listed_later_meld_typed_back_is_the_same_meld(later, tmp_path):
     path = tmp_path / "r.yaml"
@@ -120,7 +99,7 @@ def test_every_listed_later_meld_typed_back_is_the_same_meld(later, tmp_path):
     checked = 0
     for seed in range(3):
         state = new_game(rules, 3, seed)
-        seats = [_TypedBack(p, state) for p in make_policies(rules, ["bot"] * 3, seed)]
+        seats = [TypedBack(p, state) for p in make_policies(rules, ["bot"] * 3, seed)]
         play_out(state, seats)
         checked += sum(s.checked for s in seats)
     assert checked

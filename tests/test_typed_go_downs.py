@@ -12,9 +12,10 @@ from cardrules.interpreter import load_ruleset
 from cardrules.interpreter.bots import make_policies
 from cardrules.interpreter.driver import play_out
 from cardrules.interpreter.errors import IllegalActionError
-from cardrules.interpreter.families.contract_rummy.actions import GoDown
 from cardrules.interpreter.families.contract_rummy.textio import parse_input
 from cardrules.interpreter.game import new_game
+
+from helpers import TypedBack
 
 ACES = """extends: contract-rummy-best-family
 name: aces-pair
@@ -28,33 +29,17 @@ deal:
 """
 
 
-class TypedBack:
-    """A seat's bot that types back every go-down listed to it and checks it is the same."""
-
-    def __init__(self, policy, state):
-        self.policy, self.state = policy, state
-        self.kind, self.needs_observation = policy.kind, policy.needs_observation
-        self.checked = 0
-
-    def act(self, observation, legal):
-        state = self.state
-        for action in legal:
-            if isinstance(action, GoDown):
-                typed = parse_input("call", str(action), pack=state.setup.pack)
-                assert typed.kinds == action.kinds and typed.melds == action.melds, str(action)
-                assert [m.cards for m in state.verify(typed)] == [m.cards for m in state.verify(action)]
-                self.checked += 1
-        return self.policy.act(observation, legal)
+def _rules(name, tmp_path):
+    if name != "aces":
+        return load_ruleset(name)
+    path = tmp_path / "aces.yaml"
+    path.write_text(ACES)
+    return load_ruleset(path)
 
 
 @pytest.mark.parametrize("name", ["aces", "phase-10", "liverpool-rummy-reference", "five-crowns"])
 def test_every_listed_go_down_typed_back_is_the_same_move(name, tmp_path):
-    if name == "aces":
-        path = tmp_path / "aces.yaml"
-        path.write_text(ACES)
-        rules = load_ruleset(path)
-    else:
-        rules = load_ruleset(name)
+    rules = _rules(name, tmp_path)
     checked = 0
     for seed in range(2):
         state = new_game(rules, 3, seed)
@@ -77,12 +62,7 @@ def test_a_bots_go_downs_survive_a_save_and_resume(name, tmp_path):
     """The outside author's report: a bot went down with a pair of aces (a kind smaller than
     a set), the save kept the move's text, and the game could not be resumed."""
     from cardrules.interpreter.saves import SavedGame, new_header, restore
-    if name == "aces":
-        path = tmp_path / "aces.yaml"
-        path.write_text(ACES)
-        rules = load_ruleset(path)
-    else:
-        rules = load_ruleset(name)
+    rules = _rules(name, tmp_path)
     seats = ["bot"] * 3
     for seed in range(2):
         state = new_game(rules, 3, seed)
