@@ -145,7 +145,8 @@ class RummyBot:
         keys = [key[:2] for key in self._discard_keys(obs, discards)]
         order = sorted(range(len(discards)), key=lambda i: (keys[i], i))[:SHORTLIST]
         place = {id(a): i for i, a in enumerate(legal)}
-        return [place[id(self._aim(obs, discards[i], legal))] for i in order]
+        return [place[id(discards[i] if discards[i].target is None else self._aim(obs, discards[i], legal))]
+                for i in order]
 
     # --- the choice of a contract (contract.choose) --------------------------------------------
     def _choose(self, obs: RummyObservation, actions: Sequence[RummyAction]) -> RummyAction:
@@ -373,7 +374,8 @@ class RummyBot:
         allowed = {a.card for a in discards}
         natural = allowed - obs.wild  # a wild card is kept: it fits any meld later
         _, card = self._best_discard(obs, obs.hand, natural or allowed)
-        return self._aim(obs, next(a for a in discards if a.card == card), discards)
+        chosen = next(a for a in discards if a.card == card)
+        return chosen if chosen.target is None else self._aim(obs, chosen, discards)
 
     def _better_with(self, obs: RummyObservation, c: int, by: int) -> bool:
         """Whether holding ``c`` (and then discarding the best card) leaves at least
@@ -428,14 +430,12 @@ class RummyBot:
         if calls:
             called = [a for a in discards if a.call and a.card == best.card]
             best = called[0] if called else best
-        return self._aim(obs, best, discards)
+        return best if best.target is None else self._aim(obs, best, discards)
 
     def _aim(self, obs: RummyObservation, action: Discard, discards: Sequence[RummyAction]) -> Discard:
         """Where a skip card names the seat it skips (``skip.seat: chosen``), ``action``
         naming the player nearest to going out (the fewest cards held; of those, one down
         first, then the first in turn order): the one to slow down."""
-        if action.target is None:
-            return action
         options = [a for a in discards if type(a) is Discard and a.card == action.card and a.call == action.call
                    and a.target is not None]
         return min(options, key=lambda a: (obs.hand_counts[a.target], not obs.down[a.target]))  # type: ignore[index]

@@ -177,6 +177,8 @@ class BuyingPhase(RoundState):
         self.buyer = None
         self.window = []
         self.forced = []
+        if self.chain:
+            self.chain = ()  # (the turn's buys are over: observations show them only in a window)
         self._draw_for_player()
 
     def _offer_uncovered(self) -> bool:

@@ -111,4 +111,4 @@ class Observations(RoundState):
             tuple(self.known), self.turn_number,
             down[seat] and self.down_turn[seat] == self.turn_number, self.meld_engine.wild, points,
             self.out_first, self.final_turns, self._seat_facts, self.offered,
-            self.chain if phase is _WINDOW else (), self.discarder))
+            self.chain, self.discarder))
