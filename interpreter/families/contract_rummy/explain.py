@@ -46,9 +46,9 @@ def _wild_words(rules: Ruleset, setup: Any) -> str:
         head = f"- Wild besides the jokers {rule}: " + "; ".join(parts) + "."
     if rummy.melds.wild_natural:
         return head + " Elsewhere than in its own place a wild card counts as a joker, for the joker limits too; it " \
-            "scores its own rank's points."
+            "scores what the card points below give it."
     return head + (" A wild card counts as a joker in every meld, even in the place of its own rank, and for the "
-                   "joker limits; it scores its own rank's points.")
+                   "joker limits; it scores what the card points below give it.")
 
 
 def _cards_in_words(cards: set[int] | frozenset[int], pack: Pack) -> tuple[str, ...]:
@@ -128,8 +128,10 @@ def explain(rules: Ruleset, notes: bool = False) -> list[str]:
         out[out.index("| " + " | ".join(["round", "contract", *columns, "going out"]) + " |")] = \
             "| " + " | ".join(["contract", "melds", *columns, "going out"]) + " |"
         if rummy.contract_rule is not None:
+            differ = not set(rummy.contract_rule.names).isdisjoint({"seat", *(c.name for c in rummy.counters)})
             out.insert(6, f"Each player plays their own contract each round: number `{rummy.contract_rule.source}` "
-                          "of the list below (`contract`), so players at one table may be on different contracts.")
+                          "of the list below (`contract`)" + (", so players at one table may be on different contracts."
+                                                             if differ else "."))
         else:
             assert rummy.contract_choose is not None
             out.insert(6, "Each player chooses their own contract at the start of each round, after the deal, in turn "
