@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 
 import pytest
 from hypothesis import settings
@@ -16,6 +17,12 @@ from cardrules.cli.main import main
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+# A run started in the background of a non-interactive shell (`CI=true bash .ci/run &`)
+# inherits Ctrl-C ignored, and so would every cardrules process the tests start: the tests
+# of Ctrl-C would wait for an exit that never comes. Catch it again, as at a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)
