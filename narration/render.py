@@ -197,7 +197,8 @@ class Renderer:
     def show_table(self, obs: Any) -> None:
         self.show_round_header()
         echo("")
-        echo(f"Round {obs.round} of {obs.rounds}, {obs.hand_size} card{'' if obs.hand_size == 1 else 's'}; "
+        of = f"of at most {obs.rounds}" if self.rules.end_when is not None else f"of {obs.rounds}"
+        echo(f"Round {obs.round} {of}, {obs.hand_size} card{'' if obs.hand_size == 1 else 's'}; "
              f"dealer {self.names[obs.dealer]}")
         self.view.show_table(obs)
         echo("Your hand: " + self.view.hand_text(obs))

@@ -280,11 +280,27 @@ class RummyView:
         return None  # every choice here is the player's own
 
     def help_text(self) -> str:
-        return ("  take | draw | buy | pass | claim N | allow | refuse   (allow or refuse a buy in your turn)\n"
-                "  meld 8h 8s jk | 5d 6d jk 8d   (go down: melds split by '|', runs low to high;\n"
-                "    name each meld's kind where the cards could be read otherwise: meld set: 8h 8s jk | run: ...)\n"
-                "  layoff N 9d [low|high]   swap N 7d   discard ks [call]   discard skip to N (a skip naming seat N)\n"
-                "  choose N   (your contract for the round, where each player chooses)")
+        """The moves of this ruleset, as a player types them (only those its rules have)."""
+        section = self.section
+        buying = section.buying.allowed and not section.buying.forced
+        first = ["take", "draw"] + (["buy", "pass"] if buying or section.fitting_discard_call.allowed else [])
+        if section.fitting_discard_call.allowed:
+            first.append(f"{self.call} N")
+        veto = buying and section.buying.veto.value != "none"
+        lines = ["  " + " | ".join(first + (["allow", "refuse"] if veto else []))
+                 + ("   (allow or refuse a buy in your turn)" if veto else ""),
+                 "  meld 8h 8s jk | 5d 6d jk 8d   (go down: melds split by '|', runs low to high;",
+                 "    name each meld's kind where the cards could be read otherwise: meld set: 8h 8s jk | run: ...)"]
+        plays = ["layoff N 9d [low|high]"] if section.lay_off.allowed else []
+        if section.joker_swap.allowed or section.joker_swap.capture:
+            plays.append("swap N 7d")
+        plays.append("discard ks" + (f" [{self.call}]" if section.fitting_discard_call.allowed else ""))
+        if section.skip_chosen:
+            plays.append("discard skip to N (a skip naming seat N)")
+        lines.append("  " + "   ".join(plays))
+        if section.contract_choose is not None:
+            lines.append("  choose N   (your contract for the round)")
+        return "\n".join(lines)
 
     # --- simulate ---
     def seat_columns(self) -> str:
