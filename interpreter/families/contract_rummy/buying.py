@@ -31,7 +31,6 @@ class BuyingPhase(RoundState):
         """The player in turn declined the discard (they draw from the stock): the window
         opens for the seats that have a choice."""
         self.buyer = None
-        self.chain = ()
         self.window = self._window_order() if self.pile and not self.protected else []
         if self.section.buying.forced:  # no one is asked: the first seat that may buy takes it
             buyer = next((seat for seat in self.window if self._can_buy(seat)), None)

@@ -104,14 +104,7 @@ class GoDownPhase(RoundState):
                 if name == "set":
                     return engine.make(MeldKind.SET, cards)
                 if name == "run":
-                    try:
-                        return engine.make(MeldKind.RUN, cards)
-                    except ValueError:
-                        try:
-                            return engine.make(MeldKind.RUN, tuple(cards)[::-1])
-                        except ValueError:
-                            pass
-                        raise
+                    return engine.make_run(cards)
                 return engine.make_kind(name, cards)
             except ValueError as exc:
                 problems.append(f"not a {name}: {exc}")

@@ -410,6 +410,17 @@ class MeldChecks:
         return Meld(kind, cards, suit, self.run_start(cards) or 0)
 
     # --- kinds of the ruleset's own (melds.kinds) ------------------------------------------------
+    def make_run(self, cards: Sequence[int], least: int | None = None) -> Meld:
+        """A checked run of ``cards`` written low to high, or else high to low (ValueError
+        with the reason the cards as written are no run)."""
+        cards = tuple(cards)
+        try:
+            return self.make(RUN, cards, least)
+        except ValueError:
+            if self.why_not_run(cards[::-1], least) is not None:
+                raise
+            return self.make(RUN, cards[::-1], least)
+
     def make_kind(self, name: str, cards: Sequence[int]) -> Meld:
         """A checked meld of the kind ``name`` of melds.kinds (ValueError with the reason
         if the cards are not one): a set or a run (in this order, or high to low) that
@@ -421,14 +432,8 @@ class MeldChecks:
         if len(cards) < kind.min_size:
             raise ValueError(f"a {name} needs at least {kind.min_size} cards")
         if kind.like is Like.SET or kind.like is Like.RUN:
-            base = SET if kind.like is Like.SET else RUN
-            try:
-                meld = self.make(base, cards, kind.min_size)
-            except ValueError:
-                if base is not RUN or self.why_not_run(cards[::-1], kind.min_size) is not None:
-                    raise
-                meld = self.make(RUN, cards[::-1], kind.min_size)
-            meld = meld._replace(name=name)
+            meld = (self.make(SET, cards, kind.min_size) if kind.like is Like.SET
+                    else self.make_run(cards, kind.min_size))._replace(name=name)
         else:
             meld = Meld(GROUP, cards, self._group_of(kind, cards), 0, -1, name)
         if not self.meets_rule(kind, meld.cards):
