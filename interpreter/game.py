@@ -159,13 +159,6 @@ class GameState:
             self._seen_overrides[len(self._log)] = seen
         self._log.append(event)
 
-    def log_at(self, index: int, event: Event) -> None:
-        """Put ``event`` into the history at ``index`` (before events it caused that were
-        logged first), keeping every later event's declared audience."""
-        if self._seen_overrides:
-            self._seen_overrides = {(i + 1 if i >= index else i): v for i, v in self._seen_overrides.items()}
-        self._log.insert(index, event)
-
     # --- who sees what ---------------------------------------------------------------------------
     def hold_events(self) -> None:
         """Hold back every event from now on from every seat and spectator, until

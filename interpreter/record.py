@@ -2,9 +2,11 @@
 
 Replay re-executes a record line by line: lines that are actions (the deal, bids,
 plays, rummy moves) drive a fresh game; every line is then compared with the event
-the interpreter itself produced at the same place.  The first line that is illegal
-or differs is reported with its number and the reason.  Fields and event kinds the
-interpreter does not know are ignored, as the format promises.
+the interpreter itself produced at the same place (a derived event the family writes
+before the line of the move that caused it, ``family.leading_events``, takes its move
+from that line).  The first line that is illegal or differs is reported with its
+number and the reason.  Fields and event kinds the interpreter does not know are
+ignored, as the format promises.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from .cards import NAMES
 from .deal import Deal
@@ -180,6 +182,8 @@ class _RecordSource:
         self.decode = state.rules.family.action_from_event
         self.derived = KNOWN_DERIVED | state.rules.family.derived_events
         self.optional = OPTIONAL_FIELDS | state.rules.family.optional_fields
+        # derived events written before the line of the move that caused them: kind -> that line's kind
+        self.leading: Mapping[str, str] = getattr(state.rules.family, "leading_events", {})
         self.pos = 0  # the line the game is at
         self.steps = 0  # actions applied since the last line was matched
         # how many actions one line may stand for (the family says; one by default): a line
@@ -195,6 +199,11 @@ class _RecordSource:
             if self.pos >= len(self.lines):
                 raise Stop
             number, event = self.lines[self.pos]
+            led = self.leading.get(event["event"])
+            ahead = led is not None and self.pos + 1 < len(self.lines) \
+                and self.lines[self.pos + 1][1]["event"] == led
+            if ahead:  # a derived line the move on the next line causes first: that line says the move
+                number, event = self.lines[self.pos + 1]
             self.number, self.kind = number, event["event"]
             self.steps += 1
             if self.steps > self.most_steps:
@@ -209,7 +218,7 @@ class _RecordSource:
             if action is not None:
                 return action
             # not an action: an event kind this interpreter does not know
-            if event["event"] in self.derived:
+            if ahead or event["event"] in self.derived:
                 raise RecordError(f"\"{event['event']}\" does not follow from the game so far", number)
             self.pos += 1
             self.steps = 0
@@ -234,6 +243,12 @@ class _RecordSource:
             self.matched_all = False
             raise Stop
         number, event = self.lines[self.pos]
+        led = self.leading.get(produced["event"])
+        if led is not None and event["event"] == led and self.pos + 1 < len(self.lines) \
+                and self.lines[self.pos + 1][1]["event"] == produced["event"]:
+            # a record of an earlier release, which wrote the move's line before this event
+            self.lines[self.pos], self.lines[self.pos + 1] = self.lines[self.pos + 1], self.lines[self.pos]
+            number, event = self.lines[self.pos]
         _compare(produced, event, number, self.optional)
         self.pos += 1
         self.steps = 0

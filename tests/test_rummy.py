@@ -3,6 +3,8 @@ joker swaps, going out, scoring, the cut and the slam."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from cardrules.interpreter import IllegalActionError, load_ruleset
@@ -13,7 +15,7 @@ from cardrules.interpreter.families.contract_rummy.melds import MeldEngine, card
 from cardrules.interpreter.families.contract_rummy.rules import MeldKind
 from cardrules.interpreter.driver import play_bots
 from cardrules.interpreter.game import CHANCE, new_game
-from cardrules.interpreter.record import replay, save_record
+from cardrules.interpreter.record import dump_event, replay, save_record
 from helpers import rummy_draw
 
 
@@ -386,22 +388,78 @@ def test_a_go_down_written_with_a_meld_that_reads_both_ways_is_accepted(tmp_path
     assert state.events[-1]["melds"][1]["cards"] == ["JK", "JK", "JK", "QS"]
 
 
-def test_a_buy_whose_penalty_cards_empty_the_stock_replays(tmp_path):
-    # The buy is the player's action; the reshuffle its penalty cards call for follows
-    # from it, so the record lists the buy first and replay accepts the engine's record.
+def read_stock_line_by_line(lines, deck):
+    """Follow the stock and the discard pile through a record as docs/game-records.md
+    tells a reader to, line by line: fail where a line takes from the stock a card it
+    cannot hold or from the pile a card not on top, or a reshuffle makes a stock of
+    another size.  The places of the reshuffles that fell in the middle of a buy."""
+    from collections import Counter
+    stock, pile, in_buys = Counter(), [], []
+    for i, e in enumerate(lines):
+        kind, drawn = e["event"], []
+        if kind == "deal":
+            stock = Counter(deck) - Counter(c for hand in e["hands"] for c in hand) - Counter([e["upcard"]])
+            pile = [e["upcard"]]
+        elif kind == "discard":
+            pile.append(e["card"])
+        elif kind == "draw" and e["from"] == "discard":
+            assert pile[-1:] == [e["card"]], f"line {i + 1}: {e['card']} is not on top of the pile"
+            pile.pop()
+        elif kind == "draw":
+            drawn = [e["card"]]
+        elif kind == "reshuffle" and lines[i + 1]["event"] == "buy" and (+stock or lines[i - 1]["event"] == "buy"):
+            in_buys.append(i)  # in the middle of the buy on the next line: read there
+        elif kind == "reshuffle":
+            assert not +stock, f"line {i + 1}: the stock is reshuffled before it is empty"
+            stock, pile = Counter(pile[:-1]), pile[-1:]
+            assert sum(stock.values()) == e["stock"], f"line {i + 1}: the new stock's size"
+        elif kind == "buy":
+            assert pile[-1:] == [e["card"]], f"line {i + 1}: {e['card']} is not on top of the pile"
+            pile.pop()
+            drawn = e["penalty"]
+            if in_buys and in_buys[-1] == i - 1:  # the buyer took what the stock held, then the reshuffle
+                held = sum(stock.values())
+                assert not stock - Counter(drawn[:held]), f"line {i + 1}: the buy does not take what the stock holds"
+                stock, pile, drawn = Counter(pile[:-1]), pile[-1:], drawn[held:]
+                assert sum(stock.values()) == lines[i - 1]["stock"], f"line {i}: the new stock's size"
+        for c in drawn:
+            assert stock[c] > 0, f"line {i + 1}: {c} cannot be in the stock"
+            stock[c] -= 1
+    return in_buys
+
+
+def penalty_games(tmp_path, seeds):
     path = tmp_path / "penalty.yaml"
     path.write_text("extends: shanghai\nname: penalty\nbuying: {penalty_cards: 4, limit: 6}\n")
     rules = load_ruleset(path)
-    reshuffled_by_a_buy = 0
-    for seed in range(8):
-        game = play_bots(rules, ["bot"] * 6, seed, ruleset_ref=str(path))
-        events = game.events
-        reshuffled_by_a_buy += sum(e["event"] == "reshuffle" and events[i - 1]["event"] == "buy"
-                                   for i, e in enumerate(events))
+    return [play_bots(rules, ["bot"] * 6, seed, ruleset_ref=str(path)) for seed in seeds]
+
+
+def test_a_reshuffle_comes_before_the_buy_whose_penalty_cards_run_past_the_stock(tmp_path):
+    # As before a draw, the reshuffle line comes before the line that takes a card from
+    # the stock it makes; the buyer took the discard and what the stock held first.
+    in_buys = 0
+    for seed, game in enumerate(penalty_games(tmp_path, range(4))):
+        in_buys += len(read_stock_line_by_line(game.events, [game.setup.pack.codes[c] for c in game.deck]))
         record = tmp_path / f"game-{seed}.jsonl"
         save_record(game, record)
         assert replay(record).state.totals == game.totals
-    assert reshuffled_by_a_buy > 0
+        assert replay(record, check_deals=False).state.events[1:] == game.events[1:]
+    assert in_buys > 0
+
+
+def test_a_record_of_an_earlier_release_with_the_reshuffle_after_its_buy_still_replays(tmp_path):
+    game, = penalty_games(tmp_path, [3])
+    lines = [dump_event(e) for e in game.events]
+    in_buys = read_stock_line_by_line(game.events, [game.setup.pack.codes[c] for c in game.deck])
+    assert in_buys
+    for i in in_buys:  # the order of releases before: the buy, then the reshuffle its penalty cards called for
+        lines[i], lines[i + 1] = lines[i + 1], lines[i]
+    record = tmp_path / "earlier.jsonl"
+    record.write_text("\n".join(lines) + "\n")
+    assert replay(record).state.totals == game.totals
+    again = replay(record, check_deals=False)
+    assert again.complete and again.state.totals == game.totals
 
 
 def down_and_two_discards(path):
@@ -592,7 +650,7 @@ def test_a_run_turning_the_corner_replays_after_a_lay_off_below_it(tmp_path):
     # the record failed to replay ("malformed layoff event"); a run's places now go round the
     # deck's ranks wherever a wild card's natural is looked up
     from cardrules.interpreter.driver import play_bots
-    from cardrules.interpreter.record import replay, save_record
+    from cardrules.interpreter.record import dump_event, replay, save_record
     from cardrules.interpreter.ruleset import ruleset_from_text
     path = tmp_path / "lw.yaml"
     path.write_text("extends: liverpool-rummy-reference\nname: liverpool-corner\nmelds:\n  run: {wrap: true}\n")

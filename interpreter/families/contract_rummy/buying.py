@@ -200,7 +200,6 @@ class BuyingPhase(RoundState):
         self.hands[seat].append(c)
         self.known[seat] += (c,)
         penalty = []
-        at = len(self._log)  # the buy comes before a reshuffle its penalty cards call for
         for _ in range(self._round_value(self.section.buying.penalty_cards, ("buying", "penalty_cards"))):
             drawn = self._take_stock_card()
             if drawn is None:
@@ -209,7 +208,9 @@ class BuyingPhase(RoundState):
         self.hands[seat].extend(penalty)
         self.buys[seat] += 1
         self.counters["buys"] += 1
-        self.log_at(at, events.buy(self.round, seat, c, penalty, self.setup.pack.codes))
+        # (a reshuffle its penalty cards called for is logged first: its line comes before the
+        # buy's, as before any line that takes a card from the stock it makes)
+        self.log(events.buy(self.round, seat, c, penalty, self.setup.pack.codes))
 
     def _claim(self, meld_id: int) -> None:
         claimer = self.turn
