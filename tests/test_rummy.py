@@ -661,3 +661,20 @@ def test_a_run_turning_the_corner_replays_after_a_lay_off_below_it(tmp_path):
         record = tmp_path / f"game-{seed}.jsonl"
         save_record(state, record)
         assert replay(record).state.totals == state.totals, seed
+
+
+def test_a_round_reshuffles_the_discards_as_often_as_stock_reshuffles_says_past_twenty(tmp_path):
+    # stock.reshuffles had an undocumented ceiling of 20 that bounded nothing: a round
+    # reshuffles no more often than it has turns, and stock.turn_limit ends it.
+    path = tmp_path / "often.yaml"
+    path.write_text("extends: shanghai-isra\nname: often\nstock: {reshuffles: 30}\n")
+    state = stacked(str(path), ISRA_HANDS, "7H", stock=["AC"])
+    state.reshuffles = 29  # this round has reshuffled 29 times; its stock is down to AC
+    state.pile[:0], state.stock[:] = state.stock[:-1], state.stock[-1:]
+    rummy_draw(state)  # seat 1 draws AC
+    state.apply(Discard(card("AC")))
+    rummy_draw(state)  # the stock is empty for seat 2: the 30th reshuffle
+    assert [e["event"] for e in state.events[-2:]] == ["reshuffle", "draw"] and state.reshuffles == 30
+    state.stock.clear()
+    state.apply(Discard(state.hands[2][0]))
+    assert {"event": "exhausted", "round": 1, "reason": "stock"} in state.events[-2:]  # no 31st
