@@ -6,6 +6,7 @@ refused buyer keeps its buys, and no one else is asked for that card."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -16,10 +17,10 @@ from cardrules.interpreter import load_ruleset
 from cardrules.interpreter.bots import make_policies
 from cardrules.interpreter.cards import card
 from cardrules.interpreter.driver import play_out
-from cardrules.interpreter.errors import IllegalActionError
+from cardrules.interpreter.errors import IllegalActionError, RecordError
 from cardrules.interpreter.families.contract_rummy.actions import (ALLOW, BUY, DRAW, PASS, REFUSE, TAKE, Discard)
 from cardrules.interpreter.game import CHANCE, new_game
-from cardrules.interpreter.record import replay, save_record
+from cardrules.interpreter.record import dump_event, replay, save_record
 from cardrules.interpreter.textio import parse_input
 from helpers import stacked_rummy_round
 
@@ -58,7 +59,7 @@ def test_refused_buy_leaves_the_card_on_the_pile_and_the_player_draws_from_the_s
     assert not any(e["event"] == "buy" for e in state.events)
     assert state.turn == CHANCE  # seat 1 draws from the stock as usual
     state.apply(state.chance_action())
-    assert state.events[-1] == {"event": "draw", "round": 1, "seat": 1, "from": "stock", "card": "2D"}
+    assert state.events[-1] == {"event": "draw", "round": 1, "seat": 1, "from": "stock", "card": "2D", "refused": 0}
     assert len(state.stock) == stock - 1 and state.turn == 1 and state.phase == "play"
     # the refused buyer may still buy later: its limit is untouched
     assert state.observation(0).buys_left == 99
@@ -89,7 +90,7 @@ def test_refusing_under_take_gives_the_player_the_discard_instead_of_a_stock_dra
     state.apply(REFUSE)
     assert [e for e in state.events[-2:]] == [
         {"event": "refuse", "round": 1, "seat": 1, "buyer": 0, "card": "5C"},
-        {"event": "draw", "round": 1, "seat": 1, "from": "discard", "card": "5C"}]
+        {"event": "draw", "round": 1, "seat": 1, "from": "discard", "card": "5C", "refused": 0}]
     assert card("5C") in state.hands[1] and len(state.hands[1]) == 12 and state.pile == []
     assert len(state.stock) == stock  # no stock draw, no penalty
     assert state.buys == [0, 0, 0, 0] and len(state.hands[0]) == 11
@@ -203,6 +204,73 @@ def test_games_with_refusals_replay_exactly(tmp_path, veto):
                     if veto == "take":
                         assert follow["card"] == e["card"] and e["round"] != 2
     assert refusals > 0 and allowed > 0
+
+
+def veto_record(tmp_path, veto):
+    """A bot game with refused buys under ``veto``, recorded: (the game, the record's lines)."""
+    path = ruleset(tmp_path, veto)
+    rules = load_ruleset(path)
+    state = new_game(rules, 4, 0, ruleset_ref=str(path))
+    play_out(state, make_policies(rules, ["bot"] * 4, 0))
+    record = tmp_path / f"whole-{veto}.jsonl"
+    save_record(state, record)
+    lines = record.read_text().splitlines()
+    assert any(json.loads(line)["event"] == "refuse" for line in lines)
+    return state, lines
+
+
+def replay_lines(tmp_path, lines):
+    record = tmp_path / "edited.jsonl"
+    record.write_text("\n".join(lines) + "\n")
+    return replay(record)
+
+
+@pytest.mark.parametrize("veto", ["refuse", "take"])
+def test_a_record_that_lost_a_refuse_line_is_refused_at_the_draw_after_it(tmp_path, veto):
+    # A refused buy leaves the game as if every seat had passed (which is not written), so
+    # the draw after it says whose buy was refused, and a replay misses the line.
+    state, lines = veto_record(tmp_path, veto)
+    at = next(i for i, line in enumerate(lines) if json.loads(line)["event"] == "refuse")
+    refusal, draw = json.loads(lines[at]), json.loads(lines[at + 1])
+    assert draw == {"event": "draw", "round": refusal["round"], "seat": refusal["seat"],
+                    "from": "discard" if veto == "take" else "stock", "card": draw["card"],
+                    "refused": refusal["buyer"]}
+    with pytest.raises(RecordError) as refused:
+        replay_lines(tmp_path, lines[:at] + lines[at + 1:])
+    assert refused.value.line == at + 1  # the draw's line, where the refuse line was
+    assert str(refused.value).endswith(f'this draw follows a refused buy ("refused": {refusal["buyer"]}), but no '
+                                       '"refuse" line comes before it')
+
+
+@pytest.mark.parametrize("veto", ["refuse", "take"])
+def test_no_line_of_a_veto_can_be_left_out_unseen(tmp_path, veto):
+    state, lines = veto_record(tmp_path, veto)
+    kinds = [json.loads(line)["event"] for line in lines]
+    tried = [i for kind in ("refuse", "buy") for i in [j for j, k in enumerate(kinds) if k == kind][:4]]
+    tried += [i + 1 for i in tried if kinds[i] == "refuse"]  # the draw after a refusal
+    for i in tried:
+        with pytest.raises(RecordError):
+            replay_lines(tmp_path, lines[:i] + lines[i + 1:])
+
+
+@pytest.mark.parametrize("veto", ["refuse", "take"])
+def test_a_record_of_an_earlier_release_without_refused_on_its_draws_still_replays(tmp_path, veto):
+    state, lines = veto_record(tmp_path, veto)
+    earlier = [dump_event({k: v for k, v in json.loads(line).items() if k != "refused"}) for line in lines]
+    assert earlier != lines
+    result = replay_lines(tmp_path, earlier)
+    assert result.complete and result.state.totals == state.totals
+
+
+def test_a_draw_that_says_a_buy_was_refused_where_none_was_is_refused(tmp_path):
+    state, lines = veto_record(tmp_path, "refuse")
+    at = next(i for i, line in enumerate(lines) if json.loads(line)["event"] == "draw"
+              and json.loads(lines[i - 1])["event"] == "buy")  # a draw after an allowed buy
+    draw = json.loads(lines[at])
+    lines[at] = json.dumps(dict(draw, refused=(draw["seat"] + 1) % 4))
+    with pytest.raises(RecordError, match='no "refuse" line comes before it') as refused:
+        replay_lines(tmp_path, lines)
+    assert refused.value.line == at + 1
 
 
 def test_a_game_saved_at_the_question_resumes_there(tmp_path):

@@ -34,7 +34,7 @@ class ContractRummy:
     # a reshuffle that a buy's penalty cards call for is written before the buy (records of
     # earlier releases wrote it after; replay reads both)
     leading_events: Mapping[str, str] = {"reshuffle": "buy"}
-    optional_fields = frozenset({"cards_after"})
+    optional_fields = frozenset({"cards_after", "refused"})  # (refused: records of earlier releases lack it)
     policies: Mapping[str, Callable[..., Any]] = {"bot": RummyBot}
     # the table views, imported only by what draws them (the interpreter never imports cli or web)
     summaries_add_up = True  # every figure of summarize() is a count or a sum: simulate adds them as it goes

@@ -270,6 +270,13 @@ class BuyingPhase(RoundState):
         self.forced = []
         self._draw_for_player()
 
+    def refused_buyer(self) -> int | None:
+        """The buyer whose buy the player in turn has just refused, before their draw (whose
+        record line names it, ``refused``: else the record would read as well without the
+        ``refuse`` line, as if every seat had passed); None at any other time."""
+        last = self._log[-1] if self._log else None
+        return last["buyer"] if isinstance(last, dict) and last["event"] == "refuse" else None
+
     def _refuse(self) -> None:
         """The player in turn refused the buy: the buyer keeps its buys and no one else is
         asked; the card stays on the pile and they draw from the stock (``refuse``), or

@@ -78,7 +78,7 @@ class DrawPhase(RoundState):
         c = self.pile.pop()
         self.hands[self.player].append(c)
         self.known[self.player] += (c,)
-        self._log.append((events.draw, self.round_index + 1, self.player, "discard", c, self.setup.pack.codes))
+        self._log_draw("discard", c)
         self.phase = _PLAYING
 
     def _draw_for_player(self) -> None:
@@ -103,9 +103,17 @@ class DrawPhase(RoundState):
             self._turned_up(drawn)
             return
         self.hands[self.player].append(drawn)
-        self._log.append((events.draw, self.round_index + 1, self.player, "stock", drawn, self.setup.pack.codes))
+        self._log_draw("stock", drawn)
         self.phase = _PLAYING
         self.turn = self.player
+
+    def _log_draw(self, source: str, c: int) -> None:
+        refused = self.refused_buyer()  # a refused buy leaves no other trace: the draw says so
+        if refused is None:
+            self._log.append((events.draw, self.round_index + 1, self.player, source, c, self.setup.pack.codes))
+        else:
+            self._log.append((events.draw, self.round_index + 1, self.player, source, c, self.setup.pack.codes,
+                              refused))
 
     def _take_stock_card(self, wanted: int | None = None) -> int | None:
         """The top card of the stock, or (in a replay) the card the record names."""

@@ -24,9 +24,14 @@ Event = dict[str, Any]
 
 
 # --- logged lazily: (builder, *arguments) ------------------------------------------------------
-def draw(round_number: int, seat: int, source: str, card: int, codes: Codes = NAMES) -> Event:
-    """A card taken from the discard pile (``source`` "discard") or drawn from the stock."""
-    return {"event": "draw", "round": round_number, "seat": seat, "from": source, "card": codes[card]}
+def draw(round_number: int, seat: int, source: str, card: int, codes: Codes = NAMES,
+         refused: int | None = None) -> Event:
+    """A card taken from the discard pile (``source`` "discard") or drawn from the stock;
+    ``refused``: the buyer whose buy the drawer refused just before (``buying.veto``)."""
+    event: Event = {"event": "draw", "round": round_number, "seat": seat, "from": source, "card": codes[card]}
+    if refused is not None:
+        event["refused"] = refused
+    return event
 
 
 def layoff(round_number: int, seat: int, meld_id: int, cards: tuple[int, ...], cards_after: tuple[int, ...],
@@ -131,8 +136,8 @@ def bonus(round_number: int, name: str, seat: int) -> Event:
 
 
 # --- who sees what ---------------------------------------------------------------------------
-_DRAWN_FROM_PILE = {"seat": Seen.ALL, "from": Seen.ALL, "card": Seen.ALL}
-_DRAWN_BLIND = {"seat": Seen.ALL, "from": Seen.ALL, "card": Seen.ACTOR}
+_DRAWN_FROM_PILE = {"seat": Seen.ALL, "from": Seen.ALL, "card": Seen.ALL, "refused": Seen.ALL}
+_DRAWN_BLIND = {"seat": Seen.ALL, "from": Seen.ALL, "card": Seen.ACTOR, "refused": Seen.ALL}
 
 
 def _draw_visibility(event: Mapping[str, Any]) -> Mapping[str, Seen]:

@@ -298,6 +298,7 @@ class RoundState(GameState):
         def _can_take(self) -> bool: ...  # drawing
         def _take_discard(self) -> None: ...  # drawing
         def _draw_for_player(self) -> None: ...  # drawing
+        def refused_buyer(self) -> int | None: ...  # buying
         def _take_stock_card(self, wanted: int | None = None) -> int | None: ...  # drawing
         def _may_lay_off(self, seat: int) -> bool: ...  # laying_off
         def _may_lay_off_on(self, seat: int, meld_id: int) -> bool: ...  # laying_off

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ...deal import deal_from_event
@@ -122,6 +123,9 @@ def action_from_event(state: RummyState, event: dict[str, Any]) -> Move | None:
     call = state.section.fitting_discard_call.name
     pack = state.setup.pack
     card = pack.card
+    if kind == "draw" and "refused" in event and state.refused_buyer() is None:  # (else it reads as passes)
+        raise IllegalActionError(f"this draw follows a refused buy (\"refused\": {json.dumps(event['refused'])}), "
+                                 "but no \"refuse\" line comes before it")
     if state.turn == CHANCE:
         if kind == "deal":
             return deal_from_event(event, state.deck, pack)
