@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:
     from .encoding import ActionCodec, ObservationEncoder
-    from .expressions import Type
+    from .expressions import Steps, Type
     from .game import GameState
     from .rules import RulesBuilder, Ruleset, Setup
 
@@ -138,12 +138,13 @@ class GameFamily(Protocol):
     def names(self) -> Mapping[str, Type]:
         """Every name its expressions bind, with its type (for documentation)."""
 
-    def dead_ends(self, rules: Ruleset, setup: Setup, seconds: float, rng: random.Random) -> list[DeadEnd]:
+    def dead_ends(self, rules: Ruleset, setup: Setup, steps: Steps, rng: random.Random) -> list[DeadEnd]:
         """Situations in which the rules leave a player no legal move, found by a search
         beyond what a few games show, as (path in the ruleset, message): for `validate`.
         A third item, False, marks one that needs values earlier rounds may or may not
-        leave (counters): `validate` shows it as a warning.  ``seconds`` is processor time
-        (time.process_time), as the play check counts it."""
+        leave (counters): `validate` shows it as a warning.  ``steps`` bounds the search:
+        take one from ``steps.left`` for each position examined and stop at 0 (counted,
+        never timed: what `validate` finds must not depend on the machine's speed)."""
 
     # --- play ---
     def new_state(self, rules: Ruleset, players: int, seed: int, names: Sequence[str] | None,

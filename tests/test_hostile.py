@@ -7,6 +7,8 @@ import os
 
 import pytest
 
+from helpers import DATA
+
 
 @pytest.mark.parametrize("text, ok", [
     ("extends: oh-hell\nname: f\ndeal: {dealer: {first: 1.0}}\n", True),  # a whole number is a number
@@ -476,52 +478,49 @@ def test_negative_seeds_are_refused_everywhere_a_seed_enters(run_cli, tmp_path):
         Rooms(None, Limits()).create(room="r", name="Ann", ruleset="oh-hell", seed=-1)
 
 
-def test_a_busy_machine_does_not_make_validate_play_less(monkeypatch):
+def test_a_busy_machine_does_not_make_validate_play_less(racing_clock):
     """On a busy machine validate said "ok (...; 0 games played, 12 left out at the time
-    limit)": its budget was wall-clock time.  It is processor time now; here the wall
-    clock races (100 s a call) and every game is still played."""
-    import time
-    import types
-
+    limit)": its budget was wall-clock time, then processor time, which a profiler or a
+    slower machine spends as fast.  It is a count of moves (and of positions for the
+    search for bidding dead ends) now: with every clock racing, every game is played and
+    the search finds what it finds on a quiet machine."""
     from cardrules.interpreter import load_ruleset, playcheck
 
     rules = load_ruleset("oh-hell")
-    calls = [0.0]
-
-    def racing() -> float:
-        calls[0] += 100.0
-        return calls[0]
-
-    monkeypatch.setattr(playcheck, "time", types.SimpleNamespace(monotonic=racing, process_time=time.process_time,
-                                                                  perf_counter=racing, time=racing))
     report = playcheck.check_by_playing(rules, games=2)
     assert (report.games, report.skipped, report.unplayed, report.problems) == (10, 0, [], [])
+    path = DATA / "unplayable" / "dealer-bids-at-least-one.yaml"
+    found = playcheck.check_by_playing(load_ruleset(path), games=1).problems
+    assert found and "no legal bid" in found[0].message
 
 
 def test_the_play_check_plays_one_game_at_every_player_count_before_a_second_at_any(monkeypatch):
     from cardrules.interpreter import load_ruleset, playcheck
 
-    started = [0]
+    states = []
     real = playcheck.new_game
 
     def counted(*args, **kwargs):
-        started[0] += 1
-        return real(*args, **kwargs)
+        states.append(real(*args, **kwargs))
+        return states[-1]
 
     monkeypatch.setattr(playcheck, "new_game", counted)
-    # a fake clock: one second a game begun; a budget of five seconds, five player counts
-    report = playcheck.check_by_playing(load_ruleset("oh-hell"), games=3, seconds=5, clock=lambda: started[0])
+    rules = load_ruleset("oh-hell")
+    playcheck.check_by_playing(rules, games=1)
+    first = sum(state.moves for state in states)  # the moves of one game at each of the five player counts
+    states.clear()
+    report = playcheck.check_by_playing(rules, games=3, moves=first)
     assert report.unplayed == [] and report.games == 5 and report.skipped == 10
 
 
 def test_validate_says_plainly_when_it_could_not_play(run_cli, monkeypatch):
     from cardrules.interpreter import playcheck
 
-    monkeypatch.setattr(playcheck, "SECONDS", 0)  # no time at all: every game is cut at its first check
+    monkeypatch.setattr(playcheck, "MOVES", 0)  # no moves at all: every game is cut at its first
     result = run_cli("validate", "oh-hell")
-    assert result.exit_code == 0, result.output  # valid as written: a warning, not a problem
+    assert result.exit_code == 0, result.output  # valid as written, a warning, not a problem
     assert ": ok (" not in result.output
-    assert "oh-hell: warning: not played with 3 to 7 players" in result.output
+    assert "oh-hell: warning: not played with 3 to 7 players: no game finished within the 0 moves" in result.output
     assert "oh-hell: valid as written, but not played with 3 to 7 players" in result.output
     import json
     data = json.loads(run_cli("validate", "--json", "oh-hell").output)["files"][0]
