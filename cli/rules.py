@@ -50,6 +50,9 @@ def validate(rulesets: tuple[str, ...], as_json: bool, fmt: str, games: int, no_
             rules = build_ruleset(load_document(Path(ref) if is_file(ref) else ref))
             info = {"name": rules.name, "family": rules.family.name,
                     "players": [rules.min_players, rules.max_players]}
+            if rules.refusals:  # the counts and modes play refuses (a warning says why)
+                info["refused"] = [{"players": n, "mode": m if m != rules.mode else None}
+                                   for n, m in sorted(rules.refusals, key=lambda s: (s[1] or "", s[0]))]
             if not no_play:
                 report = playcheck.check_by_playing(rules, games=games)
                 problems = report.problems

@@ -26,7 +26,7 @@ from .errors import CardrulesError, EvaluationError, Problem
 from .expressions import Steps
 from .game import GameState, new_game
 from .loader import JsonPath
-from .rules import Ruleset, SetupError, compute_setup
+from .rules import Ruleset, SetupError, compute_setup, situations_words
 
 MOVE_LIMIT = 200_000  # actions in one game; far beyond any real game of the bundled rulesets
 MOVES = 100_000  # actions in all the games of one check; the bundled rulesets need 33,000 at most
@@ -47,22 +47,7 @@ class PlayReport:
 
     def unplayed_words(self) -> str:
         """``unplayed`` in words: "with 3 to 5 players; with 4 players in mode 'junior'"."""
-        by_mode: dict[str | None, list[int]] = {}
-        for players, mode in self.unplayed:
-            by_mode.setdefault(mode, []).append(players)
-        parts = []
-        for mode, counts in by_mode.items():
-            runs: list[list[int]] = []
-            for n in sorted(counts):
-                if runs and n == runs[-1][-1] + 1:
-                    runs[-1].append(n)
-                else:
-                    runs.append([n])
-            spans = [f"{run[0]}" if len(run) == 1 else f"{run[0]} to {run[-1]}" for run in runs]
-            many = len(counts) > 1
-            parts.append(f"with {', '.join(spans)} player{'s' if many or counts != [1] else ''}"
-                         + (f" in mode '{mode}'" if mode else ""))
-        return "; ".join(parts)
+        return situations_words(self.unplayed)
 
 
 class _TooLong(Exception):
@@ -97,6 +82,8 @@ def check_by_playing(rules: Ruleset, *, games: int = 2, moves: int | None = None
     for mode in modes:
         where_mode = f", mode '{mode}'" if mode else ""
         for players in range(rules.min_players, rules.max_players + 1):
+            if rules.refusal(players, mode) is not None:  # validate warns of it; no game is played there
+                continue
             try:
                 setup = compute_setup(rules, players, mode)
             except SetupError as exc:

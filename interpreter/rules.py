@@ -191,6 +191,17 @@ class Setup:
 
 
 @dataclass(frozen=True)
+class Refusal:
+    """Why games of one player count and mode cannot be played: a check that came after a
+    file validated found it, so it is a warning there and a refusal to start such a game
+    (see Ruleset.refusal)."""
+
+    message: str  # the check's own words
+    path: JsonPath  # the rule it is about
+    can_set_up: bool  # whether a game could be set up at all (a record of one may exist)
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """A loaded, checked, compiled ruleset.  Immutable; games are made from it.
     ``family`` is the family object that plays it; ``section`` is that family's part
@@ -222,6 +233,8 @@ class Ruleset:
     winner_by: tuple[tuple[Compiled, Winner], ...] = ()
     # tie_break: (rule, best) in order: of the seats tied for the best total, those best by each rule win
     tie_break: tuple[tuple[Compiled, Winner], ...] = ()
+    # the player counts and modes (the ruleset's own: None, or its name) that no game may be started in
+    refusals: Mapping[tuple[int, str | None], Refusal] = field(default_factory=dict, repr=False, compare=False)
     _setups: dict[tuple[int, str | None], Setup] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -240,6 +253,46 @@ class Ruleset:
         if cached is None:
             cached = self._setups[key] = compute_setup(self, players, mode or self.mode)
         return cached
+
+    def refusal(self, players: int, mode: str | None = None, *, new: bool = True) -> str | None:
+        """Why a game of ``players`` in ``mode`` cannot be played, in one line (None: it
+        can).  A file that validated keeps validating when a later check finds a player
+        count or mode it cannot be played in: validate warns, and no such game starts.
+        ``new=False`` asks for a game replayed or resumed, refused only where it cannot
+        even be set up (an earlier release may have played it)."""
+        found = self.refusals.get((players, mode or self.mode))
+        if found is None or (not new and found.can_set_up):
+            return None
+        where = situations_words([(players, mode if mode != self.mode else None)])
+        return f"{self.name} cannot be played {where}: {found.message}"
+
+    def setups(self, players: int) -> list[Setup]:
+        """The setup of every mode that can be set up at ``players`` seats (the ruleset's
+        own first)."""
+        modes = [self.mode] + [m for m in self.modes if m != self.mode]
+        return [self.setup(players, m) for m in modes
+                if (found := self.refusals.get((players, m))) is None or found.can_set_up]
+
+
+def situations_words(situations: Sequence[tuple[int, str | None]]) -> str:
+    """Player counts and modes in words: "with 3 to 5 players; with 4 players in mode
+    'junior'" (mode None: the ruleset's own)."""
+    by_mode: dict[str | None, list[int]] = {}
+    for players, mode in situations:
+        by_mode.setdefault(mode, []).append(players)
+    parts = []
+    for mode, counts in by_mode.items():
+        runs: list[list[int]] = []
+        for n in sorted(set(counts)):
+            if runs and n == runs[-1][-1] + 1:
+                runs[-1].append(n)
+            else:
+                runs.append([n])
+        spans = [f"{run[0]}" if len(run) == 1 else f"{run[0]} to {run[-1]}" for run in runs]
+        many = len(counts) > 1
+        parts.append(f"with {', '.join(spans)} player{'s' if many or counts != [1] else ''}"
+                     + (f" in mode '{mode}'" if mode else ""))
+    return "; ".join(parts)
 
 
 # --- building ----------------------------------------------------------------------------
@@ -477,9 +530,9 @@ class RulesBuilder:
         )
         if not self.problems and self.numbers:
             warned = len(self.warnings)
-            self._check_every_player_count(ruleset)
-            if len(self.warnings) > warned:  # (the checks with numbers may warn too)
-                ruleset = replace(ruleset, warnings=tuple(self.warnings))
+            refusals = self._check_every_player_count(ruleset)
+            if len(self.warnings) > warned or refusals:  # (the checks with numbers may warn too)
+                ruleset = replace(ruleset, warnings=tuple(self.warnings), refusals=refusals)
         return ruleset
 
     # --- checks that need numbers: run for every allowed player count ---
@@ -495,13 +548,23 @@ class RulesBuilder:
                       at_key=True, span=len(key))
         return tuple(out)
 
-    def _check_every_player_count(self, rules: Ruleset) -> None:
+    def _check_every_player_count(self, rules: Ruleset) -> dict[tuple[int, str | None], Refusal]:
+        """The checks with numbers, for every player count and mode; the player counts
+        and modes that cannot be played (see :meth:`_refusals`)."""
         reported: set[tuple[JsonPath, str]] = set()
+        # a problem that stops games of some counts and modes: (path, at_key) -> situation -> (message, set up)
+        refusable: dict[tuple[JsonPath, bool], dict[tuple[int, str | None], tuple[str, bool]]] = {}
+        situation: list[tuple[int, str | None]] = [(0, None)]  # the player count and mode being checked
 
-        def once(path: JsonPath, message: str, key: str | None = None, at_key: bool = False) -> None:
+        def once(path: JsonPath, message: str, key: str | None = None, at_key: bool = False,
+                 refuse: bool = False) -> None:
             """Report a problem once, however many player counts (or melds) show it
-            (``at_key``: at the key itself, as for a mapping that lacks an entry)."""
-            if (path, key or message) not in reported:
+            (``at_key``: at the key itself, as for a mapping that lacks an entry).  With
+            ``refuse``: the game cannot be played at this count and mode, which a file may
+            have done before the check existed (said at the end, by :meth:`_refusals`)."""
+            if refuse:
+                refusable.setdefault((path, at_key), {}).setdefault(situation[0], (message, True))
+            elif (path, key or message) not in reported:
                 reported.add((path, key or message))
                 if at_key and path and isinstance(path[-1], str):
                     self.fail(path, message, at_key=True, span=len(path[-1]))
@@ -511,18 +574,62 @@ class RulesBuilder:
         modes: list[str | None] = [rules.mode] + [m for m in rules.modes if m != rules.mode]
         for mode in modes:  # every mode, at every player count
             for players in range(rules.min_players, rules.max_players + 1):
+                situation[0] = (players, mode)
                 try:
                     setup = compute_setup(rules, players, mode, self.steps)
                     rules._setups.setdefault((players, mode), setup)  # computed once: games use it
                 except SetupError as exc:
                     if self.steps.left < 0:  # the budget is the whole ruleset's: said once, where it ran out
                         self.fail(exc.path, str(exc))
-                        return
+                        return {}
                     where = f" in mode '{mode}'" if mode != rules.mode else ""
-                    once(exc.path, f"with {players} players{where}: {exc}", key=str(exc))
+                    if mode != rules.mode and exc.path[:2] == ("modes", mode):
+                        # another mode that does not fit this count's game (checked at every
+                        # count only since 869ceea; the ruleset's own mode always was)
+                        refusable.setdefault((exc.path, False), {})[(players, mode)] = (str(exc), False)
+                    else:
+                        once(exc.path, f"with {players} players{where}: {exc}", key=str(exc))
                     continue
                 rules.family.check_setup(rules, setup, once)
                 self._probe_standing_rules(rules, setup, reported)
+        return self._refusals(rules, modes, refusable)
+
+    def _refusals(self, rules: Ruleset, modes: Sequence[str | None],
+                  refusable: Mapping[tuple[JsonPath, bool], Mapping[tuple[int, str | None], tuple[str, bool]]]
+                  ) -> dict[tuple[int, str | None], Refusal]:
+        """The problems that stop the games of some player counts and modes: where a mode
+        (or the ruleset's own rounds) can be played at no player count, a problem, as it
+        always was; else a warning naming the counts and modes, which play refuses (a file
+        that validated keeps validating when a later check finds such a case)."""
+        counts = range(rules.min_players, rules.max_players + 1)
+        stopped = {where for shown in refusable.values() for where in shown}
+        dead = {mode for mode in modes if all((n, mode) in stopped for n in counts)}
+        refusals: dict[tuple[int, str | None], Refusal] = {}
+        for (path, at_key), shown in refusable.items():
+            first = next(iter(shown.items()))
+            if any(mode in dead for _, mode in shown):  # nothing of that mode can be played: wrong as written
+                said: set[str] = set()
+                for where, found in shown.items():
+                    if where[1] in dead and found[0] not in said:  # once for each wording, as `once` does
+                        said.add(found[0])
+                        self.fail(path, self._situated(rules, where, found),
+                                  **({"at_key": True, "span": len(str(path[-1]))} if at_key else {}))
+                continue
+            words = situations_words([(n, m if m != rules.mode else None) for n, m in shown])
+            message = f"cannot be played {words} (play refuses it there): {self._situated(rules, *first)}"
+            self.warn(path, message, **({"at_key": True, "span": len(str(path[-1]))} if at_key else {}))
+            for where, (text, can_set_up) in shown.items():
+                refusals.setdefault(where, Refusal(text, path, can_set_up))
+        return refusals
+
+    @staticmethod
+    def _situated(rules: Ruleset, where: tuple[int, str | None], found: tuple[str, bool]) -> str:
+        """A problem's message as the checks word it: a setup's with its player count and mode first."""
+        message, can_set_up = found
+        if can_set_up:  # the family's own words, which say where
+            return message
+        players, mode = where
+        return f"with {players} players" + (f" in mode '{mode}'" if mode != rules.mode else "") + f": {message}"
 
     def _probe_standing_rules(self, rules: Ruleset, setup: Setup, reported: set[tuple[JsonPath, str]]) -> None:
         """winner_by and tie_break rules are worked out only at a game's end (tie_break only
