@@ -1,7 +1,16 @@
-"""A file that validated keeps validating (docs/ruleset-language.md, "What `validate`
-checks"): a check added later warns first, and play refuses only the player counts and
-modes it finds cannot be played, with its reason; records and saves of such games replay.
-tests/data/partly-playable holds two files that validated before such a check was added.
+"""A file that validated keeps validating (docs/ruleset-language.md, "Compatibility"): a
+check added later warns first, and play refuses only the player counts and modes it
+finds cannot be played, with its reason; records and saves of such games replay.
+
+The corpus, tests/data/compat/ (written from git history by scripts/compat_corpus.py
+and committed, so that the tests need no history), holds earlier versions of the bundled
+rulesets, each beside the same commit's versions of what it extends (read with those,
+and with today's), the earlier good examples, and the whole ruleset files the docs have
+shown.  With today's good examples
+and tests/data/partly-playable (two files that validated before a check was added),
+every one must load without a problem; warnings are allowed.  Loading is `validate
+--no-play`: the static checks and the checks with numbers, for every player count and
+mode (the games are the bundled rulesets' and the good examples' own tests).
 """
 
 from __future__ import annotations
@@ -11,14 +20,45 @@ import re
 
 import pytest
 
-from cardrules.interpreter.errors import UnplayableError
+from cardrules.interpreter import loader
+from cardrules.interpreter.errors import RulesetError, UnplayableError
 from cardrules.interpreter.game import new_game
 from cardrules.interpreter.loader import load_document
 from cardrules.interpreter.ruleset import build_ruleset
 
 from helpers import DATA
 
+COMPAT = DATA / "compat"
 PARTLY = sorted((DATA / "partly-playable").glob("*.yaml"))
+
+
+def corpus():
+    """(file, the folder its `extends: NAME` is read from: None for the bundled one).  An
+    earlier bundled ruleset is read with what it extended then, and with today's bundled
+    rulesets, as an author's copy of it is."""
+    for folder in sorted((COMPAT / "rulesets").iterdir()):
+        for path in sorted(folder.glob("*.yaml")):
+            yield path, folder
+            yield path, None
+    for path in sorted(COMPAT.glob("good/*/*.yaml")) + sorted(COMPAT.glob("docs/*.yaml")):
+        yield path, None
+    for path in sorted((DATA / "good").glob("*.yaml")) + PARTLY:
+        yield path, None
+
+
+def test_every_earlier_file_still_validates(monkeypatch):
+    bundled = loader.bundled_dir
+    failed = []
+    files = list(corpus())
+    for path, folder in files:
+        monkeypatch.setattr(loader, "bundled_dir", bundled if folder is None else (lambda folder=folder: folder))
+        try:
+            build_ruleset(load_document(path))
+        except RulesetError as exc:
+            failed.append(f"{path.relative_to(DATA)} (extending {'today' if folder is None else 'then'}): {exc}")
+    assert failed == []
+    kept = [p for p in COMPAT.rglob("*") if p.is_file()]
+    assert len(kept) >= 30 and sum(p.stat().st_size for p in kept) < 2 << 20  # modest, as the script writes it
 
 
 def _expected(path):
