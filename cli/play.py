@@ -16,7 +16,7 @@ from .common import InvalidInput, UsageProblem, color_option, echo, examples, js
 from ..narration.render import Renderer
 from ..interpreter.saves import (SaveError, bot_policies, default_save_dir, list_saves, new_header,
                       read_save, repair, restore, retire)
-from .table import SEED, parse_names, parse_seats, play_session, seat_names
+from .table import SEED, parse_names, parse_seats, play_session, refuse_unplayable, seat_names
 
 
 @click.command(short_help="Play a ruleset at the terminal.", epilog=examples(
@@ -49,6 +49,7 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
         raise UsageProblem(f"{rules.name} has no mode '{mode}'" + (f" (modes: {', '.join(rules.modes)})"
                                                                    if rules.modes else ""))
     kinds = parse_seats(seats, rules, default_human=True)
+    refuse_unplayable(rules, len(kinds), mode)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big") % 1_000_000
     names = seat_names(kinds) if names_text is None else parse_names(names_text, kinds)

@@ -50,6 +50,9 @@ def validate(rulesets: tuple[str, ...], as_json: bool, fmt: str, games: int, no_
             rules = build_ruleset(load_document(Path(ref) if is_file(ref) else ref))
             info = {"name": rules.name, "family": rules.family.name,
                     "players": [rules.min_players, rules.max_players]}
+            if rules.refusals:  # the counts and modes play refuses (a warning says why)
+                info["refused"] = [{"players": n, "mode": m if m != rules.mode else None}
+                                   for n, m in sorted(rules.refusals, key=lambda s: (s[1] or "", s[0]))]
             if not no_play:
                 report = playcheck.check_by_playing(rules, games=games)
                 problems = report.problems
@@ -63,7 +66,7 @@ def validate(rulesets: tuple[str, ...], as_json: bool, fmt: str, games: int, no_
                     play_warnings.insert(0, Problem(
                         display_name(Path(ref)) if is_file(ref) else ref, 0, 0,
                         f"not played {unplayed}: no game finished within the "
-                        f"{playcheck.SECONDS:g} s of processor time the play check has, so these were "
+                        f"{playcheck.MOVES:,} moves the play check plays, so these were "
                         "checked only as written", "play"))
         except RulesetError as exc:
             problems = exc.problems
@@ -83,7 +86,7 @@ def validate(rulesets: tuple[str, ...], as_json: bool, fmt: str, games: int, no_
                 for warning in warnings[:MAX_SHOWN]:
                     echo(warning.format().replace(": ", ": warning: ", 1))
                 played = "" if no_play else f"; {info['played']} games played" + (
-                    f", {info['not_played']} left out at the time limit" if info.get("not_played") else "")
+                    f", {info['not_played']} left out at the limit of moves" if info.get("not_played") else "")
                 verdict = f"valid as written, but not played {unplayed}" if unplayed else "ok"
                 echo(f"{shown}: {verdict} ({info['family']}, {info['players'][0]}-{info['players'][1]} "
                      f"players{played})")

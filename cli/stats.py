@@ -19,7 +19,7 @@ from .exports import (check_output, csv_bytes, need_matplotlib, plot_differences
                       write_output)
 from ..narration.families import view_for
 from ..narration.render import Renderer
-from .table import SEED, parse_seats
+from .table import SEED, parse_seats, refuse_unplayable
 
 
 def prepare_record_dir(folder: Path, seed: int, games: int) -> None:
@@ -139,6 +139,7 @@ def simulate(ruleset: str, games: int, seats: str | None, seed: int, jobs: int, 
         raise UsageProblem("simulate plays bots only (seat kinds: bot, random)")
     if mode is not None and mode not in rules.modes:
         raise UsageProblem(f"{rules.name} has no mode '{mode}'")
+    refuse_unplayable(rules, len(kinds), mode)
     fmt = check_outputs(csv_file, plot_file, force)
     if record_dir is not None:
         prepare_record_dir(record_dir, seed, games)
@@ -228,6 +229,8 @@ def compare_command(ruleset_a: str, ruleset_b: str, games: int, seats: str | Non
                            f"the seats give {len(kinds)}")
     if "human" in kinds:
         raise UsageProblem("compare plays bots only (seat kinds: bot, random)")
+    for rules in (rules_a, rules_b):
+        refuse_unplayable(rules, len(kinds), None)
     for kind in kinds:
         try:
             check_seat_kind(rules_b, kind)

@@ -51,6 +51,14 @@ def parse_seats(text: str | None, rules: Ruleset, default_human: bool) -> list[s
     return seats
 
 
+def refuse_unplayable(rules: Ruleset, players: int, mode: str | None) -> None:
+    """A player count or mode the ruleset cannot be played in (validate warns of it):
+    refused before anything starts, with the reason."""
+    refusal = rules.refusal(players, mode)
+    if refusal is not None:
+        raise UsageProblem(refusal)
+
+
 def seat_names(seats: Sequence[str]) -> list[str]:
     humans = seats.count("human")
     names = []

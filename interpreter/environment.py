@@ -51,7 +51,7 @@ from typing import Any, Callable, Sequence
 
 from .deal import Deal
 from .encoding import ActionCodec, ObservationEncoder
-from .errors import IllegalActionError
+from .errors import IllegalActionError, UnplayableError
 from .game import CHANCE as ENGINE_CHANCE, OVER, GameState, new_game
 from .rules import Ruleset
 
@@ -83,6 +83,9 @@ class StepGame:
         if mode is not None and mode not in rules.modes:
             known = ", ".join(rules.modes) or "none"
             raise ValueError(f"{rules.name} has no mode '{mode}' (modes: {known})")
+        refusal = rules.refusal(players, mode)  # a count or mode validate warns of: no game starts there
+        if refusal is not None:
+            raise UnplayableError(refusal)
         if rounds < 0 or horizon < 0:
             raise ValueError(f"rounds and horizon are 0 (no stop) or more, not {rounds} and {horizon}")
         self.rules = rules

@@ -152,6 +152,11 @@ class EvaluationError(CardrulesError):
         return (type(self), (str(self), self.path))
 
 
+class UnplayableError(CardrulesError, ValueError):
+    """No game may start at this player count or in this mode: the ruleset validates
+    (with a warning), but a check found it cannot be played there; the message says why."""
+
+
 class IllegalActionError(CardrulesError):
     """A player tried something the rules forbid; the message says which rule."""
 

@@ -1,6 +1,11 @@
 """The expression language compiled: a checked tree into plain closures ``env -> value``
 (constants folded), with the bounds every evaluation keeps (integer size, list length,
-division by zero, indexes).  No ``eval`` or ``exec``."""
+division by zero, indexes).  No ``eval`` or ``exec``.
+
+Where many evaluations together must stay bounded (a ruleset's expressions worked out
+for every player count and mode, once, at load), a tree is compiled a second time with a
+shared budget of :class:`Steps`: counted work, so that the same ruleset is refused or
+accepted on any machine at any load, as no deadline on a clock could promise."""
 
 from __future__ import annotations
 
@@ -92,8 +97,53 @@ _CALLS: dict[str, Callable[..., Any]] = {
 }
 
 
-def _compile(node: Node, types: dict[int, Type]) -> Program:
-    """Compile a checked node into a closure ``env -> value``; constants fold."""
+class StepsExhausted(EvaluationError):
+    """A budget of :class:`Steps` ran out."""
+
+
+class Steps:
+    """A budget of evaluation steps that many evaluations share: each node evaluated is a
+    step, and a node whose value is a list a step more for each of its elements.  Every
+    list an operation reads or makes is the value of some node, so an evaluation's work is
+    at most a small multiple of the steps it is charged (MAX_LIST bounds one node's)."""
+
+    __slots__ = ("limit", "left", "programs")
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.left = limit
+        self.programs: dict[int, Program] = {}  # counted programs by id of their tree, compiled once
+
+    def spend(self, steps: int) -> None:
+        self.left -= steps
+        if self.left < 0:
+            raise StepsExhausted(f"more than {self.limit:,} evaluation steps")
+
+    def program(self, tree: Node, types: dict[int, Type]) -> Program:
+        """``tree`` compiled to charge this budget (kept: the tree lives as long as its ruleset)."""
+        program = self.programs.get(id(tree))
+        if program is None:
+            program = self.programs[id(tree)] = _compile(tree, types, self)
+        return program
+
+
+def _compile(node: Node, types: dict[int, Type], steps: Steps | None = None) -> Program:
+    """Compile a checked node into a closure ``env -> value``; constants fold.  With
+    ``steps``, every node evaluated charges them (see :class:`Steps`)."""
+    program = _compile_node(node, types, steps)
+    if steps is None:
+        return program
+    spend = steps.spend
+
+    def counted(env: Env) -> Any:
+        value = program(env)
+        spend(1 + len(value) if type(value) is list else 1)
+        return value
+
+    return counted
+
+
+def _compile_node(node: Node, types: dict[int, Type], steps: Steps | None) -> Program:
     if isinstance(node, (IntLit, BoolLit)):
         value = node.value
         return lambda env: value
@@ -104,12 +154,12 @@ def _compile(node: Node, types: dict[int, Type]) -> Program:
             return lambda env: env.get(key, constant)
         return lambda env: env[key]
     if isinstance(node, Unary):
-        operand = _compile(node.operand, types)
+        operand = _compile(node.operand, types, steps)
         if node.op == "-":
             return lambda env: _int(-operand(env))
         return lambda env: not operand(env)
     if isinstance(node, Binary):
-        left, right = _compile(node.left, types), _compile(node.right, types)
+        left, right = _compile(node.left, types, steps), _compile(node.right, types, steps)
         if node.op == "and":
             return lambda env: left(env) and right(env)
         if node.op == "or":
@@ -119,10 +169,10 @@ def _compile(node: Node, types: dict[int, Type]) -> Program:
             return lambda env: _int(left(env) + right(env))
         return lambda env: fn(left(env), right(env))
     if isinstance(node, Conditional):
-        test, then, orelse = (_compile(n, types) for n in (node.test, node.then, node.orelse))
+        test, then, orelse = (_compile(n, types, steps) for n in (node.test, node.then, node.orelse))
         return lambda env: then(env) if test(env) else orelse(env)
     if isinstance(node, ListLit):
-        parts = [(_compile(item, types), types.get(id(item)) == Type.LIST) for item in node.items]
+        parts = [(_compile(item, types, steps), types.get(id(item)) == Type.LIST) for item in node.items]
 
         def build(env: Env) -> list[int]:
             out: list[int] = []
@@ -137,10 +187,10 @@ def _compile(node: Node, types: dict[int, Type]) -> Program:
 
         return build
     if isinstance(node, Index):
-        target, index = _compile(node.target, types), _compile(node.index, types)
+        target, index = _compile(node.target, types, steps), _compile(node.index, types, steps)
         return lambda env: _index(target(env), index(env))
     if isinstance(node, Call):
-        args = [_compile(a, types) for a in node.args]
+        args = [_compile(a, types, steps) for a in node.args]
         if node.func in ("min", "max"):
             pick = _minmax(min if node.func == "min" else max, node.func)
             if len(args) == 1:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from .errors import EvaluationError, ExpressionError
-from .expression_compile import _compile
+from .expression_compile import Steps, StepsExhausted, _compile
 from .expression_staging import DEFERRED, STATIC, Stager, _undecided, stage, touches_at_once
 from .expression_syntax import (CONSTANTS, MAX_DEPTH, MAX_INT, MAX_LIST, MAX_SOURCE, Binary, BoolLit, Call,
                                 Conditional, Env, Index, IntLit, ListLit, Name, Node, Program, Type, Unary,
@@ -31,7 +31,7 @@ from .expression_syntax import (CONSTANTS, MAX_DEPTH, MAX_INT, MAX_LIST, MAX_SOU
 
 # What the rest of cardrules imports from here (the language's one front door).
 __all__ = ["CONSTANTS", "DEFERRED", "MAX_DEPTH", "MAX_INT", "MAX_LIST", "MAX_SOURCE", "STATIC", "Compiled", "Env",
-           "Node", "Program", "Stager", "Type", "check_source", "compile_checked", "names_read", "parse", "stage"]
+           "Node", "Program", "Stager", "Steps", "StepsExhausted", "Type", "check_source", "compile_checked", "names_read", "parse", "stage"]
 
 
 # --- type checking ---------------------------------------------------------------------
@@ -241,6 +241,14 @@ class Compiled:
     def __call__(self, env: Env) -> Any:
         return self.program(env)
 
+    def counted(self, steps: Steps, env: Env) -> Any:
+        """This expression evaluated in ``env``, charging ``steps`` (StepsExhausted when
+        they run out); the value is the one a call gives."""
+        if self.tree is None:  # a constant, worked out when it was compiled
+            steps.spend(1)
+            return self.constant
+        return steps.program(self.tree, self.types or {})(env)
+
     def staged(self, late: str) -> Stager:
         """This expression evaluated in two stages, for a name bound late (see
         :func:`stage`); built on first use and kept."""
@@ -265,10 +273,11 @@ def names_read(source: str) -> frozenset[str]:
 
 
 def compile_checked(source: str, names: Mapping[str, Type],
-                    want: Type | tuple[Type, ...] | None = None) -> Compiled:
+                    want: Type | tuple[Type, ...] | None = None, steps: Steps | None = None) -> Compiled:
     """Parse, check and compile ``source``; raise the first :class:`ExpressionError`.
 
-    ``want`` is the type (or types) the place in the ruleset needs.
+    ``want`` is the type (or types) the place in the ruleset needs; an expression that
+    reads no name is worked out here, charging ``steps`` if given (StepsExhausted).
     """
     tree = parse(source)  # once: the checks below are those of check_source, on this tree
     recorder = _TypeRecorder(names)
@@ -282,7 +291,9 @@ def compile_checked(source: str, names: Mapping[str, Type],
     program = _compile(tree, recorder.types)
     if not _free_names(tree):
         try:
-            value = program({})
+            value = program({}) if steps is None else _compile(tree, recorder.types, steps)({})
+        except StepsExhausted:
+            raise
         except EvaluationError as exc:
             raise ExpressionError(str(exc), tree.start, tree.end) from None
         return Compiled(source, result_type, lambda env: value, frozenset(), value, True)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:
     from .encoding import ActionCodec, ObservationEncoder
-    from .expressions import Type
+    from .expressions import Steps, Type
     from .game import GameState
     from .rules import RulesBuilder, Ruleset, Setup
 
@@ -133,17 +133,21 @@ class GameFamily(Protocol):
 
     def check_setup(self, rules: Ruleset, setup: Setup, report: Callable[..., None]) -> None:
         """Semantic checks that need numbers, for one player count (``report(path,
-        message, key=None)`` reports a problem once)."""
+        message, key=None)`` reports a problem once).  ``report(..., refuse=True)``: the
+        game cannot be played at this count and mode, a finding a file may have validated
+        without (a check added later): a problem where no count of the mode can be played,
+        else a warning naming the counts, and play refuses them (Ruleset.refusal)."""
 
     def names(self) -> Mapping[str, Type]:
         """Every name its expressions bind, with its type (for documentation)."""
 
-    def dead_ends(self, rules: Ruleset, setup: Setup, seconds: float, rng: random.Random) -> list[DeadEnd]:
+    def dead_ends(self, rules: Ruleset, setup: Setup, steps: Steps, rng: random.Random) -> list[DeadEnd]:
         """Situations in which the rules leave a player no legal move, found by a search
         beyond what a few games show, as (path in the ruleset, message): for `validate`.
         A third item, False, marks one that needs values earlier rounds may or may not
-        leave (counters): `validate` shows it as a warning.  ``seconds`` is processor time
-        (time.process_time), as the play check counts it."""
+        leave (counters): `validate` shows it as a warning.  ``steps`` bounds the search:
+        take one from ``steps.left`` for each position examined and stop at 0 (counted,
+        never timed: what `validate` finds must not depend on the machine's speed)."""
 
     # --- play ---
     def new_state(self, rules: Ruleset, players: int, seed: int, names: Sequence[str] | None,

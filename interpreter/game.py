@@ -35,7 +35,7 @@ from typing import Any, Mapping, Sequence
 
 from .cards import NAMES
 from .deal import Deal, deal_cards, reshuffle_pile, verify_deal
-from .errors import EvaluationError, IllegalActionError
+from .errors import EvaluationError, IllegalActionError, UnplayableError
 from .privacy import CORE_EVENTS, Declaration, Visibility, view_event, visibility_of
 from .rules import Rotation, Ruleset, SeatFromDealer, Setup
 from .scoring import winners
@@ -572,12 +572,18 @@ def name_problem(name: object) -> str | None:
 
 
 def new_game(rules: Ruleset, players: int, seed: int = 0, names: Sequence[str] | None = None,
-             mode: str | None = None, ruleset_ref: str | None = None) -> GameState:
+             mode: str | None = None, ruleset_ref: str | None = None, *, replaying: bool = False) -> GameState:
     """A new game of ``rules`` for ``players`` seats; the same seed deals the same cards
-    (ValueError for a seed :func:`seed_problem` or a name :func:`name_problem` refuses:
-    every way into a game comes here)."""
+    (ValueError for a seed :func:`seed_problem` or a name :func:`name_problem` refuses,
+    UnplayableError for a player count or mode the ruleset cannot be played in: every way
+    into a game comes here).  ``replaying``: a record or save being read again, which an
+    earlier release may have written where a later check refuses new games."""
     problem = seed_problem(seed) or next(filter(None, map(name_problem, names or ())), None)
     if problem is not None:
         raise ValueError(problem)
+    if rules.min_players <= players <= rules.max_players:
+        refusal = rules.refusal(players, mode, new=not replaying)
+        if refusal is not None:
+            raise UnplayableError(refusal)
     return rules.family.new_state(rules, players, seed, names, mode, ruleset_ref)
 

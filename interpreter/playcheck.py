@@ -4,11 +4,12 @@ played (no legal move, no legal bid, an expression failing at run time, a game t
 never ends).
 
 Games are deterministic (seeds 0, 1, ...), alternate heuristic bots and random seats,
-and stop at a move limit; the whole check stops at a budget of processor time (not
-of the clock: a busy machine gives this process less of it, and must not make the
-check play less).  One game at every player count and mode comes first, then the
-others, so the budget cuts repetitions before coverage; a player count and mode left
-without a finished game is said plainly (``unplayed``), never passed over.  Each
+and stop at a move limit; the whole check stops at a budget of moves, and the search
+for bidding dead ends at a budget of positions: counts, never a clock, so that what
+`validate` says of a file does not depend on the machine, its load or a profiler.
+One game at every player count and mode comes first, then the others, so the budget
+cuts repetitions before coverage; a player count and mode left without a finished
+game is said plainly (``unplayed``), never passed over.  Each
 problem is reported at the rule involved (where the engine knows it) with the player
 count, the mode, the seed and the situation, once however many games show it.
 """
@@ -16,25 +17,26 @@ count, the mode, the seed and the situation, once however many games show it.
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .bots import make_policies
 from .driver import Stop, play_out
 from .errors import CardrulesError, EvaluationError, Problem
+from .expressions import Steps
 from .game import GameState, new_game
 from .loader import JsonPath
-from .rules import Ruleset, SetupError, compute_setup
+from .rules import Ruleset, SetupError, compute_setup, situations_words
 
 MOVE_LIMIT = 200_000  # actions in one game; far beyond any real game of the bundled rulesets
-SECONDS = 6.0  # the budget of processor time; the slowest bundled ruleset needs about 2.5
+MOVES = 100_000  # actions in all the games of one check; the bundled rulesets need 33,000 at most
+SEARCH_STEPS = 1_000_000  # positions the dead-end search examines, over every player count and mode
 
 
 @dataclass
 class PlayReport:
-    """What playing found: the games played (and how many were cut short by the time
-    budget), the situations (player count and mode) in which no game could be played
+    """What playing found: the games played (and how many were left out at the budget
+    of moves), the situations (player count and mode) in which no game could be played
     to its end within the budget, and the problems, located in the ruleset."""
 
     games: int = 0
@@ -45,43 +47,27 @@ class PlayReport:
 
     def unplayed_words(self) -> str:
         """``unplayed`` in words: "with 3 to 5 players; with 4 players in mode 'junior'"."""
-        by_mode: dict[str | None, list[int]] = {}
-        for players, mode in self.unplayed:
-            by_mode.setdefault(mode, []).append(players)
-        parts = []
-        for mode, counts in by_mode.items():
-            runs: list[list[int]] = []
-            for n in sorted(counts):
-                if runs and n == runs[-1][-1] + 1:
-                    runs[-1].append(n)
-                else:
-                    runs.append([n])
-            spans = [f"{run[0]}" if len(run) == 1 else f"{run[0]} to {run[-1]}" for run in runs]
-            many = len(counts) > 1
-            parts.append(f"with {', '.join(spans)} player{'s' if many or counts != [1] else ''}"
-                         + (f" in mode '{mode}'" if mode else ""))
-        return "; ".join(parts)
+        return situations_words(self.unplayed)
 
 
 class _TooLong(Exception):
     pass
 
 
-def check_by_playing(rules: Ruleset, *, games: int = 2, seconds: float | None = None, seed: int = 0,
-                     clock: Callable[[], float] = time.process_time) -> PlayReport:
-    """Play ``games`` games at every player count and mode of ``rules``, within about
-    ``seconds`` (SECONDS) of processor time as ``clock`` counts it: first one game at each count
-    and mode, then the rest.  A game still going at the end of the budget is left
-    unfinished and counted as not played, not as a problem; a count and mode with no
-    game finished is listed in ``unplayed``.
+def check_by_playing(rules: Ruleset, *, games: int = 2, moves: int | None = None, seed: int = 0) -> PlayReport:
+    """Play ``games`` games at every player count and mode of ``rules``, within
+    ``moves`` (MOVES) actions in all: first one game at each count and mode, then the
+    rest.  A game still going when the budget is spent is left unfinished and counted as
+    not played, not as a problem; a count and mode with no game finished is listed in
+    ``unplayed``.
 
     (Long because the budget, the order of games and the findings are one loop's state:
     split, each part would pass all three.)"""
-    seconds = SECONDS if seconds is None else seconds
+    moves = MOVES if moves is None else moves
     report = PlayReport()
     seen: set[tuple[JsonPath, str]] = set()
-    start = clock()
-    deadline = start + seconds
+    played = 0  # the actions of every game so far
+    search = Steps(SEARCH_STEPS)
 
     def problem(path: JsonPath | None, key: str, message: str) -> None:
         """Report once per rule involved (or, where none is known, per kind of message)."""
@@ -96,13 +82,15 @@ def check_by_playing(rules: Ruleset, *, games: int = 2, seconds: float | None = 
     for mode in modes:
         where_mode = f", mode '{mode}'" if mode else ""
         for players in range(rules.min_players, rules.max_players + 1):
+            if rules.refusal(players, mode) is not None:  # validate warns of it; no game is played there
+                continue
             try:
                 setup = compute_setup(rules, players, mode)
             except SetupError as exc:
                 problem(exc.path, str(exc), f"with {players} players{where_mode}: {exc}")
                 continue
             situations.append((mode, players, f"with {players} players{where_mode}"))
-            budget = max(0.0, min(seconds / 4, start + seconds / 2 - clock()))  # half at most: games come next
+            budget = Steps(max(0, min(SEARCH_STEPS // 4, search.left)))  # a quarter at most: others come next
             try:
                 for end in rules.family.dead_ends(rules, setup, budget, random.Random(seed)):
                     path, message = end[0], end[1]
@@ -113,10 +101,11 @@ def check_by_playing(rules: Ruleset, *, games: int = 2, seconds: float | None = 
                         report.warnings.append(rules.document.problem(path, message + where_mode, kind="play"))
             except EvaluationError as exc:
                 problem(exc.path, _shape(str(exc)), f"with {players} players{where_mode}: {exc}")
+            search.left -= budget.limit - max(budget.left, 0)
     checked: set[str] = set()  # the situations a game has checked: played to its end, or a problem found
     for game in range(games):  # one game in every situation before a second in any
         for mode, players, words in situations:
-            if game > 0 and clock() > deadline:
+            if game > 0 and played >= moves:
                 report.skipped += 1
                 continue
             game_seed = seed + game
@@ -127,9 +116,12 @@ def check_by_playing(rules: Ruleset, *, games: int = 2, seconds: float | None = 
             state: GameState | None = None
             try:
                 state = new_game(rules, players, game_seed, mode=mode)
-                play_out(state, make_policies(rules, kinds, game_seed), on_action=_limit(state, deadline, clock))
+                try:
+                    play_out(state, make_policies(rules, kinds, game_seed), on_action=_limit(state, played, moves))
+                finally:
+                    played += state.moves
                 if not state.is_over:
-                    if clock() > deadline:
+                    if played >= moves:
                         report.skipped += 1
                         continue
                     raise _TooLong
@@ -153,9 +145,11 @@ def check_by_playing(rules: Ruleset, *, games: int = 2, seconds: float | None = 
     return report
 
 
-def _limit(state: GameState, deadline: float, clock: Callable[[], float]) -> Any:
+def _limit(state: GameState, before: int, moves: int) -> Any:
+    """Stop a game at MOVE_LIMIT actions, or where the check's ``moves`` are spent
+    (``before``: the actions of the games before this one)."""
     def hook(seat: int, action: Any) -> None:
-        if state.moves > MOVE_LIMIT or (state.moves % 256 == 0 and clock() > deadline):
+        if state.moves > MOVE_LIMIT or before + state.moves >= moves:
             raise Stop
 
     return hook

@@ -143,7 +143,7 @@ def replay(path: Path, ruleset: str | None = None, *, check_hash: bool = True,
         raise RecordError(f"the ruleset has no mode '{mode}'", number)
     try:
         state = new_game(rules, len(players), seed if isinstance(seed, int) else 0, players, mode,
-                         header.get("ruleset_path"))
+                         header.get("ruleset_path"), replaying=True)
     except (CardrulesError, ValueError) as exc:
         raise RecordError(str(exc), number) from None
     state.events[0] = dict(state.events[0], ruleset_sha256=header.get("ruleset_sha256"))

@@ -12,7 +12,6 @@ game (``Deal``, ``Bid``, ...) are actions, defined by the families.
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
@@ -22,7 +21,7 @@ from .cards import RANKS
 from .pack import STANDARD, Pack
 from .pack_rules import build_pack, is_standard_ranks
 from .errors import EvaluationError, ExpressionError, Problem
-from .expressions import Compiled, Type, check_source, compile_checked
+from .expressions import Compiled, Steps, StepsExhausted, Type, check_source, compile_checked
 from .loader import Document, JsonPath
 
 if TYPE_CHECKING:
@@ -63,7 +62,15 @@ class SeatFromDealer(StrEnum):
         return _OFFSETS[self.value]
 
 
-SETUP_SECONDS = 10  # the most a ruleset's game-level expressions may take, over every player count and mode
+# The work of loading a ruleset is bounded by counts, never by a clock, so that a file loads
+# (or is refused) alike on any machine, at any load, under a profiler: what a stranger's
+# file can make a loader do is bounded all the same.
+MAX_EXPRESSION_TEXT = 100_000  # characters of expressions read, the rulesets it extends included
+SETUP_STEPS = 2_000_000  # evaluation steps (expressions.Steps) at load, over every player count and mode
+TOO_MUCH_TEXT = (f"the ruleset's expressions (with those of the rulesets it extends) hold more than "
+                 f"{MAX_EXPRESSION_TEXT:,} characters: simplify them")
+TOO_MANY_STEPS = (f"working out the ruleset's expressions for every player count and mode takes more than "
+                  f"{SETUP_STEPS:,} evaluation steps: simplify them")
 
 _OFFSETS = {"left-of-dealer": 1, "dealer": 0, "right-of-dealer": -1}
 
@@ -184,6 +191,17 @@ class Setup:
 
 
 @dataclass(frozen=True)
+class Refusal:
+    """Why games of one player count and mode cannot be played: a check that came after a
+    file validated found it, so it is a warning there and a refusal to start such a game
+    (see Ruleset.refusal)."""
+
+    message: str  # the check's own words
+    path: JsonPath  # the rule it is about
+    can_set_up: bool  # whether a game could be set up at all (a record of one may exist)
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """A loaded, checked, compiled ruleset.  Immutable; games are made from it.
     ``family`` is the family object that plays it; ``section`` is that family's part
@@ -215,6 +233,8 @@ class Ruleset:
     winner_by: tuple[tuple[Compiled, Winner], ...] = ()
     # tie_break: (rule, best) in order: of the seats tied for the best total, those best by each rule win
     tie_break: tuple[tuple[Compiled, Winner], ...] = ()
+    # the player counts and modes (the ruleset's own: None, or its name) that no game may be started in
+    refusals: Mapping[tuple[int, str | None], Refusal] = field(default_factory=dict, repr=False, compare=False)
     _setups: dict[tuple[int, str | None], Setup] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -233,6 +253,46 @@ class Ruleset:
         if cached is None:
             cached = self._setups[key] = compute_setup(self, players, mode or self.mode)
         return cached
+
+    def refusal(self, players: int, mode: str | None = None, *, new: bool = True) -> str | None:
+        """Why a game of ``players`` in ``mode`` cannot be played, in one line (None: it
+        can).  A file that validated keeps validating when a later check finds a player
+        count or mode it cannot be played in: validate warns, and no such game starts.
+        ``new=False`` asks for a game replayed or resumed, refused only where it cannot
+        even be set up (an earlier release may have played it)."""
+        found = self.refusals.get((players, mode or self.mode))
+        if found is None or (not new and found.can_set_up):
+            return None
+        where = situations_words([(players, mode if mode != self.mode else None)])
+        return f"{self.name} cannot be played {where}: {found.message}"
+
+    def setups(self, players: int) -> list[Setup]:
+        """The setup of every mode that can be set up at ``players`` seats (the ruleset's
+        own first)."""
+        modes = [self.mode] + [m for m in self.modes if m != self.mode]
+        return [self.setup(players, m) for m in modes
+                if (found := self.refusals.get((players, m))) is None or found.can_set_up]
+
+
+def situations_words(situations: Sequence[tuple[int, str | None]]) -> str:
+    """Player counts and modes in words: "with 3 to 5 players; with 4 players in mode
+    'junior'" (mode None: the ruleset's own)."""
+    by_mode: dict[str | None, list[int]] = {}
+    for players, mode in situations:
+        by_mode.setdefault(mode, []).append(players)
+    parts = []
+    for mode, counts in by_mode.items():
+        runs: list[list[int]] = []
+        for n in sorted(set(counts)):
+            if runs and n == runs[-1][-1] + 1:
+                runs[-1].append(n)
+            else:
+                runs.append([n])
+        spans = [f"{run[0]}" if len(run) == 1 else f"{run[0]} to {run[-1]}" for run in runs]
+        many = len(counts) > 1
+        parts.append(f"with {', '.join(spans)} player{'s' if many or counts != [1] else ''}"
+                     + (f" in mode '{mode}'" if mode else ""))
+    return "; ".join(parts)
 
 
 # --- building ----------------------------------------------------------------------------
@@ -253,8 +313,9 @@ class RulesBuilder:
         self.pack: Pack = STANDARD  # the ruleset's pack, read first
         self.pack_names: dict[str, int] = {}  # its suits' and special cards' names in expressions
         self.numbers = True  # run the checks that evaluate the rules for every player count
-        self.deadline = time.monotonic() + SETUP_SECONDS  # for reading every expression
-        self.out_of_time = False
+        self.text_left = MAX_EXPRESSION_TEXT  # characters of expressions still to be read
+        self.steps = Steps(SETUP_STEPS)  # shared by constant expressions and every player count's setup
+        self.too_much = False  # a bound was met: reported once, and nothing more is read
 
     def fail(self, path: JsonPath, message: str, **kw: Any) -> None:
         self.problems.append(self.doc.problem(path, message, **kw))
@@ -276,12 +337,6 @@ class RulesBuilder:
 
     def expr(self, path: JsonPath, names: Mapping[str, Type], want: Type | tuple[Type, ...],
              default: Any = None) -> Compiled:
-        if time.monotonic() > self.deadline:
-            if not self.out_of_time:
-                self.out_of_time = True
-                self.fail(path, f"reading the ruleset's expressions takes more than {SETUP_SECONDS} seconds: "
-                          "simplify them")
-            return compile_checked("0", {}, None)
         value = self.get(path, default)
         all_names = {**self.let_names, **names}  # a place's own name hides a let of that spelling
         if isinstance(value, bool):
@@ -292,8 +347,13 @@ class RulesBuilder:
             source = "[" + ", ".join(str(v) for v in value) + "]"
         else:
             source = str(value)
+        if not self._read(path, source):
+            return compile_checked("0", {}, None)
         try:
-            return compile_checked(source, all_names, want)
+            return compile_checked(source, all_names, want, self.steps)
+        except StepsExhausted:
+            self._too_much(path, TOO_MANY_STEPS)
+            return compile_checked("0", {}, None)
         except ExpressionError as exc:
             errors = check_source(source, all_names, want) or [exc]
             for err in errors:
@@ -309,6 +369,8 @@ class RulesBuilder:
         for match in re.finditer(r"\{([^{}]*)\}", text):
             parts.append(text[pos:match.start()])
             source = match.group(1)
+            if not self._read(path, source):
+                break
             try:
                 parts.append(compile_checked(source, {**names, **self.let_names}, None))
             except ExpressionError as exc:
@@ -317,6 +379,19 @@ class RulesBuilder:
             pos = match.end()
         parts.append(text[pos:])
         return Template(tuple(p for p in parts if p != ""))
+
+    def _read(self, path: JsonPath, source: str) -> bool:
+        """Whether ``source`` may be read: the characters of expressions a ruleset holds
+        are bounded (parsing is most of a load's work), and past the bound nothing more is."""
+        self.text_left -= len(source)
+        if self.text_left < 0:
+            self._too_much(path, TOO_MUCH_TEXT)
+        return not self.too_much
+
+    def _too_much(self, path: JsonPath, message: str) -> None:
+        if not self.too_much:
+            self.too_much = True
+            self.fail(path, message)
 
     def _removed_cards(self) -> tuple[tuple[Compiled | None, tuple[int, ...]], ...]:
         """deck.remove: each entry a card name, or {cards, when} for some player counts."""
@@ -455,9 +530,9 @@ class RulesBuilder:
         )
         if not self.problems and self.numbers:
             warned = len(self.warnings)
-            self._check_every_player_count(ruleset)
-            if len(self.warnings) > warned:  # (the checks with numbers may warn too)
-                ruleset = replace(ruleset, warnings=tuple(self.warnings))
+            refusals = self._check_every_player_count(ruleset)
+            if len(self.warnings) > warned or refusals:  # (the checks with numbers may warn too)
+                ruleset = replace(ruleset, warnings=tuple(self.warnings), refusals=refusals)
         return ruleset
 
     # --- checks that need numbers: run for every allowed player count ---
@@ -473,13 +548,23 @@ class RulesBuilder:
                       at_key=True, span=len(key))
         return tuple(out)
 
-    def _check_every_player_count(self, rules: Ruleset) -> None:
+    def _check_every_player_count(self, rules: Ruleset) -> dict[tuple[int, str | None], Refusal]:
+        """The checks with numbers, for every player count and mode; the player counts
+        and modes that cannot be played (see :meth:`_refusals`)."""
         reported: set[tuple[JsonPath, str]] = set()
+        # a problem that stops games of some counts and modes: (path, at_key) -> situation -> (message, set up)
+        refusable: dict[tuple[JsonPath, bool], dict[tuple[int, str | None], tuple[str, bool]]] = {}
+        situation: list[tuple[int, str | None]] = [(0, None)]  # the player count and mode being checked
 
-        def once(path: JsonPath, message: str, key: str | None = None, at_key: bool = False) -> None:
+        def once(path: JsonPath, message: str, key: str | None = None, at_key: bool = False,
+                 refuse: bool = False) -> None:
             """Report a problem once, however many player counts (or melds) show it
-            (``at_key``: at the key itself, as for a mapping that lacks an entry)."""
-            if (path, key or message) not in reported:
+            (``at_key``: at the key itself, as for a mapping that lacks an entry).  With
+            ``refuse``: the game cannot be played at this count and mode, which a file may
+            have done before the check existed (said at the end, by :meth:`_refusals`)."""
+            if refuse:
+                refusable.setdefault((path, at_key), {}).setdefault(situation[0], (message, True))
+            elif (path, key or message) not in reported:
                 reported.add((path, key or message))
                 if at_key and path and isinstance(path[-1], str):
                     self.fail(path, message, at_key=True, span=len(path[-1]))
@@ -487,18 +572,64 @@ class RulesBuilder:
                     self.fail(path, message)
 
         modes: list[str | None] = [rules.mode] + [m for m in rules.modes if m != rules.mode]
-        deadline = time.monotonic() + SETUP_SECONDS
         for mode in modes:  # every mode, at every player count
             for players in range(rules.min_players, rules.max_players + 1):
+                situation[0] = (players, mode)
                 try:
-                    setup = compute_setup(rules, players, mode, deadline)
+                    setup = compute_setup(rules, players, mode, self.steps)
                     rules._setups.setdefault((players, mode), setup)  # computed once: games use it
                 except SetupError as exc:
+                    if self.steps.left < 0:  # the budget is the whole ruleset's: said once, where it ran out
+                        self.fail(exc.path, str(exc))
+                        return {}
                     where = f" in mode '{mode}'" if mode != rules.mode else ""
-                    once(exc.path, f"with {players} players{where}: {exc}", key=str(exc))
+                    if mode != rules.mode and exc.path[:2] == ("modes", mode):
+                        # another mode that does not fit this count's game (checked at every
+                        # count only since 869ceea; the ruleset's own mode always was)
+                        refusable.setdefault((exc.path, False), {})[(players, mode)] = (str(exc), False)
+                    else:
+                        once(exc.path, f"with {players} players{where}: {exc}", key=str(exc))
                     continue
                 rules.family.check_setup(rules, setup, once)
                 self._probe_standing_rules(rules, setup, reported)
+        return self._refusals(rules, modes, refusable)
+
+    def _refusals(self, rules: Ruleset, modes: Sequence[str | None],
+                  refusable: Mapping[tuple[JsonPath, bool], Mapping[tuple[int, str | None], tuple[str, bool]]]
+                  ) -> dict[tuple[int, str | None], Refusal]:
+        """The problems that stop the games of some player counts and modes: where a mode
+        (or the ruleset's own rounds) can be played at no player count, a problem, as it
+        always was; else a warning naming the counts and modes, which play refuses (a file
+        that validated keeps validating when a later check finds such a case)."""
+        counts = range(rules.min_players, rules.max_players + 1)
+        stopped = {where for shown in refusable.values() for where in shown}
+        dead = {mode for mode in modes if all((n, mode) in stopped for n in counts)}
+        refusals: dict[tuple[int, str | None], Refusal] = {}
+        for (path, at_key), shown in refusable.items():
+            first = next(iter(shown.items()))
+            if any(mode in dead for _, mode in shown):  # nothing of that mode can be played: wrong as written
+                said: set[str] = set()
+                for where, found in shown.items():
+                    if where[1] in dead and found[0] not in said:  # once for each wording, as `once` does
+                        said.add(found[0])
+                        self.fail(path, self._situated(rules, where, found),
+                                  **({"at_key": True, "span": len(str(path[-1]))} if at_key else {}))
+                continue
+            words = situations_words([(n, m if m != rules.mode else None) for n, m in shown])
+            message = f"cannot be played {words} (play refuses it there): {self._situated(rules, *first)}"
+            self.warn(path, message, **({"at_key": True, "span": len(str(path[-1]))} if at_key else {}))
+            for where, (text, can_set_up) in shown.items():
+                refusals.setdefault(where, Refusal(text, path, can_set_up))
+        return refusals
+
+    @staticmethod
+    def _situated(rules: Ruleset, where: tuple[int, str | None], found: tuple[str, bool]) -> str:
+        """A problem's message as the checks word it: a setup's with its player count and mode first."""
+        message, can_set_up = found
+        if can_set_up:  # the family's own words, which say where
+            return message
+        players, mode = where
+        return f"with {players} players" + (f" in mode '{mode}'" if mode != rules.mode else "") + f": {message}"
 
     def _probe_standing_rules(self, rules: Ruleset, setup: Setup, reported: set[tuple[JsonPath, str]]) -> None:
         """winner_by and tie_break rules are worked out only at a game's end (tie_break only
@@ -532,33 +663,37 @@ class SetupError(Exception):
         return (type(self), (self.path, str(self)))
 
 
-def _eval(compiled: Compiled, env: Mapping[str, Any], path: JsonPath) -> Any:
+def _eval(compiled: Compiled, env: Mapping[str, Any], path: JsonPath, steps: Steps | None = None) -> Any:
     try:
-        return compiled(env)
+        return compiled(env) if steps is None else compiled.counted(steps, env)
+    except StepsExhausted:
+        raise SetupError(path, TOO_MANY_STEPS) from None
     except EvaluationError as exc:
         raise SetupError(path, str(exc)) from None
 
 
-def compute_setup(rules: Ruleset, players: int, mode: str | None, deadline: float | None = None) -> Setup:
+def compute_setup(rules: Ruleset, players: int, mode: str | None, steps: Steps | None = None) -> Setup:
     """The game-level values of ``rules`` for ``players`` (SetupError at the rule's path).
-    With a ``deadline`` (a time.monotonic() value) the evaluation stops there: a ruleset
-    whose expressions take that long is refused, as a stranger's may be made to."""
-    decks = _eval(rules.deck.decks, {"players": players}, ("deck", "decks"))
-    jokers = _eval(rules.deck.jokers, {"players": players, "decks": decks}, ("deck", "jokers"))
+    With ``steps`` every evaluation charges them and stops when they run out (SetupError
+    TOO_MANY_STEPS): a stranger's ruleset may be written to make this long."""
+    decks = _eval(rules.deck.decks, {"players": players}, ("deck", "decks"), steps)
+    jokers = _eval(rules.deck.jokers, {"players": players, "decks": decks}, ("deck", "jokers"), steps)
     if not 1 <= decks <= 12:
         raise SetupError(("deck", "decks"), f"the number of decks is {decks}; it must be 1 to 12")
     if not 0 <= jokers <= 24:
         raise SetupError(("deck", "jokers"), f"the number of jokers is {jokers}; it must be 0 to 24")
     ranks = rules.deck.ranks
     if rules.deck.ranks_rule is not None:
-        ranks = _ranks(_eval(rules.deck.ranks_rule, {"players": players, "decks": decks}, ("deck", "ranks")), players)
+        ranks = _ranks(_eval(rules.deck.ranks_rule, {"players": players, "decks": decks}, ("deck", "ranks"), steps),
+                       players)
     removed: tuple[int, ...] = ()
     if rules.deck.remove:
-        removed = _removed(rules, ranks, players, decks)
+        removed = _removed(rules, ranks, players, decks, steps)
     pack = rules.deck.pack
     special_counts: list[tuple[int, int]] = []
     for card, count in rules.deck.specials:
-        n = _eval(count, {"players": players, "decks": decks}, ("deck", "specials", len(special_counts), "count"))
+        n = _eval(count, {"players": players, "decks": decks}, ("deck", "specials", len(special_counts), "count"),
+                  steps)
         if not 0 <= n <= 24:
             raise SetupError(("deck", "specials", len(special_counts), "count"),
                              f"a pack holds {n} of {pack.code(card)}; it must be 0 to 24")
@@ -568,12 +703,9 @@ def compute_setup(rules: Ruleset, players: int, mode: str | None, deadline: floa
     lets: dict[str, Any] = dict(rules.deck.names)  # the pack's names, as fixed values every expression sees
     env.update(lets)
     for name, compiled in rules.lets:
-        if deadline is not None and time.monotonic() > deadline:
-            raise SetupError(("let", name), f"evaluating the ruleset's expressions for every player count and "
-                             f"mode takes more than {SETUP_SECONDS} seconds: simplify them")
-        lets[name] = env[name] = _eval(compiled, env, ("let", name))
+        lets[name] = env[name] = _eval(compiled, env, ("let", name), steps)
     try:
-        sizes = rules.family.schedule(rules.section, _eval(rules.deal.hand_size, env, ("deal", "hand_size")))
+        sizes = rules.family.schedule(rules.section, _eval(rules.deal.hand_size, env, ("deal", "hand_size"), steps))
     except ValueError as exc:
         raise SetupError(("deal", "hand_size"), str(exc)) from None
     if not sizes:
@@ -582,14 +714,14 @@ def compute_setup(rules: Ruleset, players: int, mode: str | None, deadline: floa
         if size < 1:
             raise SetupError(("deal", "hand_size"), f"a hand size of {size}: every hand needs a card")
     if rules.max_rounds is not None:
-        cap = _eval(rules.max_rounds, env, ("rounds", "max"))
+        cap = _eval(rules.max_rounds, env, ("rounds", "max"), steps)
         if cap < 1:
             raise SetupError(("rounds", "max"), f"rounds.max is {cap}; it must be at least 1")
         sizes = sizes[:cap]
     numbers = list(range(1, len(sizes) + 1))
     full_rounds = len(sizes)
     if mode is not None:
-        selected = _eval(rules.modes[mode][1], {**env, "rounds": len(sizes)}, ("modes", mode, "rounds"))
+        selected = _eval(rules.modes[mode][1], {**env, "rounds": len(sizes)}, ("modes", mode, "rounds"), steps)
         selected = [selected] if isinstance(selected, int) else selected
         if not selected:
             raise SetupError(("modes", mode, "rounds"), f"mode '{mode}' plays no rounds")
@@ -601,7 +733,7 @@ def compute_setup(rules: Ruleset, players: int, mode: str | None, deadline: floa
         sizes = [sizes[n - 1] for n in numbers]
     teams: tuple[int, ...] = ()
     if rules.team is not None:
-        teams = tuple(_eval(rules.team, {**env, "seat": seat}, ("team",)) for seat in range(players))
+        teams = tuple(_eval(rules.team, {**env, "seat": seat}, ("team",), steps) for seat in range(players))
         if len(set(teams)) < 2:
             raise SetupError(("team",), f"every seat is on team {teams[0]}: partnerships need two teams or more")
     drawable: list[tuple[int, ...]] = []
@@ -609,7 +741,7 @@ def compute_setup(rules: Ruleset, players: int, mode: str | None, deadline: floa
         for index, (number, size) in enumerate(zip(numbers, sizes)):
             round_env = {**env, "rounds": full_rounds, "round": number, "hand_size": size,
                          "is_last_round": index == len(sizes) - 1}
-            values = _eval(rules.deal.random_hand_size, round_env, ("deal", "random_hand_size"))
+            values = _eval(rules.deal.random_hand_size, round_env, ("deal", "random_hand_size"), steps)
             if not values or not all(1 <= v <= size for v in values):
                 raise SetupError(("deal", "random_hand_size"), f"with {players} players, round {number} draws "
                                  f"its hand size from {sorted(set(values)) or 'nothing'}: each must be 1 to the "
@@ -620,11 +752,13 @@ def compute_setup(rules: Ruleset, players: int, mode: str | None, deadline: floa
                  drawable=tuple(drawable))
 
 
-def _removed(rules: Ruleset, ranks: tuple[str, ...], players: int, decks: int) -> tuple[int, ...]:
+def _removed(rules: Ruleset, ranks: tuple[str, ...], players: int, decks: int,
+             steps: Steps | None = None) -> tuple[int, ...]:
     """The cards deck.remove takes out of every pack for this player count, in card order."""
     out: set[int] = set()
     for i, (when, cards) in enumerate(rules.deck.remove):
-        if when is not None and not _eval(when, {"players": players, "decks": decks}, ("deck", "remove", i, "when")):
+        if when is not None and not _eval(when, {"players": players, "decks": decks}, ("deck", "remove", i, "when"),
+                                          steps):
             continue
         pack = rules.deck.pack
         for c in cards:

@@ -284,7 +284,8 @@ def restore(saved: SavedGame, *, check_hash: bool = True, move_seats: list[int] 
     if mode is not None and mode not in rules.modes:
         raise SaveError(f"the ruleset has no mode '{mode}'")
     try:
-        state = new_game(rules, len(seats), header["seed"], names, header.get("mode"), header.get("ruleset_path"))
+        state = new_game(rules, len(seats), header["seed"], names, header.get("mode"), header.get("ruleset_path"),
+                         replaying=True)
     except (CardrulesError, ValueError) as exc:
         raise SaveError(f"cannot set up the saved game: {exc}") from None
     policies = bot_policies(rules, seats, header["seed"])

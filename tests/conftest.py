@@ -41,3 +41,20 @@ def run_cli():
         return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
 
     return run
+
+
+@pytest.fixture
+def racing_clock(monkeypatch):
+    """Every clock the engine could read jumps an hour a call: a machine at any load, or
+    under a profiler, as seen from inside.  Nothing that judges a ruleset may notice."""
+    import time
+
+    now = [time.monotonic()]
+
+    def racing() -> float:
+        now[0] += 3600.0
+        return now[0]
+
+    for name in ("monotonic", "perf_counter", "process_time"):
+        monkeypatch.setattr(time, name, racing)
+    return racing

@@ -23,7 +23,7 @@ import pytest
 from cardrules.interpreter.saves import read_save
 from cardrules.interpreter.errors import RulesetError
 from cardrules.interpreter.record import replay
-from cardrules.web.checks import TOO_BIG, TOO_LONG, Checker, CheckRefused
+from cardrules.web.checks import TOO_BIG, TOO_BUSY, TOO_LONG, Checker, CheckRefused
 from cardrules.web.guards import AddressBuckets
 from cardrules.web.rooms import Limits, Rooms, load_upload
 from cardrules.web.server import make_app
@@ -83,17 +83,33 @@ def test_checking_a_large_upload_leaves_the_event_loop_free(tmp_path):
 
 def test_a_check_past_its_time_or_memory_is_one_line_and_the_server_goes_on(tmp_path):
     rooms = Rooms(tmp_path / "rooms", Limits(bot_delay=0))
-    for checker, answers in ((Checker(cpu_seconds=0.2), (TOO_LONG,)), (Checker(memory=2 << 20), (TOO_BIG, TOO_LONG))):
+    for checker, answers in ((Checker(cpu_seconds=0.2), ((TOO_LONG, 503),)),
+                             (Checker(memory=2 << 20), ((TOO_BIG, 422), (TOO_LONG, 503)))):
         client = TestClient(make_app(rooms, checker=checker))
         with client:
             response = client.post("/api/validate", json={"yaml": big_ruleset(2)})
-            assert response.status_code == 422 and response.json()["error"] in answers
-            if answers == (TOO_LONG,):  # making a room checks the same way
+            assert (response.json()["error"], response.status_code) in answers
+            if len(answers) == 1:  # making a room checks the same way
                 response = client.post("/api/rooms", json={"room": "R", "name": "A", "yaml": big_ruleset(3)})
-                assert response.status_code == 422 and response.json()["error"] in answers
+                assert (response.json()["error"], response.status_code) in answers
             assert client.post("/api/validate", json={"yaml": SHORT}).json()["ok"]  # a fresh worker
             assert len(checker.pids) == 1
         assert checker.pids == []  # the server's end ends its workers
+
+
+def test_a_clock_never_judges_an_upload(tmp_path):
+    """The checks' times guard the server: a check a busy machine's clock stopped was
+    answered 422, "the ruleset took too long to check", of a ruleset with nothing wrong
+    (the wall clock of a starved worker, or the processor time of a slow one).  It is
+    503 now, saying it is no verdict; the ruleset's own bounds are counted."""
+    rooms = Rooms(tmp_path / "rooms", Limits(bot_delay=0))
+    for checker, answer in ((Checker(wall_seconds=0.001), TOO_BUSY), (Checker(cpu_seconds=0.01), TOO_LONG)):
+        with TestClient(make_app(rooms, checker=checker)) as client:
+            response = client.post("/api/validate", json={"yaml": big_ruleset(4)})
+            assert response.status_code == 503 and response.json()["error"] == answer
+            assert "says nothing of the ruleset" in answer or "try again" in answer
+    with TestClient(make_app(rooms)) as client:
+        assert client.post("/api/validate", json={"yaml": big_ruleset(4)}).json()["ok"]
 
 
 def test_checks_in_flight_are_bounded():

@@ -8,7 +8,10 @@ one dies); the server sends each the text and awaits the answer without blocking
 Each check runs under limits: processor time (``ITIMER_PROF``: the kernel ends the
 worker when its budget is spent, whatever it is doing), memory (``RLIMIT_AS`` a fixed
 amount above what the worker needs at rest: a ``MemoryError`` ends the check), and a
-wall-clock time after which the parent kills the worker.  The workers run at a lower
+wall-clock time after which the parent kills the worker.  The two times guard the
+server and judge nothing: what a ruleset may make the loader do is bounded by counts
+(interpreter/rules.py), the same on any machine, and a check stopped by a clock is
+answered 503, "not checked", never as a verdict on the ruleset.  The workers run at a lower
 priority (``nice``), so that on a busy machine the event loop serving the tables
 comes first.  At most ``workers`` checks run at once and ``queue`` wait; past that a
 check is refused at once ("busy"), so a flood cannot pile up work.
@@ -31,13 +34,15 @@ from typing import Any
 
 CHECK_WORKERS = 2  # checks at once
 CHECK_QUEUE = 8  # checks waiting for a worker; more are refused
-CHECK_CPU_SECONDS = 5.0  # processor time one check may take
+CHECK_CPU_SECONDS = 5.0  # processor time one check may take (a guard: the loader's own bounds are counted)
 CHECK_WALL_SECONDS = 30.0  # wall-clock time, on a busy machine, before the worker is killed
 CHECK_MEMORY = 256 << 20  # bytes of address space a check may add to the worker's own
 WORKER_NICE = 10
 MAX_REPLY = 16 << 20  # a reply's line (problems quote their source lines)
 
-TOO_LONG = "the ruleset took too long to check"
+TOO_LONG = ("the server stopped checking the ruleset at its limit of processor time, which says nothing of the "
+            "ruleset: cardrules validate checks it without that limit")
+TOO_BUSY = "the server is too busy to finish checking the ruleset: try again in a moment"
 TOO_BIG = "the ruleset needs too much memory to check"
 
 
@@ -69,23 +74,23 @@ class _Worker:
         self.killed = False
 
     async def ask(self, request: dict[str, Any], wall: float) -> dict[str, Any]:
-        """The worker's answer; CheckRefused if it died, ran out of memory or took too
-        long (it is then ended: the pool replaces it)."""
+        """The worker's answer; CheckRefused if it died, ran out of memory or was stopped
+        by a clock (it is then ended: the pool replaces it)."""
         process = self.process
         assert process.stdin is not None and process.stdout is not None
         try:
             process.stdin.write(json.dumps(request).encode() + b"\n")
             await process.stdin.drain()
             line = await asyncio.wait_for(process.stdout.readline(), wall)
-        except asyncio.TimeoutError:
+        except asyncio.TimeoutError:  # the clock of a busy machine: no verdict on the ruleset
             await self.end(grace=0)
-            raise CheckRefused(TOO_LONG, 422) from None
+            raise CheckRefused(TOO_BUSY, 503) from None
         except (ConnectionError, ValueError):  # ValueError: a reply longer than MAX_REPLY
             line = b""
         if not line:
             code = await self.end()
-            if code == -signal.SIGPROF:
-                raise CheckRefused(TOO_LONG, 422)
+            if code == -signal.SIGPROF:  # the server's guard, not the ruleset's bounds (those are counted)
+                raise CheckRefused(TOO_LONG, 503)
             if code == 3:
                 raise CheckRefused(TOO_BIG, 422)
             raise CheckRefused(f"the ruleset could not be checked (the checker stopped with status {code})", 422)
@@ -136,7 +141,7 @@ class Checker:
 
     async def check(self, text: str) -> dict[str, Any]:
         """Check ``text``: ``{"ok": True, "describe": {...}}`` or ``{"ok": False,
-        "problems": [...]}``; CheckRefused when it took too long, needed too much
+        "problems": [...]}``; CheckRefused when a clock stopped it, it needed too much
         memory, or the workers are busy.  The same text asked again while its check
         runs waits for that one check (which goes on if the one who asked first leaves)."""
         key = _key(text)

@@ -192,6 +192,9 @@ class Rooms:
             raise RoomError("the first seat is yours: it must be a person's")
         if isinstance(players, int) and players != len(seats):
             raise RoomError(f"{players} players but {len(seats)} seats")
+        refusal = rules.refusal(len(seats), mode)  # a count or mode validate warns of: no game starts there
+        if refusal is not None:
+            raise RoomError(refusal)
         try:
             rules.setup(len(seats), mode)
         except (CardrulesError, ValueError) as exc:

@@ -10,7 +10,7 @@ import random
 from importlib import resources
 from typing import Any, Callable, Mapping, Sequence
 
-from ...expressions import Type
+from ...expressions import Steps, Type
 from ...family import DeadEnd
 from ...game import GameState
 from ...privacy import Declaration
@@ -69,7 +69,7 @@ class ContractRummy:
     def names(self) -> Mapping[str, Type]:
         return {**rules.MELD_NAMES, **rules.BONUS_NAMES}
 
-    def dead_ends(self, ruleset: Ruleset, setup: Setup, seconds: float, rng: Any) -> list[DeadEnd]:
+    def dead_ends(self, ruleset: Ruleset, setup: Setup, steps: Steps, rng: Any) -> list[DeadEnd]:
         return []  # the engine's rules keep every turn able to end; games played test the rest
 
     def new_state(self, ruleset: Ruleset, players: int, seed: int, names: Sequence[str] | None,

@@ -40,8 +40,7 @@ _SINGLE = (TAKE, DRAW, BUY, PASS, ALLOW, REFUSE)
 
 
 def _all_setups(rules: Ruleset, players: int) -> list[Any]:
-    modes = [rules.mode] + [m for m in rules.modes if m != rules.mode]
-    return [rules.setup(players, mode) for mode in modes]
+    return rules.setups(players)
 
 
 class RummyCodec:

@@ -118,11 +118,11 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
             # is in turn, so only the flip card (no one's discard) can be bought
             buys, only_flip = 1, "; with 2 players only the flip card can be bought"
         most = setup.hand_sizes[i] + 1 + buys * (1 + penalty)
-        if contract.cards_needed > most:
+        if contract.cards_needed > most:  # (at some player counts only: play refuses those, validate warns)
             once(("contracts", number - 1), f"{'with 2 players, ' if only_flip else ''}{_label(rummy, number)} "
                  f"({contract.name}) needs {contract.cards_needed} cards, but a player holds at most {most} "
                  f"({setup.hand_sizes[i]} dealt, 1 drawn, {buys} buy{'s' if buys != 1 else ''} of "
-                 f"{1 + penalty} card{'s' if penalty else ''}{only_flip})")
+                 f"{1 + penalty} card{'s' if penalty else ''}{only_flip})", refuse=True)
         for meld in contract.melds:
             kinds = (MeldKind.SET, MeldKind.RUN) if meld.kind is MeldKind.EITHER else (meld.kind,)
             if meld.kind is MeldKind.GROUP:

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 
 import json
 from importlib import resources
 from typing import Any, Callable, Mapping, Sequence
 
-from ...expressions import Type
+from ...expressions import Steps, Type
 from ...family import DeadEnd
 from ...game import GameState
 from ...privacy import Declaration, Seen
@@ -102,7 +101,7 @@ class TrickTaking:
         return {**bound.BID_NAMES, **bound.SCORE_NAMES, **bound.PLAY_NAMES, **bound.TRUMP_NAMES, **bound.LEADER_NAMES,
                 **bound.COUNTER_NAMES}
 
-    def dead_ends(self, ruleset: Ruleset, setup: Setup, seconds: float, rng: Any) -> list[DeadEnd]:
+    def dead_ends(self, ruleset: Ruleset, setup: Setup, steps: Steps, rng: Any) -> list[DeadEnd]:
         section: rules.TrickRules = ruleset.section
         simultaneous = section.bidding.order is rules.BidOrder.SIMULTANEOUS
         read = frozenset().union(*(r.rule.names for r in section.bidding.restrictions))
@@ -112,7 +111,7 @@ class TrickTaking:
             calls = [n for n in section.auction.tricks(setup.round_env(0)) if n > 0]
             contract = min(calls) if calls else 0
         if not counters:
-            return list(auction.dead_ends(section.bidding, setup, simultaneous, seconds, rng, contract=contract,
+            return list(auction.dead_ends(section.bidding, setup, simultaneous, steps, rng, contract=contract,
                                           step=ruleset.deal.direction.step))
         # The bids depend on what earlier rounds left in the counters: try each counter at
         # its starting values and at 0, 1 and 2, the last (or the first) bidder holding one
@@ -128,15 +127,16 @@ class TrickTaking:
         combinations = [dict(zip(names, c)) for c in itertools.islice(itertools.product(*values), 6)]
         tries = [(target, own, rest) for target in (setup.players - 1, 0)  # the last bidder, the first
                  for own in combinations for rest in combinations]
-        seconds /= 4  # a quarter of the budget: the rest is for the playouts
-        deadline = time.process_time() + seconds
+        budget = Steps(steps.left // 4)  # a quarter of the budget, an eighth of that for each try
         for target, own, rest in tries:
-            left = deadline - time.process_time()
-            if left <= 0:
+            if budget.left <= 0:
                 break
-            found_ends = auction.dead_ends(section.bidding, setup, simultaneous, min(left, seconds / 8), rng,
+            tried = Steps(min(budget.left, budget.limit // 8))
+            found_ends = auction.dead_ends(section.bidding, setup, simultaneous, tried, rng,
                                            lambda position: own if position == target else rest, contract,
                                            ruleset.deal.direction.step)
+            budget.left -= tried.limit - tried.left
+            steps.left -= tried.limit - tried.left
             for path, message in found_ends:
                 held = ", ".join(f"`{name}` {value}" for name, value in own.items())
                 others = ", ".join(f"`{name}` {value}" for name, value in rest.items())

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from ...errors import EvaluationError, IllegalActionError
-from ...expressions import DEFERRED, STATIC
+from ...expressions import DEFERRED, STATIC, Steps
 from .actions import BIDS, Bid, Move
 from .phases import _BIDDING
 from .round import RoundState
@@ -121,23 +121,21 @@ def bid_refusal(bidding: BiddingRules, env: dict[str, Any], candidates: list[int
     return refusal(bidding, env) or f"you may not bid {bid} now"
 
 
-def dead_ends(bidding: BiddingRules, setup: Any, simultaneous: bool, seconds: float,
+def dead_ends(bidding: BiddingRules, setup: Any, simultaneous: bool, steps: Steps,
               rng: Any, counters: Callable[[int], Mapping[str, int]] | None = None,
               contract: int = 0, step: int = 1) -> list[tuple[tuple[str | int, ...], str]]:
     """Bidding situations in which the restrictions leave a seat no legal bid: for every
     round of ``setup`` and every dealer, every sequence of legal bids before each seat
     (all of them where they are few; else the lowest, the highest and random ones),
-    within ``seconds``; ``counters(position)`` gives the counters' values of the seat at
+    within ``steps``, one a seat's legal bids worked out (counted, so that what is found
+    does not depend on the machine's speed); ``counters(position)`` gives the counters' values of the seat at
     each place in the bidding order; ``contract``: after an auction, the tricks of the
     contract the first bidder is taken to have won (the lowest call; 0: no auction);
     ``step``: the direction of play (1 clockwise, -1 counter-clockwise).
     Returns (path, message) for the first dead end of each kind."""
-    import time
-
     if not bidding.restrictions or bidding.reads_hand:  # (a hand's bids need its cards: the playouts find those)
         return []
     players = setup.players
-    deadline = time.process_time() + seconds
     names = frozenset().union(*(r.rule.names for r in bidding.restrictions))
     dealers = range(players) if names & {"seat", "is_dealer"} else range(1)  # else the dealer does not matter
     # the smallest rounds first (cheap to walk whole), the later of two alike first
@@ -169,8 +167,9 @@ def dead_ends(bidding: BiddingRules, setup: Any, simultaneous: bool, seconds: fl
             for wanted in sequences:
                 stack: list[list[int]] = [[]]
                 while stack:
-                    if time.process_time() > deadline:
+                    if steps.left <= 0:
                         return []
+                    steps.left -= 1
                     made = stack.pop()
                     position = len(made)
                     if position == players:

@@ -27,8 +27,7 @@ PHASES = tuple(p.value for p in Phase)
 
 def _all_setups(rules: Ruleset, players: int) -> list[Any]:
     """The setup of every mode at ``players`` seats (the ruleset's own first)."""
-    modes = [rules.mode] + [m for m in rules.modes if m != rules.mode]
-    return [rules.setup(players, mode) for mode in modes]
+    return rules.setups(players)
 
 
 class TrickCodec:
