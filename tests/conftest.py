@@ -25,6 +25,14 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def pytest_collection_modifyitems(config, items):
+    """The tests marked slow run first (in their order), the rest after: run in parallel
+    (scripts/test gives each core a worker), the long ones then overlap at the start and
+    the short ones fill in around them, instead of one worker finishing on a long test
+    while the other waits. Every worker collects the same order, as pytest-xdist needs."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(autouse=True)
 def _saves_in_tmp(tmp_path, monkeypatch):
     """Games with people save by default under XDG_DATA_HOME: keep that out of $HOME."""

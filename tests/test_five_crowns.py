@@ -166,16 +166,20 @@ def test_a_go_down_must_meld_the_whole_hand_but_the_discard(crowns):
         state.apply(crowns.family.parse_input(crowns, state.observation(1), "meld 5s 5h 5c"))
 
 
-def test_whole_games_with_bot_random_and_search_seats_replay(crowns, tmp_path):
-    for players, seats in ((2, ["bot", "search:4"]), (5, ["bot", "random", "bot", "search:4", "bot"])):
-        state = new_game(crowns, players, seed=players)
-        play_out(state, make_policies(crowns, seats, players))
-        assert state.is_over
-        path = tmp_path / f"g{players}.jsonl"
-        save_record(state, path)
-        assert replay(path).state.totals == state.totals
-        kinds = {json.loads(line)["event"] for line in path.read_text("utf-8").splitlines()}
-        assert {"laydown", "out", "meld", "score"} <= kinds
+@pytest.mark.slow
+@pytest.mark.parametrize("seats", [["bot", "search:2"], ["bot", "random", "bot", "search:2", "bot"]], ids=len)
+def test_whole_games_with_bot_random_and_search_seats_replay(crowns, tmp_path, seats):
+    """All eleven rounds with a search seat (two playouts a decision: a rummy playout runs
+    to the round's end, and the search's strength is measured in benchmarks/strength.py)."""
+    players = len(seats)
+    state = new_game(crowns, players, seed=players)
+    play_out(state, make_policies(crowns, seats, players))
+    assert state.is_over
+    path = tmp_path / f"g{players}.jsonl"
+    save_record(state, path)
+    assert replay(path).state.totals == state.totals
+    kinds = {json.loads(line)["event"] for line in path.read_text("utf-8").splitlines()}
+    assert {"laydown", "out", "meld", "score"} <= kinds
 
 
 def test_validate_checks_the_last_turns(tmp_path):

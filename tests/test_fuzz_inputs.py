@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 import fuzzing
 
+pytestmark = pytest.mark.slow  # started first in a parallel run (tests/conftest.py)
+
 def fuzz_settings(examples):
     return settings(max_examples=examples, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])

@@ -10,6 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # started first in a parallel run (tests/conftest.py)
+
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "fuzz_web.py"
 
 

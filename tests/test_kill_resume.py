@@ -20,6 +20,7 @@ def cardrules(*args, env):
                           timeout=120)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_a_killed_game_resumes_to_the_same_end(tmp_path):
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg")}

@@ -14,6 +14,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+pytestmark = pytest.mark.slow  # started first in a parallel run (tests/conftest.py)
+
 pytest.importorskip("mypy", reason="mypy is in the test extras: pip install -e '.[test]'")
 
 
