@@ -78,29 +78,36 @@ class Bucket:
         return False
 
 
+    def has(self) -> bool:
+        """Whether a token is there to take (none is taken)."""
+        self.refill()
+        return self.tokens >= 1
 
 
 class AddressBuckets:
-    """A token bucket for each client address, at most ``MAX_ADDRESSES`` of them."""
+    """A token bucket for each client address, at most ``most`` of them."""
 
-    def __init__(self, rate: float, burst: int):
-        self.rate, self.burst = rate, burst
+    def __init__(self, rate: float, burst: int, most: int = MAX_ADDRESSES):
+        self.rate, self.burst, self.most = rate, burst, most
         self.buckets: dict[str, Bucket] = {}
 
-    def take(self, address: str) -> bool:
+    def bucket(self, address: str) -> Bucket:
         bucket = self.buckets.get(address)
         if bucket is None:
-            if len(self.buckets) >= MAX_ADDRESSES:
+            if len(self.buckets) >= self.most:
                 self._forget_idle()
             bucket = self.buckets[address] = Bucket(self.rate, self.burst)
-        return bucket.take()
+        return bucket
+
+    def take(self, address: str) -> bool:
+        return self.bucket(address).take()
 
     def _forget_idle(self) -> None:
         for address, bucket in list(self.buckets.items()):
             bucket.refill()
             if bucket.tokens >= bucket.burst:  # as if it had never come
                 del self.buckets[address]
-        while len(self.buckets) >= MAX_ADDRESSES:  # every one busy: the oldest go
+        while len(self.buckets) >= self.most:  # every one busy: the oldest go
             del self.buckets[next(iter(self.buckets))]
 
 

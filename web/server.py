@@ -333,7 +333,7 @@ def make_app(rooms: Rooms, *, rate: float = RATE, burst: int = BURST, http_rate:
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
         outbox = Outbox()
-        client = Client(outbox.put)
+        client = Client(outbox.put, client_address(websocket.scope))
         bucket = Bucket(rate, burst)
         strikes = 0
 
