@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..interpreter.files import load_json
+from ..interpreter.game import seed_problem
 
 MAX_NAME = 20  # a person's name, in characters
 MAX_ROOM_NAME = 40  # a room's name
@@ -155,7 +156,10 @@ def parse_room(meta: Any, file_id: str, mtime: float, *, format_name: str, versi
         raise BadRoom("it names neither a bundled ruleset nor the text of one (or both)")
     players = _integer(meta.get("players"), "player count", 1, 64)
     mode = _text(meta, "mode", 200)
-    seed = _integer(meta.get("seed"), "seed", -(1 << 63) + 1, (1 << 63) - 1)
+    seed = meta.get("seed")
+    problem = seed_problem(seed)
+    if problem is not None or not isinstance(seed, int):
+        raise BadRoom(f"its seed: {problem}")
     started = meta.get("started")
     if not isinstance(started, bool):
         raise BadRoom("its \"started\" is not true or false")
