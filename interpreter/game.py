@@ -39,6 +39,7 @@ from .errors import EvaluationError, IllegalActionError
 from .privacy import CORE_EVENTS, Declaration, Visibility, view_event, visibility_of
 from .rules import Rotation, Ruleset, SeatFromDealer, Setup
 from .scoring import winners
+from .visible import is_shown_text
 
 CHANCE = -1
 OVER = -2
@@ -570,12 +571,12 @@ MAX_NAME = 100
 def name_problem(name: object) -> str | None:
     """Why ``name`` cannot be a seat's name (None if it can): a name is shown in every
     line about its seat, at a terminal, in a browser and in a record's replay, so it is
-    printable text (no newline, no control character) of 1 to MAX_NAME characters.
-    `play --names` and the web allow fewer; a record or a save from elsewhere is held
-    to this."""
+    printable text (no newline, no control character; emoji joined by zero-width joiners
+    are: :func:`~.visible.is_shown_text`) of 1 to MAX_NAME characters.  `play --names`
+    and the web allow fewer; a record or a save from elsewhere is held to this."""
     if not isinstance(name, str):
         return f"the name {str(name)[:40]!r} is not text"
-    if not name or len(name) > MAX_NAME or not name.isprintable():
+    if not name or len(name) > MAX_NAME or not is_shown_text(name):
         return f"the name {name[:40]!r} is not up to {MAX_NAME} printable characters"
     return None
 

@@ -20,6 +20,7 @@ import hashlib
 import hmac
 import secrets
 import time
+import unicodedata
 from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
@@ -36,6 +37,7 @@ from ..interpreter.pack import STANDARD, Pack
 from ..interpreter.record import dump_event
 from ..interpreter.rules import Ruleset
 from ..interpreter.textio import parse_input
+from ..interpreter.visible import has_visible, is_shown_text, skeleton
 from .families import web_view_for
 from .guards import AddressBuckets, Bucket
 from .roomfiles import MAX_NAME, RoomError
@@ -262,7 +264,7 @@ class Room:
         new_token = None
         if seat is None and not self.started:
             person = clean_name(name, "your name", MAX_NAME)
-            if any(s.name and s.name.casefold() == person.casefold() for s in self.seats):
+            if any(s.name and skeleton(s.name) == skeleton(person) for s in self.seats):
                 raise RoomError(f"someone in this room is already called {person}: choose another name")
             free = [i for i, s in enumerate(self.seats) if s.is_human and s.token_hash is None]
             if free:
@@ -308,12 +310,12 @@ class Room:
         """A line of plain text from ``client`` to everyone in the room (RoomError: why not)."""
         if not isinstance(text, str):
             raise RoomError("a chat line is text")
-        line = " ".join(text.split())
-        if not line:
+        line = " ".join(unicodedata.normalize("NFC", text).split())
+        if not has_visible(line):  # nothing, or only what shows nothing (fillers, blank braille)
             raise RoomError("say something first")
         if len(line) > MAX_CHAT:
             raise RoomError(f"a chat line has at most {MAX_CHAT} characters")
-        if not line.isprintable():
+        if not is_shown_text(line):
             raise RoomError("a chat line is plain text")
         self._chat_turn(client)
         entry = {"from": self._speaker(client), "seat": client.seat, "text": line}

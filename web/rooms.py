@@ -36,6 +36,7 @@ from ..interpreter.loader import Document, Source, bundled_dir, bundled_names, d
 from ..interpreter.loader import parse_yaml
 from ..interpreter.rules import Ruleset
 from ..interpreter.ruleset import build_ruleset, load_ruleset
+from ..interpreter.visible import skeleton
 from .roomfiles import CLOSED, FINISHED, MAX_NAME, MAX_ROOM_NAME, REJECTED, ROOM_FILE, BadRoom, RoomError, RoomFile
 from .roomfiles import check_save, clean_name, move_room
 from .roomfiles import newest_mtime, parse_room, read_room_file
@@ -64,8 +65,9 @@ def surrogate_at(text: str) -> int | None:
 
 
 def room_key(name: str) -> str:
-    """The same room however its name is typed: case and spaces aside."""
-    return " ".join(name.split()).casefold()
+    """The same room however its name is typed: by what it shows (case, spaces, what is
+    drawn as nothing and compatibility forms aside: ``interpreter/visible.py``)."""
+    return skeleton(name)
 
 
 def load_upload(text: str) -> Ruleset:
