@@ -160,7 +160,10 @@ def load(rooms: int = 50, players: int = 4, timeout: float = 240.0, open_timeout
     with tempfile.TemporaryDirectory() as data:
         server = subprocess.Popen([sys.executable, "-m", "cardrules", "serve", "--host", "127.0.0.1", "--port",
                                    str(port), "--data", data, "--bot-delay", "0", "--rate", "1000", "--http-rate", "1000",
-                                   "--max-rooms", str(rooms + 10)]
+                                   "--max-rooms", str(rooms + 10),
+                                   # every client is one address here (127.0.0.1)
+                                   "--max-connections", str(max(1000, 2 * rooms * players)),
+                                   "--max-per-address", str(max(32, 2 * rooms * players))]
                                   + ([] if compression else ["--no-compression"]),
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(os.environ))
         try:

@@ -49,20 +49,22 @@ class Whole(click.ParamType):
     scripts' digits), within [lo, hi]."""
 
     name = "integer"
-    _PATTERN = re.compile(r"-?[0-9]{1,19}")
 
-    def __init__(self, lo: int | None = None, hi: int | None = None, hint: str = ""):
+    def __init__(self, lo: int | None = None, hi: int | None = None, hint: str = "", *, shown_hi: str = ""):
         self.lo, self.hi, self.hint = lo, hi, hint  # hint: said after a number out of bounds
+        self.shown_hi = shown_hi or str(hi)  # the bound as a message says it ("2^255")
+        # at most as many digits as the bound has (never int() of a thousand digits)
+        self._pattern = re.compile(r"-?[0-9]{1,%d}" % max(19, len(str(abs(hi))) if hi is not None else 19))
 
     def convert(self, value: Any, param: Any, ctx: Any) -> int:
         if isinstance(value, int) and not isinstance(value, bool):
             number = value
-        elif isinstance(value, str) and self._PATTERN.fullmatch(value.strip()):
+        elif isinstance(value, str) and self._pattern.fullmatch(value.strip()):
             number = int(value.strip())
         else:
             self.fail(f"{value!r} is not a whole number (digits 0-9)", param, ctx)
         if (self.lo is not None and number < self.lo) or (self.hi is not None and number > self.hi):
-            bounds = f"{self.lo} to {self.hi}" if self.hi is not None else f"at least {self.lo}"
+            bounds = f"{self.lo} to {self.shown_hi}" if self.hi is not None else f"at least {self.lo}"
             self.fail(f"{number} is not in {bounds}{self.hint}", param, ctx)
         return number
 

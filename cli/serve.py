@@ -41,7 +41,11 @@ def default_data_dir() -> Path:
 @click.option("--head-timeout", type=click.FloatRange(0.1, 3600), default=10.0, show_default=True,
               help="Seconds a request's line and headers may take to arrive before the connection is closed.")
 @click.option("--max-connections", type=click.IntRange(10, 1000000), default=1000, show_default=True,
-              help="Open connections past which a new HTTP request is answered 503 (busy).")
+              help="Open connections past which a new HTTP request is answered 503 (busy); WebSockets take at "
+                   "most nine tenths of them, so that a new visitor's page still loads.")
+@click.option("--max-per-address", type=click.IntRange(1, 1000000), default=32, show_default=True,
+              help="Connections one client address may hold at once (WebSockets, requests, idle ones); behind a "
+                   "--trusted-proxy, by the address it forwards.")
 @click.option("--trusted-proxy", "trusted_proxy", default="127.0.0.1", show_default=True, metavar="ADDRESSES",
               help="Comma-separated addresses or networks (172.16.0.0/12) of the reverse proxies whose "
                    "X-Forwarded-For names the client; the rate limits count by that client.")
@@ -50,7 +54,7 @@ def default_data_dir() -> Path:
                    "bytes, for some processor time; turn it off on a busy host with a fast network (docs/web.md).")
 def serve(host: str, port: int, data: Path | None, takeover: float, bot_delay: float, max_rooms: int,
           rate: float, http_rate: float, idle_close: float, head_timeout: float, max_connections: int,
-          trusted_proxy: str, compression: bool) -> None:
+          max_per_address: int, trusted_proxy: str, compression: bool) -> None:
     """Serve a page where friends play any ruleset together in the browser.
 
     Type your name and a room's name; everyone who types the same room name joins the
@@ -62,7 +66,7 @@ def serve(host: str, port: int, data: Path | None, takeover: float, bot_delay: f
     proxies = trusted_proxies(trusted_proxy)
     import uvicorn
 
-    from ..web.guards import head_timeout_protocol, log_config
+    from ..web.guards import log_config, protocols
     from ..web.rooms import Limits, Rooms
     from ..web.server import make_app
 
@@ -82,9 +86,11 @@ def serve(host: str, port: int, data: Path | None, takeover: float, bot_delay: f
     echo(f"cardrules serve: http://{shown}:{port}/ ({len(rooms.rooms)} room{'s' if len(rooms.rooms) != 1 else ''} "
          f"from {folder}; Ctrl-C stops)")
     app = make_app(rooms, rate=rate, burst=max(10, int(3 * rate)), http_rate=http_rate,
-                   http_burst=max(10, int(3 * http_rate)))
+                   http_burst=max(10, int(3 * http_rate)), max_connections=max_connections,
+                   max_per_address=max_per_address)
+    http, ws = protocols(head_seconds=head_timeout, per_address=max_per_address, trusted=proxies)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 16, ws_ping_interval=20,
-                ws_ping_timeout=20, ws_per_message_deflate=compression, http=head_timeout_protocol(head_timeout),
+                ws_ping_timeout=20, ws_per_message_deflate=compression, http=http, ws=ws or "auto",
                 timeout_keep_alive=5,
                 h11_max_incomplete_event_size=16 << 10, limit_concurrency=max_connections, backlog=2048,
                 proxy_headers=True, forwarded_allow_ips=proxies, log_config=log_config())

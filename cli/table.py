@@ -25,9 +25,10 @@ from ..narration.render import Renderer
 from ..interpreter.saves import SavedGame, SaveError, SaveWriter, restore, retire
 
 
-# Seeds are never negative (interpreter.game.seed_problem); at most 2^62, so that simulate's
-# seed + i stays a seed.
-SEED = Whole(0, 1 << 62, " (a seed is 0 or more: a negative seed would deal as its positive)")
+# Seeds are never negative (interpreter.game.seed_problem); at most 2^255 (half of MAX_SEED),
+# so that simulate's seed + i stays a seed; a web room's seed (128 bits) is one.
+SEED = Whole(0, 1 << 255, " (a seed is 0 or more: a negative seed would deal as its positive)",
+             shown_hi="2^255")
 
 
 def parse_seats(text: str | None, rules: Ruleset, default_human: bool) -> list[str]:

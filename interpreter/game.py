@@ -39,6 +39,7 @@ from .errors import EvaluationError, IllegalActionError, UnplayableError
 from .privacy import CORE_EVENTS, Declaration, Visibility, view_event, visibility_of
 from .rules import Rotation, Ruleset, SeatFromDealer, Setup
 from .scoring import winners
+from .visible import is_shown_text
 
 CHANCE = -1
 OVER = -2
@@ -534,24 +535,26 @@ def observed_mode(rules: Ruleset, observation: Any) -> str | None:
     return rules.mode
 
 
-MAX_SEED = (1 << 63) - 1
+MAX_SEED = (1 << 256) - 1  # a room of the web server draws 128 random bits: no one can search them
+MAX_SEED_TEXT = "2^256 - 1"
 
 
 def seed_problem(seed: object) -> str | None:
     """Why ``seed`` cannot be a game's seed (None if it can).  A seed is a whole number
-    from 0 to MAX_SEED: ``random.Random`` deals a negative seed as its absolute value
-    (``Random(-1)`` as ``Random(1)``), so -1 would be a second name for seed 1's game, and
-    a record whose seed was changed from 1 to -1 would replay as if untouched.
+    from 0 to MAX_SEED (``random.Random`` takes every bit of it): a negative one would
+    deal as its absolute value (``Random(-1)`` as ``Random(1)``), so -1 would be a second
+    name for seed 1's game, and a record whose seed was changed from 1 to -1 would replay
+    as if untouched.
 
-    >>> seed_problem(7) is None, seed_problem(-1)
-    (True, 'the seed -1 is negative; seeds are whole numbers from 0 to 9223372036854775807')
+    >>> seed_problem(7) is None, seed_problem(2 ** 128 - 1) is None, seed_problem(-1)
+    (True, True, 'the seed -1 is negative; seeds are whole numbers from 0 to 2^256 - 1')
     """
     if not isinstance(seed, int) or isinstance(seed, bool):
         return f"the seed {str(seed)[:40]!r} is not a whole number"
     if seed < 0:
-        return f"the seed {str(seed)[:40]} is negative; seeds are whole numbers from 0 to {MAX_SEED}"
+        return f"the seed {str(seed)[:40]} is negative; seeds are whole numbers from 0 to {MAX_SEED_TEXT}"
     if seed > MAX_SEED:
-        return f"the seed {str(seed)[:40]} is too large; seeds are whole numbers from 0 to {MAX_SEED}"
+        return f"the seed {str(seed)[:40]} is too large; seeds are whole numbers from 0 to {MAX_SEED_TEXT}"
     return None
 
 
@@ -561,12 +564,12 @@ MAX_NAME = 100
 def name_problem(name: object) -> str | None:
     """Why ``name`` cannot be a seat's name (None if it can): a name is shown in every
     line about its seat, at a terminal, in a browser and in a record's replay, so it is
-    printable text (no newline, no control character) of 1 to MAX_NAME characters.
-    `play --names` and the web allow fewer; a record or a save from elsewhere is held
-    to this."""
+    printable text (no newline, no control character; emoji joined by zero-width joiners
+    are: :func:`~.visible.is_shown_text`) of 1 to MAX_NAME characters.  `play --names`
+    and the web allow fewer; a record or a save from elsewhere is held to this."""
     if not isinstance(name, str):
         return f"the name {str(name)[:40]!r} is not text"
-    if not name or len(name) > MAX_NAME or not name.isprintable():
+    if not name or len(name) > MAX_NAME or not is_shown_text(name):
         return f"the name {name[:40]!r} is not up to {MAX_NAME} printable characters"
     return None
 

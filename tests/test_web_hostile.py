@@ -11,7 +11,6 @@ import os
 import random
 import shutil
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -27,7 +26,7 @@ from cardrules.web.checks import TOO_BIG, TOO_BUSY, TOO_LONG, Checker, CheckRefu
 from cardrules.web.guards import AddressBuckets
 from cardrules.web.rooms import Limits, Rooms, load_upload
 from cardrules.web.server import make_app
-from web_helpers import TestClient, create, play_to_the_end, receive, receive_json, server
+from web_helpers import TestClient, create, play_to_the_end, receive, receive_json, serve_for_real, server
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from hammer import big_ruleset  # noqa: E402
@@ -173,26 +172,8 @@ def test_each_address_has_its_own_bucket():
 
 
 # --- 3. request heads must arrive in time (a real uvicorn server) ----------------------------
-def _serve(data: Path, *args: str) -> tuple[subprocess.Popen, int]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    process = subprocess.Popen([sys.executable, "-m", "cardrules", "serve", "--port", str(port), "--data", str(data),
-                                "--bot-delay", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.time() + 30
-    while True:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rooms/x", timeout=2).read()
-            return process, port
-        except OSError:
-            if time.time() > deadline or process.poll() is not None:
-                process.kill()  # then its log can be read to the end
-                raise AssertionError("the server did not start: " + process.communicate()[1].decode()[-800:])
-            time.sleep(0.1)
-
-
 def test_connections_with_unfinished_headers_are_closed_and_others_still_served(tmp_path):
-    process, port = _serve(tmp_path / "rooms", "--head-timeout", "0.5")
+    process, port = serve_for_real(tmp_path / "rooms", "--head-timeout", "0.5")
     sockets = []
     try:
         for number in range(150):
@@ -306,7 +287,7 @@ def test_a_server_process_starts_on_a_damaged_data_folder(tmp_path):
     good = _started_room(rooms, "Good")
     (data / f"{'d' * 20}.json").write_text("{" * 50_000)
     os.mkfifo(data / f"{'f' * 20}.json")
-    process, port = _serve(data)
+    process, port = serve_for_real(data)
     try:
         info = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rooms/good", timeout=5).read())
         assert info["exists"] and info["started"]

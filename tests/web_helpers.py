@@ -34,6 +34,17 @@ def server(tmp_path: Path, **limits: Any) -> tuple[Rooms, TestClient]:
     return rooms, TestClient(make_app(rooms, rate=10_000, burst=10_000))
 
 
+def proxied(tmp_path: Path, **options: Any) -> tuple[Rooms, TestClient]:
+    """A server as it runs behind a trusted proxy: each request or socket is from the
+    client its ``X-Forwarded-For`` header names (uvicorn's middleware reads it, as
+    `cardrules serve` has it do for --trusted-proxy); ``options`` go to make_app."""
+    from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+    rooms = Rooms(tmp_path / "rooms", Limits(bot_delay=0.0))
+    app = make_app(rooms, **{"rate": 10_000, "burst": 10_000, **options})
+    return rooms, TestClient(ProxyHeadersMiddleware(app, trusted_hosts="testclient"))  # type: ignore[arg-type]
+
+
 def create(client: TestClient, **settings: Any) -> dict[str, Any]:
     response = client.post("/api/rooms", json={"room": "Friday", "name": "Ann", **settings})
     assert response.status_code == 200, response.text
@@ -221,3 +232,30 @@ def record_of(client: TestClient, message: dict[str, Any]) -> list[dict[str, Any
 def messages(ws: Any) -> Iterator[dict[str, Any]]:
     while True:
         yield ws.receive_json()
+
+
+# --- a real server ------------------------------------------------------------------------------
+def serve_for_real(data: Path, *args: str) -> tuple[Any, int]:
+    """A real `cardrules serve` (uvicorn) on a free port of 127.0.0.1 with ``args``: the
+    process and its port, once it answers."""
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    process = subprocess.Popen([sys.executable, "-m", "cardrules", "serve", "--port", str(port), "--data", str(data),
+                                "--bot-delay", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.time() + 30
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rooms/x", timeout=2).read()
+            return process, port
+        except OSError:
+            if time.time() > deadline or process.poll() is not None:
+                process.kill()  # then its log can be read to the end
+                raise AssertionError("the server did not start: " + process.communicate()[1].decode()[-800:])
+            time.sleep(0.1)

@@ -20,6 +20,7 @@ import hashlib
 import hmac
 import secrets
 import time
+import unicodedata
 from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
@@ -36,8 +37,9 @@ from ..interpreter.pack import STANDARD, Pack
 from ..interpreter.record import dump_event
 from ..interpreter.rules import Ruleset
 from ..interpreter.textio import parse_input
+from ..interpreter.visible import has_visible, is_shown_text, skeleton
 from .families import web_view_for
-from .guards import Bucket
+from .guards import AddressBuckets, Bucket
 from .roomfiles import MAX_NAME, RoomError
 from .roomfiles import clean_name
 
@@ -48,7 +50,11 @@ MAX_MOVES_LISTED = 300
 CHAT_LINES = 50  # the room's chat kept, for those who join later (in memory only)
 MAX_CHAT = 200  # characters in one chat line
 MAX_MELD_CHECK = 60  # cards in one meld a page asks about
-CHAT_RATE, CHAT_BURST = 0.5, 5  # chat lines and reactions a second a connection, on average; at once
+# Chat lines and reactions a second one address may send a room, on average, and at once;
+# and a room may be sent by everyone together.
+CHAT_RATE, CHAT_BURST = 0.5, 5
+ROOM_CHAT_RATE, ROOM_CHAT_BURST = 2.0, 10
+CHAT_ADDRESSES = 64  # addresses whose chat rate a room keeps (past that the idle ones are forgotten)
 REACTIONS = ("👍", "👏", "😂", "😮", "😢", "🎉")
 LOG_LINES = 40
 
@@ -164,15 +170,16 @@ class _BotSeat:
 
 
 class Client:
-    """One connection, as a room sees it: its seat (None: a spectator) and a way to
-    send it a message without waiting (the server's connection queues it)."""
+    """One connection, as a room sees it: its seat (None: a spectator), a way to send it
+    a message without waiting (the server's connection queues it), and the address it
+    comes from (as the limits count it: web/guards.py's ``client_address``)."""
 
-    def __init__(self, send: Callable[[dict[str, Any]], None]):
+    def __init__(self, send: Callable[[dict[str, Any]], None], address: str = "unknown"):
         self.send = send
+        self.address = address
         self.room: Room | None = None
         self.seat: int | None = None
         self.name: str | None = None  # a spectator's name, as given when joining (for the chat)
-        self.chat_bucket = Bucket(CHAT_RATE, CHAT_BURST)  # its own limit, below the messages' one
 
 
 @dataclass
@@ -222,6 +229,10 @@ class Room:
         self.round_end: int | None = None
         self.round_waiting: set[int] = set()
         self.chat_lines: deque[dict[str, Any]] = deque(maxlen=CHAT_LINES)
+        # The chat's rate, by address and for the room as a whole, kept by the room: a
+        # connection opened again, or another beside it, starts from where the last one was.
+        self.chat_rates = AddressBuckets(CHAT_RATE, CHAT_BURST, most=CHAT_ADDRESSES)
+        self.chat_rate = Bucket(ROOM_CHAT_RATE, ROOM_CHAT_BURST)
         self._round_end_since = 0.0
 
     # --- seats ------------------------------------------------------------------------------
@@ -253,7 +264,7 @@ class Room:
         new_token = None
         if seat is None and not self.started:
             person = clean_name(name, "your name", MAX_NAME)
-            if any(s.name and s.name.casefold() == person.casefold() for s in self.seats):
+            if any(s.name and skeleton(s.name) == skeleton(person) for s in self.seats):
                 raise RoomError(f"someone in this room is already called {person}: choose another name")
             free = [i for i, s in enumerate(self.seats) if s.is_human and s.token_hash is None]
             if free:
@@ -299,12 +310,12 @@ class Room:
         """A line of plain text from ``client`` to everyone in the room (RoomError: why not)."""
         if not isinstance(text, str):
             raise RoomError("a chat line is text")
-        line = " ".join(text.split())
-        if not line:
+        line = " ".join(unicodedata.normalize("NFC", text).split())
+        if not has_visible(line):  # nothing, or only what shows nothing (fillers, blank braille)
             raise RoomError("say something first")
         if len(line) > MAX_CHAT:
             raise RoomError(f"a chat line has at most {MAX_CHAT} characters")
-        if not line.isprintable():
+        if not is_shown_text(line):
             raise RoomError("a chat line is plain text")
         self._chat_turn(client)
         entry = {"from": self._speaker(client), "seat": client.seat, "text": line}
@@ -336,8 +347,14 @@ class Room:
         return {"type": "chat", "lines": list(self.chat_lines), "history": True}
 
     def _chat_turn(self, client: Client) -> None:
-        if not client.chat_bucket.take():
+        """Take a chat line's turn from the client's address and from the room (RoomError:
+        one of them has none left; nothing is taken then)."""
+        mine = self.chat_rates.bucket(client.address)
+        if not mine.has():
             raise RoomError("you are chatting too fast: wait a moment")
+        if not self.chat_rate.take():
+            raise RoomError("this room is chatting too fast: wait a moment")
+        mine.take()
 
     def _speaker(self, client: Client) -> str:
         if client.seat is not None:

@@ -17,11 +17,14 @@ import errno
 import os
 import re
 import stat
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..interpreter.files import load_json
+from ..interpreter.game import seed_problem
+from ..interpreter.visible import has_visible, is_shown_text
 
 MAX_NAME = 20  # a person's name, in characters
 MAX_ROOM_NAME = 40  # a room's name
@@ -32,14 +35,33 @@ class RoomError(Exception):
 
 
 def clean_name(text: Any, what: str, limit: int) -> str:
-    """A person's or a room's name: printable, trimmed, inner spaces collapsed."""
+    """A new person's or room's name: in its NFKC form (fullwidth letters as plain
+    ones), trimmed, inner spaces collapsed, showing at least one visible character and
+    only characters shown as they are (``interpreter/visible.py``: emoji joined by
+    zero-width joiners are; a filler or a blank braille cell alone is no name)."""
     if not isinstance(text, str):
         raise RoomError(f"{what} must be text")
-    name = " ".join(text.split())
+    name = " ".join(unicodedata.normalize("NFKC", text).split())
     if not name:
         raise RoomError(f"type {what}")
-    if len(name) > limit or not name.isprintable() or any(c in name for c in "<>&\"`"):
+    if not has_visible(name):
+        raise RoomError(f"{what} shows nothing: it needs a visible letter, digit or symbol")
+    _check_name(name, what, limit)
+    return name
+
+
+def _check_name(name: str, what: str, limit: int) -> None:
+    if len(name) > limit or not is_shown_text(name) or any(c in name for c in "<>&\"`"):
         raise RoomError(f"{what} may have up to {limit} printable characters, without <>&\"`")
+
+
+def kept_name(name: Any, what: str, limit: int) -> str:
+    """A name read back from a room file (RoomError: not as any release writes it): as
+    :func:`clean_name` checks a new one, but kept as it is, so that a name an earlier
+    release let in (not in NFKC form, or showing nothing) still comes back."""
+    if not isinstance(name, str) or not name or " ".join(name.split()) != name:
+        raise RoomError("not as the server writes it")
+    _check_name(name, what, limit)
     return name
 
 
@@ -145,9 +167,7 @@ def parse_room(meta: Any, file_id: str, mtime: float, *, format_name: str, versi
     if meta.get("version") != version:
         raise BadRoom(f"it is a room of version {str(meta.get('version'))[:20]}; this server reads {version}")
     try:
-        name = clean_name(meta.get("name"), "the room's name", MAX_ROOM_NAME)
-        if name != meta.get("name"):
-            raise RoomError("the room's name is not as the server writes it")
+        name = kept_name(meta.get("name"), "the room's name", MAX_ROOM_NAME)
     except RoomError as exc:
         raise BadRoom(f"its name: {exc}") from None
     bundled, text = _text(meta, "ruleset", 200), _text(meta, "ruleset_text", max_text)
@@ -155,7 +175,10 @@ def parse_room(meta: Any, file_id: str, mtime: float, *, format_name: str, versi
         raise BadRoom("it names neither a bundled ruleset nor the text of one (or both)")
     players = _integer(meta.get("players"), "player count", 1, 64)
     mode = _text(meta, "mode", 200)
-    seed = _integer(meta.get("seed"), "seed", -(1 << 63) + 1, (1 << 63) - 1)
+    seed = meta.get("seed")
+    problem = seed_problem(seed)
+    if problem is not None or not isinstance(seed, int):
+        raise BadRoom(f"its seed: {problem}")
     started = meta.get("started")
     if not isinstance(started, bool):
         raise BadRoom("its \"started\" is not true or false")
@@ -171,8 +194,7 @@ def parse_room(meta: Any, file_id: str, mtime: float, *, format_name: str, versi
         person = seat.get("name")
         if person is not None:
             try:
-                if clean_name(person, "a name", MAX_NAME) != person:
-                    raise RoomError("not as the server writes it")
+                kept_name(person, "a name", MAX_NAME)
             except RoomError as exc:
                 raise BadRoom(f"the name of its seat {number}: {exc}") from None
         token = seat.get("token_sha256")

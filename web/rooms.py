@@ -36,6 +36,7 @@ from ..interpreter.loader import Document, Source, bundled_dir, bundled_names, d
 from ..interpreter.loader import parse_yaml
 from ..interpreter.rules import Ruleset
 from ..interpreter.ruleset import build_ruleset, load_ruleset
+from ..interpreter.visible import skeleton
 from .roomfiles import CLOSED, FINISHED, MAX_NAME, MAX_ROOM_NAME, REJECTED, ROOM_FILE, BadRoom, RoomError, RoomFile
 from .roomfiles import check_save, clean_name, move_room
 from .roomfiles import newest_mtime, parse_room, read_room_file
@@ -48,6 +49,9 @@ MAX_UPLOAD_BYTES = 64 << 10
 UPLOADS_KEPT = 32  # uploaded rulesets kept built, by text
 MIN_CLOCK, MAX_CLOCK = 5, 3600  # seconds of a room's turn clock
 MAX_RECORD_BYTES = 64 << 20  # a finished game's record, read back from finished/
+# A room's seed: one hand seen, or a whole game's, must not tell the others (a seed of 31
+# bits was found from a player's first hand by trying them all).
+ROOM_SEED_BITS = 128
 
 
 def surrogate_at(text: str) -> int | None:
@@ -61,8 +65,9 @@ def surrogate_at(text: str) -> int | None:
 
 
 def room_key(name: str) -> str:
-    """The same room however its name is typed: case and spaces aside."""
-    return " ".join(name.split()).casefold()
+    """The same room however its name is typed: by what it shows (case, spaces, what is
+    drawn as nothing and compatibility forms aside: ``interpreter/visible.py``)."""
+    return skeleton(name)
 
 
 def load_upload(text: str) -> Ruleset:
@@ -204,7 +209,8 @@ class Rooms:
         key = room_key(room_name)
         file_id = self._new_id(key)
         new = Room(self, room_name, rules, bundled=bundled, text=text, players=len(seats), mode=mode, kinds=seats,
-                   seed=seed if seed is not None else secrets.randbelow(1 << 31), file_id=file_id, clock=clock)
+                   seed=seed if seed is not None else secrets.randbits(ROOM_SEED_BITS), file_id=file_id,
+                   clock=clock)
         token = secrets.token_urlsafe(24)
         new.seats[0].name = clean_name(name, "your name", MAX_NAME)
         new.seats[0].token_hash = _digest(token)

@@ -30,7 +30,7 @@ from ..interpreter.errors import RulesetError
 from ..interpreter.files import load_json
 from ..interpreter.loader import bundled_names
 from .checks import Checker, CheckRefused, describe_rules
-from .guards import HTTP_BURST, HTTP_RATE, Bucket, Guard, client_address
+from .guards import HTTP_BURST, HTTP_RATE, MAX_CONNECTIONS, MAX_PER_ADDRESS, Bucket, Guard, client_address
 from .room import Client, Room
 from .rooms import RoomError, Rooms, problems_json, surrogate_at
 
@@ -176,10 +176,13 @@ def filled_page(template: str, catalogue: Sequence[dict[str, Any]]) -> str:
 
 
 def make_app(rooms: Rooms, *, rate: float = RATE, burst: int = BURST, http_rate: float = HTTP_RATE,
-             http_burst: int = HTTP_BURST, checker: Checker | None = None) -> Guard:
+             http_burst: int = HTTP_BURST, max_connections: int = MAX_CONNECTIONS,
+             max_per_address: int = MAX_PER_ADDRESS, checker: Checker | None = None) -> Guard:
     """The ASGI app serving ``rooms``: WebSocket messages limited to ``rate`` a second
     a connection (``burst`` at once), HTTP requests to ``http_rate`` an address
-    (``http_burst``), uploaded rulesets checked by ``checker``'s worker processes.
+    (``http_burst``), an address's connections to ``max_per_address`` at once and
+    WebSockets in all to nine tenths of ``max_connections`` (see web/guards.py),
+    uploaded rulesets checked by ``checker``'s worker processes.
 
     (Long because every route is a closure over ``rooms``, the catalogue and the limiters,
     defined next to the route table that lists them: each handler is short.)"""
@@ -330,7 +333,7 @@ def make_app(rooms: Rooms, *, rate: float = RATE, burst: int = BURST, http_rate:
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
         outbox = Outbox()
-        client = Client(outbox.put)
+        client = Client(outbox.put, client_address(websocket.scope))
         bucket = Bucket(rate, burst)
         strikes = 0
 
@@ -432,7 +435,8 @@ def make_app(rooms: Rooms, *, rate: float = RATE, burst: int = BURST, http_rate:
         Route("/rooms/{id}/ruleset.yaml", ruleset_text),
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=str(static)), name="static"),
-    ], lifespan=lifespan), rate=http_rate, burst=http_burst)
+    ], lifespan=lifespan), rate=http_rate, burst=http_burst, per_address=max_per_address,
+        max_connections=max_connections)
 
 
 def _handle(rooms: Rooms, client: Client, text: str) -> None:
