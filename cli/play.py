@@ -18,6 +18,8 @@ from ..interpreter.saves import (SaveError, bot_policies, default_save_dir, list
                       read_save, repair, restore, retire)
 from .table import SEED, parse_names, parse_seats, play_session, refuse_unplayable, seat_names
 
+BOT_PAUSE = 0.3  # seconds after each bot's move when a person plays: time to read it
+
 
 @click.command(short_help="Play a ruleset at the terminal.", epilog=examples(
     "cardrules play oh-shit", "cardrules play shanghai-isra --seats human,human,bot --ascii",
@@ -36,13 +38,17 @@ from .table import SEED, parse_names, parse_seats, play_session, refuse_unplayab
               "(default: you, bot-1, ...; player-0, ... when several people play).")
 @click.option("--mode", help="Play one of the ruleset's modes (a subset of its rounds).")
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain letters for suits.")
-@click.option("--fast", is_flag=True, help="No pause after the bots' moves.")
+@click.option("--fast", is_flag=True, help="No pause after the bots' moves (--pause 0).")
+@click.option("--pause", type=click.FloatRange(0, 60), default=BOT_PAUSE, show_default=True, metavar="SECONDS",
+              help="How long the table waits after each bot's move when a person plays (Enter skips the "
+                   "waits until your turn).")
 @click.option("--no-autoplay", is_flag=True, help="Ask even when only one card can be played (by default "
               "it is played for you, with a line saying so).")
 @click.option("--quiet", is_flag=True, help="Only the final result.")
 @color_option()
 def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None, save: Path | None,
-         names_text: str | None, mode: str | None, ascii_only: bool, fast: bool, no_autoplay: bool, quiet: bool) -> None:
+         names_text: str | None, mode: str | None, ascii_only: bool, fast: bool, pause: float, no_autoplay: bool,
+         quiet: bool) -> None:
     """Play RULESET: people at the terminal against bots, or bots alone."""
     rules = open_ruleset(ruleset)
     if mode is not None and mode not in rules.modes:
@@ -85,7 +91,7 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
     if not quiet:
         echo(f"{rules.title} ({rules.name}), {len(kinds)} players, seed {seed}")
     header = new_header(rules, ref, seed, mode, kinds, names)
-    play_session(state, kinds, policies, renderer, save, header, record, 0.0 if fast or not humans else 0.3,
+    play_session(state, kinds, policies, renderer, save, header, record, 0.0 if fast or not humans else pause,
                  autoplay=not no_autoplay)
 
 
@@ -97,11 +103,14 @@ def play(ruleset: str, seats: str | None, seed: int | None, record: Path | None,
 @click.option("--ignore-hash", is_flag=True, help="Resume even if the ruleset changed since the game was saved "
               "(the saved moves must still be legal under it).")
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain letters for suits.")
-@click.option("--fast", is_flag=True, help="No pause after the bots' moves.")
+@click.option("--fast", is_flag=True, help="No pause after the bots' moves (--pause 0).")
+@click.option("--pause", type=click.FloatRange(0, 60), default=BOT_PAUSE, show_default=True, metavar="SECONDS",
+              help="How long the table waits after each bot's move when a person plays (Enter skips the "
+                   "waits until your turn).")
 @click.option("--no-autoplay", is_flag=True, help="Ask even when only one card can be played (by default "
               "it is played for you, with a line saying so).")
 @color_option()
-def resume(save: Path | None, record: Path | None, ignore_hash: bool, ascii_only: bool, fast: bool,
+def resume(save: Path | None, record: Path | None, ignore_hash: bool, ascii_only: bool, fast: bool, pause: float,
            no_autoplay: bool) -> None:
     """Continue a saved game exactly where it stopped: SAVE, or without it the latest
     game in `cardrules saves`."""
@@ -144,7 +153,7 @@ def resume(save: Path | None, record: Path | None, ignore_hash: bool, ascii_only
     if saved.dropped_torn_line:  # rewrite the file without the torn line
         repair(save, saved)
     play_session(state, kinds, policies, renderer, save, None, record,
-                 0.0 if fast or "human" not in kinds else 0.3, autoplay=not no_autoplay, game=saved.header,
+                 0.0 if fast or "human" not in kinds else pause, autoplay=not no_autoplay, game=saved.header,
                  moves=list(zip(seats, saved.moves)))
 
 

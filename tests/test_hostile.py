@@ -157,9 +157,9 @@ def test_thousands_of_problems_are_reported_quickly_and_capped(run_cli, tmp_path
     many = tmp_path / "many.yaml"
     many.write_text("extends: oh-hell\nname: many\ndeck:\n  ranks:\n" + "    - '?'\n" * 40000)  # no rank code
     for path in (dup, many):
-        start = time.monotonic()
+        start = time.process_time()  # the work, not the machine's load
         result = run_cli("validate", str(path))
-        assert result.exit_code == 1 and time.monotonic() - start < 20
+        assert result.exit_code == 1 and time.process_time() - start < 20
         assert result.output.count(f"{path.name}:") <= 102 and "more problems" in result.output
 
 
