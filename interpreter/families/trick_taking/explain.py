@@ -564,6 +564,8 @@ def _order_lines(tricks: TrickRules, pack: Pack) -> list[str]:
         words.append({"free": "led, it leaves the others free to play any card",
                       "next": "led, the next card with a suit sets the suit to follow",
                       "sets": "led, it sets its own suit"}[tier.lead])
+        if not tier.off_suit_wins:
+            words.append("of a suit neither led nor trump, it cannot win")
         if tier.any_time:
             words.append("it may be played at any time, even by a player who could follow suit")
         elif tier.follows == "trump":

@@ -1,0 +1,60 @@
+"""What an outside author met writing house rules from docs/ruleset-language.md alone
+(the trick-taking family, and validate): the places where the engine, validate and the
+reference said different things."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardrules.interpreter import ruleset_from_text
+
+from test_cards_as_data import BASE, bid_all, play_trick, stacked
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+# --- 1. a tier's suited cards off the suit led: off_suit ----------------------------------
+
+KINGS = BASE + """
+trump: {kind: none}
+trick:
+  order:
+    - led
+    - {rule: "card_rank == king and card_suit != spades", name: kings%s}
+    - trump
+"""
+
+
+def _kings_trick(rules):
+    # hearts led: 7H, QH, 4H, then the king of clubs off suit
+    state = stacked(None, ["KC 3C", "7H 4C", "QH 5D", "4H 6D"], None, rules=rules)
+    bid_all(state, [0, 0, 0, 0])
+    return play_trick(state, ["7H", "QH", "4H", "KC"])["winner"]
+
+
+def test_a_tier_that_says_off_suit_loses_cannot_win_with_a_card_off_the_suit_led():
+    rules = ruleset_from_text(KINGS % ", off_suit: loses")
+    assert rules.warnings == ()
+    assert _kings_trick(rules) == 2  # the queen of hearts, not the king of clubs
+    state = stacked(None, ["KC 3C", "7H 4C", "KH 5D", "4H 6D"], None, rules=rules)
+    bid_all(state, [0, 0, 0, 0])
+    assert play_trick(state, ["7H", "KH", "4H", "KC"])["winner"] == 2  # a king of the suit led still wins
+
+
+def test_a_tier_below_trump_that_leaves_off_suit_unsaid_wins_off_suit_as_before_and_is_warned():
+    rules = ruleset_from_text(KINGS % "")
+    assert _kings_trick(rules) == 0  # files that validated play as they did
+    assert "tier 'kings': its cards keep their suit" in rules.warnings[0].message
+    assert _kings_trick(ruleset_from_text(KINGS % ", off_suit: wins")) == 0
+    assert ruleset_from_text(KINGS % ", off_suit: wins").warnings == ()
+
+
+def test_explain_says_a_card_of_an_off_suit_losing_tier_cannot_win_off_suit(tmp_path, run_cli):
+    text = run_cli("explain", str(_write(tmp_path, "k.yaml", KINGS % ", off_suit: loses"))).output
+    assert "of a suit neither led nor trump, it cannot win" in text
