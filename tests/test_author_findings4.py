@@ -58,3 +58,18 @@ def test_a_tier_below_trump_that_leaves_off_suit_unsaid_wins_off_suit_as_before_
 def test_explain_says_a_card_of_an_off_suit_losing_tier_cannot_win_off_suit(tmp_path, run_cli):
     text = run_cli("explain", str(_write(tmp_path, "k.yaml", KINGS % ", off_suit: loses"))).output
     assert "of a suit neither led nor trump, it cannot win" in text
+
+
+# --- 2. deck.ranks of standard codes in an order of the author's own --------------------------
+
+def _ten_trick(ranks):
+    rules = ruleset_from_text(BASE + "trump: {kind: none}\ndeck: {ranks: %s}\n" % ranks)
+    state = stacked(None, ["9D 9C", "JD 9H", "TD 9S", "AS JC"], None, rules=rules)
+    bid_all(state, [0, 0, 0, 0])
+    return play_trick(state, ["JD", "TD", "AS", "9D"])["winner"]
+
+
+def test_standard_rank_codes_listed_out_of_their_order_rank_as_listed():
+    assert _ten_trick("[9, J, Q, K, T, A]") == 2  # the ten above the jack, as written
+    assert _ten_trick("[9, T, J, Q, K, A]") == 1  # the standard order, as before
+    assert _ten_trick("[A, 9, 10, J, Q, K]") == 1  # the ace alone goes where deck.ace says
