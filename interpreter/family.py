@@ -133,7 +133,8 @@ class GameFamily(Protocol):
 
     def check_setup(self, rules: Ruleset, setup: Setup, report: Callable[..., None]) -> None:
         """Semantic checks that need numbers, for one player count (``report(path,
-        message, key=None)`` reports a problem once)."""
+        message, key=None, warning=False)`` reports a problem once; ``warning=True``
+        makes it a warning)."""
 
     def names(self) -> Mapping[str, Type]:
         """Every name its expressions bind, with its type (for documentation)."""

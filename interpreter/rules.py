@@ -476,12 +476,16 @@ class RulesBuilder:
     def _check_every_player_count(self, rules: Ruleset) -> None:
         reported: set[tuple[JsonPath, str]] = set()
 
-        def once(path: JsonPath, message: str, key: str | None = None, at_key: bool = False) -> None:
+        def once(path: JsonPath, message: str, key: str | None = None, at_key: bool = False,
+                 warning: bool = False) -> None:
             """Report a problem once, however many player counts (or melds) show it
-            (``at_key``: at the key itself, as for a mapping that lacks an entry)."""
+            (``at_key``: at the key itself, as for a mapping that lacks an entry;
+            ``warning``: a rule that cannot apply as written, not an error)."""
             if (path, key or message) not in reported:
                 reported.add((path, key or message))
-                if at_key and path and isinstance(path[-1], str):
+                if warning:
+                    self.warn(path, message)
+                elif at_key and path and isinstance(path[-1], str):
                     self.fail(path, message, at_key=True, span=len(path[-1]))
                 else:
                     self.fail(path, message)

@@ -73,3 +73,37 @@ def test_standard_rank_codes_listed_out_of_their_order_rank_as_listed():
     assert _ten_trick("[9, J, Q, K, T, A]") == 2  # the ten above the jack, as written
     assert _ten_trick("[9, T, J, Q, K, A]") == 1  # the standard order, as before
     assert _ten_trick("[A, 9, 10, J, Q, K]") == 1  # the ace alone goes where deck.ace says
+
+
+# --- 3. auction.tricks past the hand's tricks ---------------------------------------------
+
+def _auction_state(rules):
+    from cardrules.interpreter import new_game
+    from cardrules.interpreter.game import CHANCE
+
+    state = new_game(rules, 4, 0)
+    while state.turn == CHANCE:
+        state.apply(state.chance_action())
+    return state
+
+
+def test_a_call_of_more_tricks_than_the_hand_has_is_not_offered_nor_accepted_and_is_warned():
+    from cardrules.interpreter import IllegalActionError
+    from cardrules.interpreter.families.trick_taking.actions import Call
+
+    rules = ruleset_from_text("extends: five-hundred\nname: wide-calls\nauction: {tricks: \"6..25\"}\n")
+    assert any("round 1 has 10 tricks, so the calls of 11 to 25 cannot be made" in w.message
+               for w in rules.warnings)
+    state = _auction_state(rules)
+    assert max(a.tricks for a in state.legal_actions() if isinstance(a, Call)) == 10
+    with pytest.raises(IllegalActionError, match="not a call here: calls run from 6S to 10NT"):
+        state.apply(Call(25, 0, "S"))
+
+
+def test_a_call_of_the_kitty_book_too_is_still_offered_where_the_discards_count_as_a_trick():
+    from cardrules.interpreter import load_ruleset
+    from cardrules.interpreter.families.trick_taking.actions import Call
+
+    rules = load_ruleset("bid-whist")  # twelve cards each, the kitty the first book: calls up to 13
+    assert rules.warnings == ()
+    assert max(a.tricks for a in _auction_state(rules).legal_actions() if isinstance(a, Call)) == 13

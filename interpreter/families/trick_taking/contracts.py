@@ -21,7 +21,7 @@ from .actions import DECLINE, Call, Decline, Move
 from .making import _decline_event
 from .phases import _AUCTION, _CHOOSE_TRUMP, _DEAL
 from .round import RoundState
-from .rules import NAMED_SUIT, AllPass, AuctionRounds, AuctionRules
+from .rules import NAMED_SUIT, AllPass, AuctionRounds, AuctionRules, round_tricks
 
 PASSED = 0  # a pass, as the tricks of a call in ``auction_calls``
 
@@ -57,7 +57,8 @@ def all_calls(auction: AuctionRules, tricks: list[int], pack: Pack) -> list[Call
 
 
 def round_calls(state: Any) -> list[Call]:
-    """The calls of ``state``'s round, lowest first (kept for every game of the setup)."""
+    """The calls of ``state``'s round, lowest first (kept for every game of the setup):
+    those of ``auction.tricks`` that the round's tricks can make (validate warns of the rest)."""
     cache = state.setup.cache.setdefault("auction_calls", {})
     found: list[Call] | None = cache.get(state.round_index)
     if found is None:
@@ -68,7 +69,8 @@ def round_calls(state: Any) -> list[Call]:
         except EvaluationError as exc:
             raise EvaluationError(f"auction.tricks '{auction.tricks.source}' in round {state.round}: {exc}",
                                   ("auction", "tricks")) from None
-        found = cache[state.round_index] = all_calls(auction, tricks, state.setup.pack)
+        most = round_tricks(state.tricks, env["hand_size"])
+        found = cache[state.round_index] = all_calls(auction, [n for n in tricks if n <= most], state.setup.pack)
     return found
 
 
