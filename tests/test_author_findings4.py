@@ -107,3 +107,25 @@ def test_a_call_of_the_kitty_book_too_is_still_offered_where_the_discards_count_
     rules = load_ruleset("bid-whist")  # twelve cards each, the kitty the first book: calls up to 13
     assert rules.warnings == ()
     assert max(a.tricks for a in _auction_state(rules).legal_actions() if isinstance(a, Call)) == 13
+
+
+# --- 4. all_card_points counts the cards the kitty's taker laid aside ----------------------------
+
+def test_all_card_points_counts_every_card_dealt_the_kitty_taker_s_discards_too():
+    from cardrules.interpreter import new_game
+    from cardrules.interpreter.bots import make_policies
+
+    from helpers import play_until
+
+    # every card worth a point: ten cards to each of four hands and three in the kitty
+    rules = ruleset_from_text("extends: five-hundred\nname: counted\n"
+                              "scoring: {let: null, card_points: \"1\", points: all_card_points}\n")
+    state = new_game(rules, 4, 3)
+    def kinds(s):
+        return [e["event"] for e in s.events]
+
+    play_until(state, make_policies(rules, ["random"] * 4, 3),
+               lambda s: "discard" in kinds(s) and "score" in kinds(s)[kinds(s).index("discard"):])
+    after = kinds(state).index("discard")
+    score = next(e for e in state.events[after:] if e["event"] == "score")
+    assert score["points"] == [43] * 4  # not 40, the cards played alone
