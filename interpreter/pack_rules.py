@@ -179,7 +179,10 @@ def _check_codes(builder: RulesBuilder, pack: Pack, has_specials: bool) -> None:
             path = ("deck", "specials", k - 1) if k >= 1 else ("deck", "ranks")
             builder.fail(path, f"two cards of the pack would both be written '{code}': give one another code")
         seen.setdefault(code.upper(), c)
-    names = [expression_name(s.name) for s in pack.specials]
+    names = [expression_name(s.name) for s in pack.specials[1:]]  # (the first: deck.jokers' joker)
     for i, name in enumerate(names):
         if names.index(name) != i:
-            builder.fail(("deck", "specials"), f"two special cards are called '{name}'")
+            builder.fail(("deck", "specials", i), f"two special cards are called '{name}'")
+        elif name == expression_name(JOKER.name) and builder.get(("deck", "jokers"), 0) not in (0, "0"):
+            builder.fail(("deck", "specials", i, "name"), f"'{pack.specials[i + 1].name}' is the name of the "
+                         "jokers of deck.jokers, which this pack has: call the special card otherwise")

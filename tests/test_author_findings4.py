@@ -129,3 +129,29 @@ def test_all_card_points_counts_every_card_dealt_the_kitty_taker_s_discards_too(
     after = kinds(state).index("discard")
     score = next(e for e in state.events[after:] if e["event"] == "score")
     assert score["points"] == [43] * 4  # not 40, the cards played alone
+
+
+# --- 5. a special card called Joker in a pack without jokers ------------------------------------
+
+JOKER_SPECIAL = BASE + """
+trump: {kind: none}
+deck:
+  specials: [{code: JO, name: Joker}]%s
+trick: {order: [led, trump, {cards: [JO]}]}
+"""
+
+
+def test_one_special_card_called_joker_is_the_packs_joker_when_deck_jokers_adds_none():
+    rules = ruleset_from_text(JOKER_SPECIAL % "")
+    pack = rules.deck.pack
+    assert pack.codes[pack.card("joker")] == "JO"  # as a player types it, too
+
+
+def test_a_special_card_called_joker_beside_deck_jokers_is_refused_for_what_it_is():
+    from cardrules.interpreter import RulesetError
+
+    with pytest.raises(RulesetError, match="'Joker' is the name of the jokers of deck.jokers, which this pack has"):
+        ruleset_from_text(JOKER_SPECIAL % "\n  jokers: 2")
+    with pytest.raises(RulesetError, match="two special cards are called 'joker'"):
+        ruleset_from_text(JOKER_SPECIAL.replace("[{code: JO, name: Joker}]", "[{code: JO, name: Joker}, "
+                                                "{code: JP, name: joker}]").replace("[JO]", "[JO, JP]") % "")
