@@ -155,3 +155,21 @@ def test_a_special_card_called_joker_beside_deck_jokers_is_refused_for_what_it_i
     with pytest.raises(RulesetError, match="two special cards are called 'joker'"):
         ruleset_from_text(JOKER_SPECIAL.replace("[{code: JO, name: Joker}]", "[{code: JO, name: Joker}, "
                                                 "{code: JP, name: joker}]").replace("[JO]", "[JO, JP]") % "")
+
+
+# --- 7. a named call's refusal, and a tier only roles reach ---------------------------------------
+
+def test_a_call_whose_suit_its_winner_names_is_refused_in_words_not_a_placeholder():
+    from cardrules.interpreter import IllegalActionError, load_ruleset
+
+    rules = load_ruleset("bid-whist")  # calls of books in a suit named on winning, or no trump
+    state = _auction_state(rules)
+    say = rules.family.parse_input
+    state.apply(say(rules, state.observation(state.turn), "bid 9 suit"))
+    with pytest.raises(IllegalActionError) as refused:
+        state.apply(say(rules, state.observation(state.turn), "bid 9 suit"))
+    assert str(refused.value) == ("'bid 9 in a suit named on winning' is not higher than bid 9 in a suit named on "
+                                  "winning (seat 1): call higher, or pass")
+    with pytest.raises(IllegalActionError, match="calls run from 9 in a suit named on winning to 13NT"):
+        state.apply(say(rules, state.observation(state.turn), "bid 9 hearts"))
+

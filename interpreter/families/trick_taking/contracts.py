@@ -44,6 +44,12 @@ def suit_word(suit: int | None, pack: Pack) -> str | None:
     return pack.suits[suit].code
 
 
+def call_words(call: Call) -> str:
+    """A call for a refusal: ``bid 7H``, ``bid 6NT``, and a call whose suit its winner names
+    said so (its typed form, ``bid 9 suit``, reads as a placeholder)."""
+    return f"bid {call.tricks} in a suit named on winning" if call.named else str(call)
+
+
 def all_calls(auction: AuctionRules, tricks: list[int], pack: Pack) -> list[Call]:
     """Every call of a round, lowest first: by tricks, then by the suits' order."""
     out = []
@@ -131,10 +137,11 @@ class AuctionPhase(RoundState):
             raise IllegalActionError(f"it is time to call a number of tricks and a suit, or pass, not '{action}'")
         if action not in self._calls:
             lo, hi = self._calls[0], self._calls[-1]
-            raise IllegalActionError(f"'{action}' is not a call here: calls run from {str(lo)[4:]} to {str(hi)[4:]}")
+            raise IllegalActionError(f"'{call_words(action)}' is not a call here: calls run from "
+                                     f"{call_words(lo)[4:]} to {call_words(hi)[4:]}")
         if self._calls.index(action) <= self._high:
-            raise IllegalActionError(f"'{action}' is not higher than {self._calls[self._high]} (seat "
-                                     f"{self._high_seat()}): call higher, or pass")
+            raise IllegalActionError(f"'{call_words(action)}' is not higher than {call_words(self._calls[self._high])} "
+                                     f"(seat {self._high_seat()}): call higher, or pass")
 
     def _high_seat(self) -> int:
         return next(s for s, n, _ in reversed(self.auction_calls) if n != PASSED)
