@@ -173,3 +173,37 @@ def test_a_call_whose_suit_its_winner_names_is_refused_in_words_not_a_placeholde
     with pytest.raises(IllegalActionError, match="calls run from 9 in a suit named on winning to 13NT"):
         state.apply(say(rules, state.observation(state.turn), "bid 9 hearts"))
 
+
+ROLES_ONLY = BASE + """
+trump: {kind: none}
+deck:
+  specials: [{code: T, name: Trickster, count: 4}]
+trick:
+  order:
+    - {cards: [], name: low, lead: next}
+    - led
+    - trump
+    - {cards: [], name: high}
+  roles:
+    T: [low, high]
+"""
+
+
+def test_a_tier_only_a_role_reaches_is_written_with_no_cards(tmp_path, run_cli):
+    rules = ruleset_from_text(ROLES_ONLY)
+    state = stacked(None, ["T 3C", "9H 4C", "AH 5D", "KH 6D"], None, rules=rules)
+    bid_all(state, [0, 0, 0, 0])
+    assert play_trick(state, ["9H", "AH", "KH", "T as high"])["winner"] == 0
+    state = stacked(None, ["T 3C", "9H 4C", "AH 5D", "KH 6D"], None, rules=rules)
+    bid_all(state, [0, 0, 0, 0])
+    assert play_trick(state, ["9H", "AH", "KH", "T as low"])["winner"] == 2
+    text = run_cli("explain", str(_write(tmp_path, "r.yaml", ROLES_ONLY))).output
+    assert "**Trickster played as `high`**" in text and "Trickster (T) is played as `low` or as `high`" in text
+
+
+def test_a_tier_of_no_cards_that_no_role_reaches_is_refused():
+    from cardrules.interpreter import RulesetError
+
+    with pytest.raises(RulesetError, match="tier 'high' has no cards, and no card of trick.roles is played as it"):
+        ruleset_from_text(ROLES_ONLY.replace("T: [low, high]", "T: [low, low2]").replace(
+            "{cards: [], name: low, lead: next}", "{cards: [], name: low, lead: next}\n    - {cards: [], name: low2}"))

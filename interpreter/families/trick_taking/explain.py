@@ -546,7 +546,7 @@ def _several_decks(rules: Ruleset) -> bool:
 def _order_lines(tricks: TrickRules, pack: Pack) -> list[str]:
     """trick.order in words, the strongest cards first."""
     order = tricks.order
-    names = {t.name: _tier_words(t, pack) for t in order.tiers if t.name not in ("led", "trump")}
+    names = {t.name: _tier_words(t, pack, order.roles) for t in order.tiers if t.name not in ("led", "trump")}
     out = ["", "Who takes a trick, from the strongest cards down (a card of a higher line beats every card "
            "of the lines below it):", ""]
     for tier in reversed(order.tiers):
@@ -574,10 +574,13 @@ def _order_lines(tricks: TrickRules, pack: Pack) -> list[str]:
                       "cancel": "two identical ones cancel each other"}[tier.ties])
         out.append("- " + "; ".join(words) + ";")
     out[-1] = out[-1].rstrip(";.") + "."
+    # a tier only roles reach is said by its name here (its line names the cards played as it)
+    as_names = {t.name: f"`{t.name}`" for t in order.tiers
+                if not t.cards and t.rule is None and t.name not in ("led", "trump")}
     for card, roles in order.roles.items():
         special = pack.specials[pack.special_of[card]]
         out.append(f"\n{special.name} ({special.code}) is played as "
-                   + " or as ".join(names.get(r, r) for r in roles)
+                   + " or as ".join(as_names.get(r) or names.get(r, r) for r in roles)
                    + f", as its player says when playing it (`{special.code} as {roles[0]}`).")
     if any(t.ties == "cancel" for t in order.tiers) or tricks.play.cancel_identical:
         out.append("When every card of a trick is cancelled, " + ("the player who led it takes it." if
@@ -585,10 +588,14 @@ def _order_lines(tricks: TrickRules, pack: Pack) -> list[str]:
     return out
 
 
-def _tier_words(tier: Any, pack: Pack) -> str:
-    """A tier by its cards' names (the rule's formula for a tier a rule picks)."""
+def _tier_words(tier: Any, pack: Pack, roles: Any) -> str:
+    """A tier by its cards' names (the rule's formula for a tier a rule picks; the cards
+    played as it for a tier only roles reach)."""
     if tier.rule is not None and not tier.cards:
         return f"the cards for which `{tier.rule.source}` holds"
+    if not tier.cards:
+        players = sorted(card for card, wanted in roles.items() if tier.name in wanted)
+        return " and ".join(pack.specials[pack.special_of[c]].name for c in players) + f" played as `{tier.name}`"
     cards = sorted(tier.cards)
     return " and ".join(pack.specials[pack.special_of[c]].name for c in cards) + \
         (f" (`{tier.name}`)" if tier.name != pack.codes[cards[0]] else "")

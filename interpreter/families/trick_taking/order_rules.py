@@ -41,6 +41,9 @@ def build_order(builder: RulesBuilder) -> TrickOrder | None:
     placed: set[int] = set()
     names: set[str] = set()
     unsaid: list[int] = []  # tiers of suited cards that leave off_suit unsaid
+    role_tiers = {str(r).upper() if str(r).upper() in specials else str(r)
+                  for listed in (builder.get(("trick", "roles")) or {}).values() if isinstance(listed, list)
+                  for r in listed}
     for i, entry in enumerate(given):
         path = ("trick", "order", i)
         if entry in ("led", "trump"):
@@ -67,9 +70,12 @@ def build_order(builder: RulesBuilder) -> TrickOrder | None:
         rule = None
         if entry.get("rule") is not None:
             rule = builder.expr(path + ("rule",), TIER_NAMES, Type.BOOL)
-        if rule is None and not cards:
-            builder.fail(path, "a tier needs cards (special cards by code) or a rule (the cards it picks)")
         name = str(entry.get("name") or (codes[0] if codes else f"tier-{i + 1}"))
+        if rule is None and not cards and not (entry.get("cards") == [] and name in role_tiers):
+            builder.fail(path, f"tier '{name}' has no cards, and no card of trick.roles is played as it" if
+                         entry.get("cards") == [] else
+                         "a tier needs cards (special cards by code) or a rule (the cards it picks); a tier only "
+                         "played as (trick.roles) is written cards: [] with its name")
         if name in names:
             builder.fail(path, f"two tiers are called '{name}': give one a name")
         names.add(name)
@@ -79,7 +85,8 @@ def build_order(builder: RulesBuilder) -> TrickOrder | None:
                           frozenset(str(w).upper() if str(w).upper() in specials else str(w)
                                     for w in entry.get("wins_over", [])), entry.get("off_suit", "wins") == "wins",
                           path))
-        if rule is not None and follows == "own" and "off_suit" not in entry:
+        if rule is not None and follows == "own" and "off_suit" not in entry and \
+                entry.get("rule") not in (False, "false"):  # (a rule picking no card has no suit either)
             unsaid.append(len(tiers) - 1)
     _warn_off_suit(builder, tiers, unsaid)
     for needed in ("led", "trump"):
