@@ -23,7 +23,9 @@ from .phases import _AUCTION, _CHOOSE_TRUMP, _DEAL
 from .round import RoundState
 from .rules import NAMED_SUIT, AllPass, AuctionRounds, AuctionRules, round_tricks
 
-PASSED = 0  # a pass, as the tricks of a call in ``auction_calls``
+# a pass, as the suit of an entry of ``auction_calls`` (its tricks 0): no call's suit (a
+# suit's number, -1 no trump, NAMED_SUIT), where its tricks could be a call's (a call of 0)
+PASSED = -2
 
 
 def _call_event(round_number: int, seat: int, tricks: int, suit: str | None) -> dict[str, Any]:
@@ -144,7 +146,7 @@ class AuctionPhase(RoundState):
                                      f"(seat {self._high_seat()}): call higher, or pass")
 
     def _high_seat(self) -> int:
-        return next(s for s, n, _ in reversed(self.auction_calls) if n != PASSED)
+        return next(s for s, _, suit in reversed(self.auction_calls) if suit != PASSED)
 
     def _auction_call(self, action: Move) -> None:
         """A seat's call or pass; then the next seat to call, or the auction's end."""
@@ -159,7 +161,7 @@ class AuctionPhase(RoundState):
                               suit_word(NAMED_SUIT if action.named else action.suit, pack)))
         else:
             self._out[seat] = True
-            self.auction_calls.append((seat, PASSED, -1))
+            self.auction_calls.append((seat, 0, PASSED))
             self._log.append((_decline_event, number, seat))
         auction = self.tricks.auction
         assert auction is not None

@@ -773,7 +773,7 @@ def _check_auction(tricks: TrickRules, setup: Setup, index: int, once: Callable[
     except EvaluationError as exc:
         once(("auction", "tricks"), f"with {setup.players} players, round {number}: {exc}")
         return False
-    possible = [n for n in calls if 1 <= n <= size]
+    possible = [n for n in calls if 0 <= n <= size]  # (a call of 0 is a call: to take none)
     if not possible or not auction.suits:
         once(("auction", "tricks"), f"with {setup.players} players, round {number} has {size} trick"
              f"{'s' if size != 1 else ''}, so no call of {sorted(set(calls)) or 'none'} can be made: an auction "
