@@ -508,3 +508,20 @@ def test_validate_warns_that_a_won_call_of_no_tricks_leaves_the_estimates_no_bid
     assert result.exit_code == 0, result.output
     assert f"{path}:8:5: warning:" in result.output and "no legal bid, when a call of 0 tricks wins" in result.output
 
+
+def test_the_bot_calls_no_tricks_only_with_a_hand_worth_none_and_then_plays_to_take_none(no_tricks):
+    from cardrules.interpreter.families.trick_taking.bot import TrickBot
+    bot = TrickBot(no_tricks, 1)
+    strong = stacked(no_tricks, dealer=0)  # seat 1 first: the joker, both red bowers, five hearts
+    assert bot.act(strong.observation(1), strong.legal_actions()).tricks > 0
+    state = stacked(no_tricks, dealer=3)  # seat 0 first: nothing above a nine
+    chosen = bot.act(state.observation(0), state.legal_actions())
+    assert chosen == Call(0, CLUBS)
+    state.apply(chosen)
+    for _ in range(3):
+        state.apply(DECLINE)
+    while state.phase == "kitty":  # the kitty (4D JS TS): the strongest go, the left bower (a trump) first
+        state.apply(bot.act(state.observation(0), state.legal_actions()))
+    pack = state.setup.pack
+    assert [pack.codes[c] for c in state.kitty_discards] == ["JS", "TS", "9H"]
+    assert pack.codes[bot.act(state.observation(0), state.legal_actions()).card] == "4H"  # the lowest lead

@@ -433,6 +433,8 @@ class TrickView:
             return f"your hand looks worth about {worth:.1f} tricks"
         if isinstance(action, Decline) and obs.phase == Phase.AUCTION:
             return "no call left is covered by the tricks your hand looks worth (with a partner's share and the kitty)"
+        if isinstance(action, Call) and action.tricks == 0:
+            return "your hand looks worth under half a trick in that suit: a call to take none"
         if isinstance(action, Call):
             return "the lowest call that the tricks your hand looks worth in that suit cover (with a partner's share " \
                 "and the kitty)"
