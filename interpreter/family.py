@@ -133,10 +133,11 @@ class GameFamily(Protocol):
 
     def check_setup(self, rules: Ruleset, setup: Setup, report: Callable[..., None]) -> None:
         """Semantic checks that need numbers, for one player count (``report(path,
-        message, key=None)`` reports a problem once).  ``report(..., refuse=True)``: the
-        game cannot be played at this count and mode, a finding a file may have validated
-        without (a check added later): a problem where no count of the mode can be played,
-        else a warning naming the counts, and play refuses them (Ruleset.refusal)."""
+        message, key=None)`` reports a problem once; ``warning=True`` makes it a warning.
+        ``report(..., refuse=True)``: the game cannot be played at this count and mode, a
+        finding a file may have validated without (a check added later): a problem where
+        no count of the mode can be played, else a warning naming the counts, and play
+        refuses them (Ruleset.refusal)."""
 
     def names(self) -> Mapping[str, Type]:
         """Every name its expressions bind, with its type (for documentation)."""

@@ -121,7 +121,8 @@ class Pack:
                     for suit_text in {suit.code, suit.symbol, suit.name}:
                         add(rank_text + suit_text, c)
                     add(f"{rank_text}of{suit.name}", c)
-        for k, special in enumerate(self.specials):
+        specials = list(enumerate(self.specials))
+        for k, special in specials[1:] + specials[:1]:  # the joker's names last: a special may be called Joker
             c = len(self.suits) * self.stride + k
             for text in (special.name, special.symbol):
                 add(text, c)

@@ -3,9 +3,9 @@
 
 Without those keys the pack is the standard one (the French suits, ranks 2 to A, and the
 joker), numbered exactly as before packs were data. ``deck.ranks`` as a list of the
-standard rank codes keeps the standard pack (fewer ranks in the deck, as today); a list
-with any other rank (``1``, ``14``, a mapping) makes the ranks the ruleset's own, in the
-order listed, low to high.
+standard rank codes in their order keeps the standard pack (fewer ranks in the deck, as
+today); a list with any other rank (``1``, ``14``, a mapping), or the standard codes in
+another order, makes the ranks the ruleset's own, in the order listed, low to high.
 """
 
 from __future__ import annotations
@@ -35,9 +35,20 @@ def expression_name(name: str) -> str:
 
 
 def is_standard_ranks(value: Any) -> bool:
-    """Whether ``deck.ranks`` as written keeps the standard ranks (a list of their codes)."""
-    return isinstance(value, list) and all(not isinstance(v, dict) and str(v).upper() in _STANDARD_RANK_TEXTS
-                                           for v in value) and all(str(v) != "1" for v in value)
+    """Whether ``deck.ranks`` as written keeps the standard ranks: a list of their codes in
+    their own order (the ace anywhere: ``deck.ace`` places it). Listed in another order they
+    are the ruleset's own ranks, ranking as listed (``[9, J, Q, K, T, A]``: the ten above the
+    king)."""
+    if not (isinstance(value, list) and all(not isinstance(v, dict) and str(v).upper() in _STANDARD_RANK_TEXTS
+                                            for v in value) and all(str(v) != "1" for v in value)):
+        return False
+    places = [RANKS.index(_rank_code(v)) for v in value if _rank_code(v) != "A"]
+    return all(a <= b for a, b in zip(places, places[1:]))
+
+
+def _rank_code(value: Any) -> str:
+    code = str(value).upper()
+    return "T" if code == "10" else code
 
 
 def build_pack(builder: RulesBuilder) -> tuple[Pack, tuple[tuple[int, Compiled], ...], dict[str, int]]:
@@ -52,6 +63,11 @@ def build_pack(builder: RulesBuilder) -> tuple[Pack, tuple[tuple[int, Compiled],
     if suits_given is None and not custom_ranks and not specials_given:
         return STANDARD, (), {}
     suits = _suits(builder, suits_given) if suits_given is not None else STANDARD_SUITS
+    if custom_ranks and all(not isinstance(v, dict) and str(v).upper() in _STANDARD_RANK_TEXTS for v in ranks_given):
+        # standard codes out of their order rank as listed, but the ace where deck.ace puts it
+        # (and a code listed twice once, as the standard ranks always took it)
+        codes = list(dict.fromkeys(_rank_code(v) for v in ranks_given))
+        ranks_given = [c for c in codes if c != "A"] + [c for c in codes if c == "A"]
     ranks = _ranks(builder, ranks_given) if custom_ranks else STANDARD_RANKS
     specials = _specials(builder, specials_given)
     # the joker (deck.jokers) is every pack's first special card, so `jokers` works in any pack
@@ -163,7 +179,10 @@ def _check_codes(builder: RulesBuilder, pack: Pack, has_specials: bool) -> None:
             path = ("deck", "specials", k - 1) if k >= 1 else ("deck", "ranks")
             builder.fail(path, f"two cards of the pack would both be written '{code}': give one another code")
         seen.setdefault(code.upper(), c)
-    names = [expression_name(s.name) for s in pack.specials]
+    names = [expression_name(s.name) for s in pack.specials[1:]]  # (the first: deck.jokers' joker)
     for i, name in enumerate(names):
         if names.index(name) != i:
-            builder.fail(("deck", "specials"), f"two special cards are called '{name}'")
+            builder.fail(("deck", "specials", i), f"two special cards are called '{name}'")
+        elif name == expression_name(JOKER.name) and builder.get(("deck", "jokers"), 0) not in (0, "0"):
+            builder.fail(("deck", "specials", i, "name"), f"'{pack.specials[i + 1].name}' is the name of the "
+                         "jokers of deck.jokers, which this pack has: call the special card otherwise")

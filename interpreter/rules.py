@@ -557,16 +557,19 @@ class RulesBuilder:
         situation: list[tuple[int, str | None]] = [(0, None)]  # the player count and mode being checked
 
         def once(path: JsonPath, message: str, key: str | None = None, at_key: bool = False,
-                 refuse: bool = False) -> None:
+                 refuse: bool = False, warning: bool = False) -> None:
             """Report a problem once, however many player counts (or melds) show it
-            (``at_key``: at the key itself, as for a mapping that lacks an entry).  With
+            (``at_key``: at the key itself, as for a mapping that lacks an entry;
+            ``warning``: a rule that cannot apply as written, not an error).  With
             ``refuse``: the game cannot be played at this count and mode, which a file may
             have done before the check existed (said at the end, by :meth:`_refusals`)."""
             if refuse:
                 refusable.setdefault((path, at_key), {}).setdefault(situation[0], (message, True))
             elif (path, key or message) not in reported:
                 reported.add((path, key or message))
-                if at_key and path and isinstance(path[-1], str):
+                if warning:
+                    self.warn(path, message)
+                elif at_key and path and isinstance(path[-1], str):
                     self.fail(path, message, at_key=True, span=len(path[-1]))
                 else:
                     self.fail(path, message)

@@ -70,7 +70,7 @@ def test_the_auction_goes_around_until_all_but_one_pass_and_the_highest_call_dec
                                                         ("call", 1), ("decline", 3), ("contract", 1)]
     assert calls[-1] == {"event": "contract", "round": 1, "seat": 1, "tricks": 8, "suit": "H"}
     obs = state.observation(2)
-    assert obs.auction[-1] == (3, 0, -1) and obs.declarer == 1 and obs.contract == 8 and obs.contract_suit == HEARTS
+    assert obs.auction[-1] == (3, 0, -2) and obs.declarer == 1 and obs.contract == 8 and obs.contract_suit == HEARTS
 
 
 def test_the_declarer_takes_the_kitty_and_discards_three_that_no_one_else_sees():
@@ -370,3 +370,158 @@ def test_a_person_calls_at_the_terminal_and_is_told_why_a_call_is_refused(run_cl
     assert "'bid 6S' is not higher than bid 6D (bot-3): call higher, or pass" in out
     assert "'bid 5S' is not a call here: calls run from 6S to 10NT" in out
     assert "you call 7 diamonds" in out
+
+
+# A call of no tricks (a misère-like contract: the declarer's side takes none) is a call,
+# as a call of six is: it outbids a pass, declares, and scores by its own rule.
+NO_TRICKS = """\
+extends: five-hundred
+name: no-tricks-call
+auction:
+  tricks: "0..10"
+scoring:
+  let:
+    value: "if contract == 0 then 250 else 40 + 100 * (contract - 6) + 20 * contract_rank"
+    side_points: >-
+      if not is_declarer_side then 10 * team_tricks
+      else if contract == 0 then (if team_tricks == 0 then value else -value)
+      else (if team_tricks >= contract then value else -value)
+"""
+
+
+@pytest.fixture
+def no_tricks_path(tmp_path):
+    path = tmp_path / "no-tricks.yaml"
+    path.write_text(NO_TRICKS)
+    return path
+
+
+@pytest.fixture
+def no_tricks(no_tricks_path):
+    return load_ruleset(str(no_tricks_path))
+
+
+def test_a_call_of_no_tricks_is_a_call_and_wins_the_auction_when_everyone_passes(no_tricks):
+    state = stacked(no_tricks)
+    legal = state.legal_actions()
+    assert legal[0] == Call(0, SPADES) and legal.count(DECLINE) == 1 and len(legal) == 11 * 5 + 1
+    state.apply(call(state, "0S"))
+    assert DECLINE in state.legal_actions() and Call(0, SPADES) not in state.legal_actions()
+    for _ in range(3):
+        state.apply(DECLINE)
+    assert state.declarer == 1 and state.contract == 0 and state.trump == SPADES and state.phase == "kitty"
+    calls = [e for e in state.events if e["event"] in ("call", "decline", "contract")]
+    assert calls[0] == {"event": "call", "round": 1, "seat": 1, "tricks": 0, "suit": "S"}
+    assert [e["event"] for e in calls[1:4]] == ["decline"] * 3
+    assert calls[-1] == {"event": "contract", "round": 1, "seat": 1, "tricks": 0, "suit": "S"}
+    obs = state.observation(2)
+    assert obs.auction[0] == (1, 0, SPADES) and obs.declarer == 1 and obs.contract == 0
+    assert all(entry != obs.auction[0][1:] for entry in (e[1:] for e in obs.auction[1:]))  # a pass looks unlike it
+    from cardrules.web.families.trick_taking import TrickWebView
+    facts = {f["label"]: f["value"] for p in TrickWebView(no_tricks).panels(obs, ["A", "B", "C", "D"], False)
+             for f in p.get("items", [])}
+    assert facts["Auction"] == "B 0 spades, C pass, D pass, A pass" and facts["Contract"] == "B: 0 spades"
+
+
+def test_a_person_sees_a_call_of_no_tricks_as_a_call_and_may_make_one(run_cli, no_tricks_path):
+    result = run_cli("play", str(no_tricks_path), "--seats", "bot,human,bot,bot", "--seed", "3", "--fast",
+                     "--ascii", input="0S\nquit\n")
+    out = result.output
+    assert "your call (0S to 10NT, e.g. '0S', or 'pass')" in out and "you call 0 spades" in out, out
+    assert "Auction: you 0 spades, bot-2 " in out, out
+
+
+def test_the_calls_of_no_tricks_have_ids_of_their_own_beside_the_pass(no_tricks):
+    from cardrules.interpreter.families.trick_taking.encoding import TrickCodec
+    codec = TrickCodec(no_tricks, 4)
+    ids = [codec.encode(a) for a in (Call(0, SPADES), Call(0, None), DECLINE)]
+    assert len(set(ids)) == 3 and codec.decode(ids[0]) == Call(0, SPADES) and codec.decode(ids[2]) == DECLINE
+
+
+def test_a_call_of_no_tricks_in_no_trump_is_told_from_a_pass(no_tricks):
+    state = stacked(no_tricks)
+    state.apply(call(state, "0NT"))
+    state.apply(DECLINE)
+    obs = state.observation(0)
+    assert obs.auction[0][1:] != obs.auction[1][1:]  # no trump's suit is -1: a pass must not read as one
+    with pytest.raises(IllegalActionError, match="not higher than bid 0NT"):
+        state.apply(call(state, "0H"))
+
+
+@pytest.mark.parametrize("seats", [["bot"] * 4, ["random"] * 4, ["search:4", "bot", "random", "bot"]])
+def test_a_won_call_of_no_tricks_plays_to_the_end_and_replays_with_every_seat_kind(no_tricks, no_tricks_path, seats,
+                                                                                   tmp_path):
+    from test_legality import Checking
+    import random
+
+    state = new_game(no_tricks, 4, seed=5)
+    state.apply(state.chance_action())  # (the seed's deal, as the replay checks)
+    for text in ("0S", "pass", "pass", "pass"):
+        state.apply(call(state, text))
+    assert state.contract == 0 and state.declarer >= 0
+    rng = random.Random(5)
+    policies = [Checking(p, state, 1, rng) for p in make_policies(no_tricks, seats, 5)]
+    searching = seats[0].startswith("search")
+
+    def hook(seat, action):
+        if searching and state.round_index >= 1:  # (a search seat is slow: the hand of the 0 call is enough)
+            raise Stop
+
+    play_out(state, policies, on_action=hook)
+    assert state.turn == OVER or searching
+    assert sum(p.checked for p in policies) > 20  # every listed move verified, every other candidate refused
+    path = tmp_path / "game.jsonl"
+    save_record(state, path)
+    replayed = replay(path, str(no_tricks_path))
+    assert replayed.complete or searching
+    assert [e for e in replayed.state.events if e["event"] == "contract"][0]["tricks"] == 0
+
+
+def test_explain_works_the_call_of_no_tricks_as_the_lowest_call(run_cli, no_tricks_path):
+    result = run_cli("explain", str(no_tricks_path))
+    assert result.exit_code == 0, result.output
+    assert "A call of 0 tricks is a call as the others are, not a pass" in result.output
+    assert "| 0 spades | 0 | 250 |" in result.output and "| 0 spades | 1 | -250 |" in result.output, result.output
+
+
+ESTIMATES_BELOW = """\
+extends: estimation-whist
+name: estimates-below
+auction:
+  tricks: "0..13"
+bidding:
+  first: declarer
+  restrictions:
+    - rule: "not is_declarer or bid == contract"
+      message: "your estimate is your winning bid, {contract}"
+    - rule: "is_declarer or bid < contract"
+      message: "an estimate is below the declarer's bid of {contract}"
+"""
+
+
+def test_validate_warns_that_a_won_call_of_no_tricks_leaves_the_estimates_no_bid(run_cli, tmp_path):
+    # the others must estimate below the contract: after a call of 0 there is no such bid
+    # (a warning: the file validated when a call of 0 was taken for a pass)
+    path = tmp_path / "below.yaml"
+    path.write_text(ESTIMATES_BELOW)
+    result = run_cli("validate", str(path))
+    assert result.exit_code == 0, result.output
+    assert f"{path}:8:5: warning:" in result.output and "no legal bid, when a call of 0 tricks wins" in result.output
+
+
+def test_the_bot_calls_no_tricks_only_with_a_hand_worth_none_and_then_plays_to_take_none(no_tricks):
+    from cardrules.interpreter.families.trick_taking.bot import TrickBot
+    bot = TrickBot(no_tricks, 1)
+    strong = stacked(no_tricks, dealer=0)  # seat 1 first: the joker, both red bowers, five hearts
+    assert bot.act(strong.observation(1), strong.legal_actions()).tricks > 0
+    state = stacked(no_tricks, dealer=3)  # seat 0 first: nothing above a nine
+    chosen = bot.act(state.observation(0), state.legal_actions())
+    assert chosen == Call(0, CLUBS)
+    state.apply(chosen)
+    for _ in range(3):
+        state.apply(DECLINE)
+    while state.phase == "kitty":  # the kitty (4D JS TS): the strongest go, the left bower (a trump) first
+        state.apply(bot.act(state.observation(0), state.legal_actions()))
+    pack = state.setup.pack
+    assert [pack.codes[c] for c in state.kitty_discards] == ["JS", "TS", "9H"]
+    assert pack.codes[bot.act(state.observation(0), state.legal_actions()).card] == "4H"  # the lowest lead

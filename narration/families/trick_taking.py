@@ -9,6 +9,7 @@ from ...interpreter.families.trick_taking.trickplay import trick_standing
 from ...interpreter.families.trick_taking.trump import round_order, trump_env
 from ...interpreter.families.trick_taking.actions import Bid, BlindBid, Call, ChooseTrump, Decline, Discard, Look, Pass, Play
 from ...interpreter.families.trick_taking.bot import estimate_tricks, tricks_wanted
+from ...interpreter.families.trick_taking.contracts import PASSED
 from ...interpreter.families.trick_taking.rules import NAMED_SUIT, TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
 from ...interpreter.families.trick_taking.observation import pass_target_of
@@ -282,7 +283,7 @@ class TrickView:
                    "to be named (not the turned suit)" if obs.making_round == 2 else "none yet")
         if self.section.auction is not None:  # the auction so far, and the contract once won
             offered = "named by the auction's winner"
-            calls = ", ".join(f"{names[s]} " + ("pass" if n == 0 else self.call_text(
+            calls = ", ".join(f"{names[s]} " + ("pass" if suit == PASSED else self.call_text(
                 n, "none" if suit == -1 else "named" if suit == NAMED_SUIT else self.pack.suits[suit].code))
                 for s, n, suit in obs.auction)
             echo(f"Auction: {calls or '-'}")
@@ -432,6 +433,8 @@ class TrickView:
             return f"your hand looks worth about {worth:.1f} tricks"
         if isinstance(action, Decline) and obs.phase == Phase.AUCTION:
             return "no call left is covered by the tricks your hand looks worth (with a partner's share and the kitty)"
+        if isinstance(action, Call) and action.tricks == 0:
+            return "your hand looks worth under half a trick in that suit: a call to take none"
         if isinstance(action, Call):
             return "the lowest call that the tricks your hand looks worth in that suit cover (with a partner's share " \
                 "and the kitty)"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ...interpreter.families.trick_taking.actions import Bid, BlindBid, Call, ChooseTrump, Decline, Discard, Pass, Play
+from ...interpreter.families.trick_taking.contracts import PASSED
 from ...interpreter.families.trick_taking.rules import NAMED_SUIT, BidOrder, TrickRules, TrumpKind
 from ...interpreter.families.trick_taking.state import Phase, TrickObservation
 from ...interpreter.families.trick_taking.observation import pass_target_of
@@ -58,7 +59,7 @@ class TrickWebView:
                      "named by the highest bidder after the bidding" if named_later else
                      "hidden until the bidding is over" if obs.trump_hidden else _suit_words(obs.trump, self.pack))
             if self.section.auction is not None:  # the auction so far, and the contract once won
-                calls = ", ".join(f"{names[seat]} " + ("pass" if n == 0 else _call_words(n, suit, self.pack))
+                calls = ", ".join(f"{names[seat]} " + ("pass" if suit == PASSED else _call_words(n, suit, self.pack))
                                   for seat, n, suit in obs.auction)
                 facts.append({"label": "Auction", "value": calls or "no call yet"})
                 if obs.declarer >= 0:

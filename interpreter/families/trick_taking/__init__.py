@@ -106,13 +106,22 @@ class TrickTaking:
         simultaneous = section.bidding.order is rules.BidOrder.SIMULTANEOUS
         read = frozenset().union(*(r.rule.names for r in section.bidding.restrictions))
         counters = [c for c in section.counters if c.name in read]
-        contract = 0
+        contract = None
+        calls_none = False  # a call of 0 tricks may win the auction
         if section.auction is not None:  # the estimates after an auction: its lowest call won by the first bidder
-            calls = [n for n in section.auction.tricks(setup.round_env(0)) if n > 0]
-            contract = min(calls) if calls else 0
+            calls = list(section.auction.tricks(setup.round_env(0)))
+            contract = min((n for n in calls if n > 0), default=None)
+            calls_none = 0 in calls
         if not counters:
-            return list(auction.dead_ends(section.bidding, setup, simultaneous, steps, rng, contract=contract,
-                                          step=ruleset.deal.direction.step))
+            step = ruleset.deal.direction.step
+            # (the two searches share the budget: the second gets what the first left)
+            ends: list[DeadEnd] = list(auction.dead_ends(section.bidding, setup, simultaneous, steps, rng,
+                                                         contract=contract, step=step))
+            if calls_none and not ends:  # (a warning: such a file validated when a call of 0 was taken for a pass)
+                ends = [(path, f"{message}, when a call of 0 tricks wins the auction", False) for path, message in
+                        auction.dead_ends(section.bidding, setup, simultaneous, steps, rng, contract=0,
+                                          step=step)]
+            return ends
         # The bids depend on what earlier rounds left in the counters: try each counter at
         # its starting values and at 0, 1 and 2, the last (or the first) bidder holding one
         # combination and the others another. Such a dead end may need values the game

@@ -123,14 +123,15 @@ def bid_refusal(bidding: BiddingRules, env: dict[str, Any], candidates: list[int
 
 def dead_ends(bidding: BiddingRules, setup: Any, simultaneous: bool, steps: Steps,
               rng: Any, counters: Callable[[int], Mapping[str, int]] | None = None,
-              contract: int = 0, step: int = 1) -> list[tuple[tuple[str | int, ...], str]]:
+              contract: int | None = None, step: int = 1) -> list[tuple[tuple[str | int, ...], str]]:
     """Bidding situations in which the restrictions leave a seat no legal bid: for every
     round of ``setup`` and every dealer, every sequence of legal bids before each seat
     (all of them where they are few; else the lowest, the highest and random ones),
     within ``steps``, one a seat's legal bids worked out (counted, so that what is found
     does not depend on the machine's speed); ``counters(position)`` gives the counters' values of the seat at
     each place in the bidding order; ``contract``: after an auction, the tricks of the
-    contract the first bidder is taken to have won (the lowest call; 0: no auction);
+    contract the first bidder is taken to have won (the lowest call, which may be 0;
+    None: no auction);
     ``step``: the direction of play (1 clockwise, -1 counter-clockwise).
     Returns (path, message) for the first dead end of each kind."""
     if not bidding.restrictions or bidding.reads_hand:  # (a hand's bids need its cards: the playouts find those)
@@ -154,8 +155,9 @@ def dead_ends(bidding: BiddingRules, setup: Any, simultaneous: bool, steps: Step
                 env.update(seat=seat, position=position, is_dealer=seat == dealer, bids=[] if simultaneous else made,
                            is_first=position == 0 and not simultaneous,
                            is_last=position == players - 1 and not simultaneous,
-                           contract=contract, contract_suit=-1, contract_rank=0 if contract else -1,
-                           declarer=order[0] if contract else -1, is_declarer=bool(contract) and position == 0)
+                           contract=contract or 0, contract_suit=-1, contract_rank=-1 if contract is None else 0,
+                           declarer=-1 if contract is None else order[0],
+                           is_declarer=contract is not None and position == 0)
                 return legal_bids(bidding, env, candidates)
 
             sequences: list[list[int] | None] = []

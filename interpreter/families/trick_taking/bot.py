@@ -200,10 +200,16 @@ def _strength(c: int, led: int, suits: Sequence[int], power: Sequence[int], trum
 
 def tricks_wanted(obs: TrickObservation, avoids: bool = False) -> int:
     """How many more tricks the seat wants: its bid less its tricks taken, or in a round
-    without bidding every trick (or none, when the lowest total wins)."""
+    without bidding every trick (or none, when the lowest total wins, or the seat has
+    won an auction with a call of 0)."""
     if not obs.has_bidding:
-        return -1 if avoids else obs.hand_size
+        return -1 if avoids or _takes_none(obs) else obs.hand_size
     return (obs.bids[obs.seat] or 0) - obs.taken[obs.seat]
+
+
+def _takes_none(obs: TrickObservation) -> bool:
+    """The seat declares a contract of 0 tricks (an auction's call of none)."""
+    return obs.declarer == obs.seat and obs.contract == 0 and bool(obs.auction)
 
 
 def _choose_pass(obs: TrickObservation, actions: Sequence[TrickAction], avoids: bool) -> TrickAction:
@@ -299,9 +305,12 @@ def _choose_call(obs: TrickObservation, actions: Sequence[TrickAction], bot: Tri
 def _choose_auction_call(obs: TrickObservation, actions: Sequence[TrickAction], bot: TrickBot) -> TrickAction:
     """An auction's call: the hand's likely tricks in each suit the calls offer (and in
     no trump), with its partner's share (a partnership) and the kitty's help (the
-    declarer takes it); the lowest call that the best of them covers, else a pass."""
+    declarer takes it); the lowest call that the best of them covers, else a pass.  A
+    call of 0 tricks is read as a contract to take none: called only where the hand
+    alone looks worth under half a trick in that suit."""
     hand = list(obs.hand)
     worth: dict[Any, float] = {}
+    alone: dict[Any, float] = {}  # the hand's own tricks, for a call of none
     share = obs.hand_size / max(obs.players, 2)
     partner = 0.0
     if any(s != obs.seat and (s - obs.seat) % 2 == 0 for s in range(obs.players)) and obs.players % 2 == 0:
@@ -313,22 +322,27 @@ def _choose_auction_call(obs: TrickObservation, actions: Sequence[TrickAction], 
         key = "named" if action.named else action.suit
         if key in worth:
             continue
-        if action.named:  # a suit named after winning: the best suit of the hand
-            value = 0.0
+        if action.named:  # a suit named after winning: the best suit of the hand (the worst, to take none)
+            values = []
             for suit in range(bot.suit_count):
                 suits, power = card_order(bot.trump_rules, suit, bot.ace_high, bot.pack)
-                value = max(value, estimate_tricks(hand, suits, power, suit, obs.players, bot.joker, bot.top))
+                values.append(estimate_tricks(hand, suits, power, suit, obs.players, bot.joker, bot.top))
+            value, least = max(values, default=0.0), min(values, default=0.0)
         else:
             suits, power = card_order(bot.trump_rules, action.suit, bot.ace_high, bot.pack)
             value = estimate_tricks(hand, suits, power, action.suit, obs.players, bot.joker, bot.top)
             if action.suit is None:
                 value *= 0.9  # (no trump: the long suits count for less)
+            least = value
         worth[key] = value + partner + kitty
+        alone[key] = least
     calls = [a for a in actions if isinstance(a, Call)]
-    fine = [a for a in calls if a.tricks <= worth["named" if a.named else a.suit] + 0.25]
+    fine = [a for a in calls if (alone["named" if a.named else a.suit] < 0.5 if a.tricks == 0 else
+                                 a.tricks <= worth["named" if a.named else a.suit] + 0.25)]
     passing = next((a for a in actions if isinstance(a, Decline)), None)
     if fine:
-        return min(fine, key=lambda a: (a.tricks, -worth["named" if a.named else a.suit]))
+        return min(fine, key=lambda a: (a.tricks, alone["named" if a.named else a.suit] if a.tricks == 0 else
+                                        -worth["named" if a.named else a.suit]))
     return passing if passing is not None else calls[0]
 
 
@@ -360,8 +374,11 @@ def _lone_hand(hand: Sequence[int], trump: int | None, bot: TrickBot) -> bool:
 
 
 def _choose_discard(obs: TrickObservation, actions: Sequence[TrickAction]) -> TrickAction:
-    """The weakest card that is not a trump (a trump only when it holds nothing else)."""
+    """The weakest card that is not a trump (a trump only when it holds nothing else); to
+    take no tricks (a call of 0 won), the strongest: a trump first."""
     suits, power = obs.suits, obs.power
+    if _takes_none(obs):
+        return max(actions, key=lambda a: (suits[a.card] == obs.trump, power[a.card], -a.card))  # type: ignore[union-attr]
     return min(actions, key=lambda a: (suits[a.card] == obs.trump, power[a.card], a.card))  # type: ignore[union-attr]
 
 
@@ -372,7 +389,10 @@ def _choose_trump(obs: TrickObservation, actions: Sequence[TrickAction], joker: 
     for c in hand:
         if c != joker and 0 <= obs.suits[c] < suit_count:
             counts[obs.suits[c]] += 1
-    best_suit = max(range(suit_count), key=lambda s: (counts[s], -s))
+    if _takes_none(obs):  # a trump named for a call of 0 tricks: the shortest suit
+        best_suit = min(range(suit_count), key=lambda s: (counts[s], s))
+    else:
+        best_suit = max(range(suit_count), key=lambda s: (counts[s], -s))
     for a in actions:
         if isinstance(a, ChooseTrump) and a.suit == best_suit:
             return a

@@ -21,9 +21,11 @@ from .actions import DECLINE, Call, Decline, Move
 from .making import _decline_event
 from .phases import _AUCTION, _CHOOSE_TRUMP, _DEAL
 from .round import RoundState
-from .rules import NAMED_SUIT, AllPass, AuctionRounds, AuctionRules
+from .rules import NAMED_SUIT, AllPass, AuctionRounds, AuctionRules, round_tricks
 
-PASSED = 0  # a pass, as the tricks of a call in ``auction_calls``
+# a pass, as the suit of an entry of ``auction_calls`` (its tricks 0): no call's suit (a
+# suit's number, -1 no trump, NAMED_SUIT), where its tricks could be a call's (a call of 0)
+PASSED = -2
 
 
 def _call_event(round_number: int, seat: int, tricks: int, suit: str | None) -> dict[str, Any]:
@@ -44,6 +46,12 @@ def suit_word(suit: int | None, pack: Pack) -> str | None:
     return pack.suits[suit].code
 
 
+def call_words(call: Call) -> str:
+    """A call for a refusal: ``bid 7H``, ``bid 6NT``, and a call whose suit its winner names
+    said so (its typed form, ``bid 9 suit``, reads as a placeholder)."""
+    return f"bid {call.tricks} in a suit named on winning" if call.named else str(call)
+
+
 def all_calls(auction: AuctionRules, tricks: list[int], pack: Pack) -> list[Call]:
     """Every call of a round, lowest first: by tricks, then by the suits' order."""
     out = []
@@ -57,7 +65,8 @@ def all_calls(auction: AuctionRules, tricks: list[int], pack: Pack) -> list[Call
 
 
 def round_calls(state: Any) -> list[Call]:
-    """The calls of ``state``'s round, lowest first (kept for every game of the setup)."""
+    """The calls of ``state``'s round, lowest first (kept for every game of the setup):
+    those of ``auction.tricks`` that the round's tricks can make (validate warns of the rest)."""
     cache = state.setup.cache.setdefault("auction_calls", {})
     found: list[Call] | None = cache.get(state.round_index)
     if found is None:
@@ -68,7 +77,8 @@ def round_calls(state: Any) -> list[Call]:
         except EvaluationError as exc:
             raise EvaluationError(f"auction.tricks '{auction.tricks.source}' in round {state.round}: {exc}",
                                   ("auction", "tricks")) from None
-        found = cache[state.round_index] = all_calls(auction, tricks, state.setup.pack)
+        most = round_tricks(state.tricks, env["hand_size"])
+        found = cache[state.round_index] = all_calls(auction, [n for n in tricks if n <= most], state.setup.pack)
     return found
 
 
@@ -129,13 +139,14 @@ class AuctionPhase(RoundState):
             raise IllegalActionError(f"it is time to call a number of tricks and a suit, or pass, not '{action}'")
         if action not in self._calls:
             lo, hi = self._calls[0], self._calls[-1]
-            raise IllegalActionError(f"'{action}' is not a call here: calls run from {str(lo)[4:]} to {str(hi)[4:]}")
+            raise IllegalActionError(f"'{call_words(action)}' is not a call here: calls run from "
+                                     f"{call_words(lo)[4:]} to {call_words(hi)[4:]}")
         if self._calls.index(action) <= self._high:
-            raise IllegalActionError(f"'{action}' is not higher than {self._calls[self._high]} (seat "
-                                     f"{self._high_seat()}): call higher, or pass")
+            raise IllegalActionError(f"'{call_words(action)}' is not higher than {call_words(self._calls[self._high])} "
+                                     f"(seat {self._high_seat()}): call higher, or pass")
 
     def _high_seat(self) -> int:
-        return next(s for s, n, _ in reversed(self.auction_calls) if n != PASSED)
+        return next(s for s, _, suit in reversed(self.auction_calls) if suit != PASSED)
 
     def _auction_call(self, action: Move) -> None:
         """A seat's call or pass; then the next seat to call, or the auction's end."""
@@ -150,7 +161,7 @@ class AuctionPhase(RoundState):
                               suit_word(NAMED_SUIT if action.named else action.suit, pack)))
         else:
             self._out[seat] = True
-            self.auction_calls.append((seat, PASSED, -1))
+            self.auction_calls.append((seat, 0, PASSED))
             self._log.append((_decline_event, number, seat))
         auction = self.tricks.auction
         assert auction is not None

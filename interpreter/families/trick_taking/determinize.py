@@ -21,6 +21,7 @@ from ...game import observed_mode
 from ...rules import Ruleset
 from .actions import DECLINE, LOOK, Bid, BlindBid, Call, ChooseTrump, Pass, trump_choices
 from .bot import TrickBot
+from .contracts import PASSED
 from .observation import TrickObservation, pass_target_of
 from .phases import _AUCTION, _BIDDING, _BLIND, _CHOOSE_TRUMP, _DISCARD, _EXCHANGE, _KITTY, _PLAYING
 from .rules import NAMED_SUIT
@@ -88,7 +89,7 @@ def determinize(rules: Ruleset, obs: TrickObservation, memory: dict[str, Any], r
             break
         if state.phase is _AUCTION:  # the calls, as observed (every call is public)
             who, tricks, suit = obs.auction[len(state.auction_calls)]
-            state.apply(DECLINE if tricks == 0 else Call(tricks, None, "", True) if suit == NAMED_SUIT else
+            state.apply(DECLINE if suit == PASSED else Call(tricks, None, "", True) if suit == NAMED_SUIT else
                         Call(tricks, None if suit < 0 else suit))
             continue
         if state.phase is _BLIND:  # a seat's choice to bid blind or to look, as observed (both public)

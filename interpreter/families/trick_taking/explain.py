@@ -272,19 +272,20 @@ _NO_CONTRACT = {"contract": 0, "contract_suit": -1, "contract_rank": -1, "declar
 
 def _contract_examples(rules: Any, setup: Any) -> list[str]:
     """Worked examples of an auction's scoring: the declarer's side (seat 0) making its
-    contract or falling a trick short, at the lowest and the highest calls."""
+    contract or falling a trick short (taking one, on a call of 0), at the lowest and the
+    highest calls."""
     tricks = rules.section
     auction = tricks.auction
     pack = rules.deck.pack
     size = max(setup.hand_sizes)
-    calls = sorted({n for n in auction.tricks(setup.round_env(0)) if 0 < n <= size})
+    calls = sorted({n for n in auction.tricks(setup.round_env(0)) if 0 <= n <= size})
     players = setup.players
     rows = ["", f"Worked example, in a round of {size} cards, for the declarer (the first seat of its side):", "",
             "| contract | the declarer's side took | scores |", "|---|---|---|"]
     for n, rank in ((calls[0], 0), (calls[-1], len(auction.suits) - 1)):
         suit = auction.suits[rank]
         word = "no trump" if suit is None else "a named suit" if suit == NAMED_SUIT else pack.suits[suit].name
-        for took in dict.fromkeys((n, n - 1, size)):
+        for took in dict.fromkeys((n, n - 1 if n else 1, size)):  # (a call of none is broken by a trick)
             env: dict[str, Any] = {**setup.round_env(0), "hand_size": size, "bid": 0, "tricks": took, "seat": 0,
                                    "is_dealer": False, "bids": [0] * players, "taken": [took] + [0] * (players - 1),
                                    "team": 0, "team_bid": 0, "team_tricks": took, "card_points": 0,
@@ -326,7 +327,17 @@ def _auction_lines(tricks: Any, rules: Any) -> list[str]:
             f"tricks (`{auction.tricks.source}`) with a trump, or passes; {rounds}. Each call must be higher than the "
             f"last: more tricks, or as many in a higher suit ({', '.join(suits)}, lowest first). When everyone "
             f"passes, {passed}. The highest call wins: its player is the declarer (`declarer`), its suit the trump, "
-            "and its tricks the contract (`contract`, `contract_suit`, `contract_rank` in the scoring)."]
+            "and its tricks the contract (`contract`, `contract_suit`, `contract_rank` in the scoring)."
+            + (" A call of 0 tricks is a call as the others are, not a pass: won, it is a contract of none "
+               "(`contract` 0, with its `declarer`)." if _calls_none(auction, rules) else "")]
+
+
+def _calls_none(auction: Any, rules: Any) -> bool:
+    """A call of 0 tricks is among the first round's calls."""
+    try:
+        return 0 in auction.tricks(rules.setup(rules.min_players).round_env(0))
+    except EvaluationError:
+        return False
 
 
 def _exchange_lines(tricks: TrickRules, rules: Ruleset) -> list[str]:
@@ -487,13 +498,13 @@ def refused_example(rules: Ruleset, which: int, budget: int = 3000
     dealer = 0
     order = [(dealer + rules.deal.direction.step * (1 + k)) % players for k in range(players)]
     seen = 0
-    lowest = 0
+    lowest = None  # (no auction)
     if tricks.auction is not None:  # the estimates after an auction: its lowest call, won by the first bidder
-        lowest = min((n for n in tricks.auction.tricks(setup.round_env(0)) if n > 0), default=0)
+        lowest = min((n for n in tricks.auction.tricks(setup.round_env(0)) if n >= 0), default=None)
 
     def contract_of(position: int) -> dict[str, Any]:
-        return {"contract": lowest, "contract_suit": -1, "contract_rank": 0 if lowest else -1,
-                "declarer": order[0] if lowest else -1, "is_declarer": bool(lowest) and position == 0}
+        return {"contract": lowest or 0, "contract_suit": -1, "contract_rank": -1 if lowest is None else 0,
+                "declarer": -1 if lowest is None else order[0], "is_declarer": lowest is not None and position == 0}
 
     for index in order_of_rounds[:8]:
         base = setup.round_env(index)
@@ -546,7 +557,7 @@ def _several_decks(rules: Ruleset) -> bool:
 def _order_lines(tricks: TrickRules, pack: Pack) -> list[str]:
     """trick.order in words, the strongest cards first."""
     order = tricks.order
-    names = {t.name: _tier_words(t, pack) for t in order.tiers if t.name not in ("led", "trump")}
+    names = {t.name: _tier_words(t, pack, order.roles) for t in order.tiers if t.name not in ("led", "trump")}
     out = ["", "Who takes a trick, from the strongest cards down (a card of a higher line beats every card "
            "of the lines below it):", ""]
     for tier in reversed(order.tiers):
@@ -564,6 +575,8 @@ def _order_lines(tricks: TrickRules, pack: Pack) -> list[str]:
         words.append({"free": "led, it leaves the others free to play any card",
                       "next": "led, the next card with a suit sets the suit to follow",
                       "sets": "led, it sets its own suit"}[tier.lead])
+        if not tier.off_suit_wins:
+            words.append("of a suit neither led nor trump, it cannot win")
         if tier.any_time:
             words.append("it may be played at any time, even by a player who could follow suit")
         elif tier.follows == "trump":
@@ -572,10 +585,13 @@ def _order_lines(tricks: TrickRules, pack: Pack) -> list[str]:
                       "cancel": "two identical ones cancel each other"}[tier.ties])
         out.append("- " + "; ".join(words) + ";")
     out[-1] = out[-1].rstrip(";.") + "."
+    # a tier only roles reach is said by its name here (its line names the cards played as it)
+    as_names = {t.name: f"`{t.name}`" for t in order.tiers
+                if not t.cards and t.rule is None and t.name not in ("led", "trump")}
     for card, roles in order.roles.items():
         special = pack.specials[pack.special_of[card]]
         out.append(f"\n{special.name} ({special.code}) is played as "
-                   + " or as ".join(names.get(r, r) for r in roles)
+                   + " or as ".join(as_names.get(r) or names.get(r, r) for r in roles)
                    + f", as its player says when playing it (`{special.code} as {roles[0]}`).")
     if any(t.ties == "cancel" for t in order.tiers) or tricks.play.cancel_identical:
         out.append("When every card of a trick is cancelled, " + ("the player who led it takes it." if
@@ -583,10 +599,14 @@ def _order_lines(tricks: TrickRules, pack: Pack) -> list[str]:
     return out
 
 
-def _tier_words(tier: Any, pack: Pack) -> str:
-    """A tier by its cards' names (the rule's formula for a tier a rule picks)."""
+def _tier_words(tier: Any, pack: Pack, roles: Any) -> str:
+    """A tier by its cards' names (the rule's formula for a tier a rule picks; the cards
+    played as it for a tier only roles reach)."""
     if tier.rule is not None and not tier.cards:
         return f"the cards for which `{tier.rule.source}` holds"
+    if not tier.cards:
+        players = sorted(card for card, wanted in roles.items() if tier.name in wanted)
+        return " and ".join(pack.specials[pack.special_of[c]].name for c in players) + f" played as `{tier.name}`"
     cards = sorted(tier.cards)
     return " and ".join(pack.specials[pack.special_of[c]].name for c in cards) + \
         (f" (`{tier.name}`)" if tier.name != pack.codes[cards[0]] else "")

@@ -67,7 +67,8 @@ class TrickObservation(NamedTuple):
     alone: bool = False  # the maker plays this hand alone (trump.alone) ...
     sitting_out: int = -1  # ... and this seat sits it out (-1: none)
     # an auction (trump.kind: auction): each call so far ((seat, tricks, suit): suit -1 no
-    # trump, 99 a suit the winner names; tricks 0 a pass), and once it is won the declarer
+    # trump, 99 a suit the winner names, -2 a pass (tricks 0); a call of 0 tricks is a call,
+    # with its suit), and once it is won the declarer
     # (-1: none yet), the contract's tricks and its trump (-1: no trump, or not named yet)
     auction: tuple[tuple[int, int, int], ...] = ()
     declarer: int = -1

@@ -40,6 +40,10 @@ def build_order(builder: RulesBuilder) -> TrickOrder | None:
     tiers: list[Tier] = []
     placed: set[int] = set()
     names: set[str] = set()
+    unsaid: list[int] = []  # tiers of suited cards that leave off_suit unsaid
+    role_tiers = {str(r).upper() if str(r).upper() in specials else str(r)
+                  for listed in (builder.get(("trick", "roles")) or {}).values() if isinstance(listed, list)
+                  for r in listed}
     for i, entry in enumerate(given):
         path = ("trick", "order", i)
         if entry in ("led", "trump"):
@@ -66,9 +70,12 @@ def build_order(builder: RulesBuilder) -> TrickOrder | None:
         rule = None
         if entry.get("rule") is not None:
             rule = builder.expr(path + ("rule",), TIER_NAMES, Type.BOOL)
-        if rule is None and not cards:
-            builder.fail(path, "a tier needs cards (special cards by code) or a rule (the cards it picks)")
         name = str(entry.get("name") or (codes[0] if codes else f"tier-{i + 1}"))
+        if rule is None and not cards and not (entry.get("cards") == [] and name in role_tiers):
+            builder.fail(path, f"tier '{name}' has no cards, and no card of trick.roles is played as it" if
+                         entry.get("cards") == [] else
+                         "a tier needs cards (special cards by code) or a rule (the cards it picks); a tier only "
+                         "played as (trick.roles) is written cards: [] with its name")
         if name in names:
             builder.fail(path, f"two tiers are called '{name}': give one a name")
         names.add(name)
@@ -76,7 +83,12 @@ def build_order(builder: RulesBuilder) -> TrickOrder | None:
         tiers.append(Tier(name, frozenset(cards), rule, _LEADS[entry.get("lead", "free")], follows,
                           entry.get("any_time", follows == "none"), entry.get("ties", TIES_FIRST),
                           frozenset(str(w).upper() if str(w).upper() in specials else str(w)
-                                    for w in entry.get("wins_over", [])), path))
+                                    for w in entry.get("wins_over", [])), entry.get("off_suit", "wins") == "wins",
+                          path))
+        if rule is not None and follows == "own" and "off_suit" not in entry and \
+                entry.get("rule") not in (False, "false"):  # (a rule picking no card has no suit either)
+            unsaid.append(len(tiers) - 1)
+    _warn_off_suit(builder, tiers, unsaid)
     for needed in ("led", "trump"):
         if needed not in names:
             builder.fail(("trick", "order"), f"trick.order needs '{needed}' (where the cards of the suit led "
@@ -109,6 +121,19 @@ def build_order(builder: RulesBuilder) -> TrickOrder | None:
                          at_key=True, span=5)
     _warn_never_winning(builder, tiers, roles)
     return TrickOrder.from_tiers(tiers, roles, builder.get(("trick", "all_cancelled"), "leader"))
+
+
+def _warn_off_suit(builder: RulesBuilder, tiers: list[Tier], unsaid: list[int]) -> None:
+    """A warning for a tier of cards that keep their suit, below ``trump``, that does not
+    say whether one of them off the suit led can win: it does (as it always has), which the
+    rank of the tier does not make plain (above the trumps it is what a trump does too)."""
+    names = [t.name for t in tiers]
+    top = names.index("trump") if "trump" in names else len(tiers)
+    for t in unsaid:
+        if t < top:
+            builder.warn(tiers[t].path, f"tier '{tiers[t].name}': its cards keep their suit, and one of them off "
+                         "the suit led (neither led nor trump) still takes the trick by its tier: say off_suit: wins "
+                         "if it should, or off_suit: loses")
 
 
 def _warn_never_winning(builder: RulesBuilder, tiers: list[Tier], roles: list[tuple[int, tuple[str, ...]]]) -> None:

@@ -9,7 +9,9 @@ to the card of the highest tier in it; within a tier to the highest suit power f
 ``led`` and ``trump``, and for a tier of specials by its ``ties`` rule (the first played,
 the last played, or copies cancelling each other). A tier may *win over* others: when a
 card of it and a card of one of those are both in the trick, it wins (a low card that
-takes any trick the highest card is in, whatever else is there). Off-suit cards never win. A
+takes any trick the highest card is in, whatever else is there). Off-suit cards of no tier
+never win; a tier's cards win by their tier whatever was led, unless the tier says
+``off_suit: loses`` (a card a rule picks keeps its printed suit, and may be off suit). A
 card may be played as one of several tiers, its player choosing (``trick.roles``).
 
 What a card led does comes from its tier: ``lead: free`` (no suit to follow: a card that always wins),
@@ -56,6 +58,7 @@ class Tier:
     any_time: bool = True  # may be played whatever was led
     ties: str = TIES_FIRST
     wins_over: frozenset[str] = frozenset()  # tier names it wins over when both are in the trick
+    off_suit_wins: bool = True  # a card of it with a suit neither led nor trump still wins by its tier
     path: tuple[Any, ...] = ()  # where the ruleset writes it (for messages)
 
 
@@ -161,11 +164,12 @@ def trick_winner(plays: Sequence[tuple[int, int]], suits: Sequence[int], power: 
     tier_in: list[int] = []
     for i, (_, card) in enumerate(plays):
         t = played_as[i] if played_as[i] >= 0 else rp.tier_of[card]
+        s = suits[card]
         if t >= 0:
-            keys.append((t + 1) * TIER_STEP)
+            off = s >= 0 and s != led and s != trump and not tiers[t].off_suit_wins
+            keys.append(-1 if off else (t + 1) * TIER_STEP)  # off_suit: loses: off suit, never wins
             tier_in.append(t)
             continue
-        s = suits[card]
         if trump is not None and s == trump:
             keys.append(trump_base + power[card])
         elif s == led and s >= 0:
@@ -177,7 +181,7 @@ def trick_winner(plays: Sequence[tuple[int, int]], suits: Sequence[int], power: 
         tier_in.append(-1)
     present = {tiers[t].name for t in tier_in if t >= 0}
     for i, t in enumerate(tier_in):
-        if t >= 0 and tiers[t].wins_over & present:
+        if t >= 0 and keys[i] >= 0 and tiers[t].wins_over & present:
             keys[i] += WINS_OVER
     alive = list(range(len(plays)))
     # copies of one card cancel each other: under `ties: cancel` for a special's tier, or

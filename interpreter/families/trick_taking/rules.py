@@ -697,7 +697,7 @@ def check_setup(rules: Ruleset, setup: Setup, once: Callable[..., None]) -> None
         if tricks.kitty is not None and not _check_kitty(tricks.kitty, setup, index, dealt, once,
                                                            rules.deal.first_to_act.offset):
             return
-        if tricks.auction is not None and not _check_auction(tricks.auction, setup, index, once):
+        if tricks.auction is not None and not _check_auction(tricks, setup, index, once):
             return
         if dealt > setup.deck_size:
             extra = " and a trump card" if needs_upcard else ""
@@ -755,22 +755,45 @@ def _check_kitty(kitty: KittyRules, setup: Setup, index: int, dealt: int, once: 
     return True
 
 
-def _check_auction(auction: AuctionRules, setup: Setup, index: int, once: Callable[..., None]) -> bool:
+def round_tricks(tricks: TrickRules, hand_size: int) -> int:
+    """The tricks a side can take in a round of ``hand_size`` cards each: one more where
+    the kitty's discards count as a trick (kitty.discards_as_trick)."""
+    return hand_size + (1 if tricks.kitty is not None and tricks.kitty.discards_as_trick else 0)
+
+
+def _check_auction(tricks: TrickRules, setup: Setup, index: int, once: Callable[..., None]) -> bool:
     """Some call of the round at ``index`` can be made: a number of tricks the hands can
-    take, a suit (False: reported, an auction nobody can win)."""
-    number, size = setup.round_numbers[index], setup.hand_sizes[index]
+    take, a suit (False: reported, an auction nobody can win); a call no hand could make
+    is warned of (it is not offered)."""
+    auction = tricks.auction
+    assert auction is not None
+    number, size = setup.round_numbers[index], round_tricks(tricks, setup.hand_sizes[index])
     try:
-        tricks = auction.tricks(setup.round_env(index))
+        calls = auction.tricks(setup.round_env(index))
     except EvaluationError as exc:
         once(("auction", "tricks"), f"with {setup.players} players, round {number}: {exc}")
         return False
-    possible = [n for n in tricks if 1 <= n <= size]
+    possible = [n for n in calls if 0 <= n <= size]  # (a call of 0 is a call: to take none)
     if not possible or not auction.suits:
         once(("auction", "tricks"), f"with {setup.players} players, round {number} has {size} trick"
-             f"{'s' if size != 1 else ''}, so no call of {sorted(set(tricks)) or 'none'} can be made: an auction "
+             f"{'s' if size != 1 else ''}, so no call of {sorted(set(calls)) or 'none'} can be made: an auction "
              "nobody can win")
         return False
+    beyond = sorted({n for n in calls if n > size})
+    if beyond:
+        once(("auction", "tricks"), f"with {setup.players} players, round {number} has {size} tricks, so the "
+             f"call{'s' if len(beyond) > 1 else ''} of {_numbers(beyond)} cannot be made: "
+             f"{'they are' if len(beyond) > 1 else 'it is'} not offered (end the range at {size}, or at "
+             f"{'hand_size' if size == setup.hand_sizes[index] else 'hand_size + 1'})",
+             key="auction past the tricks", warning=True)
     return True
+
+
+def _numbers(values: list[int]) -> str:
+    """``[13, 14, 15]`` as "13 to 15" where they run on, else listed."""
+    if len(values) > 2 and values[-1] - values[0] == len(values) - 1:
+        return f"{values[0]} to {values[-1]}"
+    return ", ".join(map(str, values))
 
 
 def exchange_env(setup: Setup, index: int, dealer: int) -> dict[str, Any]:

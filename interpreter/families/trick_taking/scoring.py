@@ -158,9 +158,12 @@ class ScoringPhase(RoundState):
         taken_cards = [t * per_trick for t in self.taken]
         env["cards_taken_by_seat"] = taken_cards
         values = self._card_values
-        dealt = self.played  # the cards that went to the tricks, a kitty taken with one too (kitty.to_trick)
-        if self.tricks.kitty is not None and self.tricks.kitty.to_trick is not None:
-            dealt = dealt + self.kitty_taken + self.kitty
+        # the cards dealt: those that went to the tricks, and the kitty's: taken with a
+        # trick (kitty.to_trick), or, taken into a hand, the cards its taker laid aside
+        dealt = self.played
+        kitty = self.tricks.kitty
+        if kitty is not None:
+            dealt = dealt + (self.kitty_taken + self.kitty if kitty.to_trick is not None else self.kitty_discards)
         env["all_card_points"] = sum(values[c] for c in dealt) if values is not None else 0
         out = [("cards_taken", taken_cards)]
         won = self.won if self.won else [[] for _ in range(players)]
