@@ -64,8 +64,12 @@ def _deal_event(round_number: int, dealer: int, hand_size: int, hands: tuple[tup
 _ROTATION_STEPS = {Rotation.LEFT: 1, Rotation.RIGHT: -1, Rotation.NONE: 0}
 
 
-def _score_event(round_number: int, points: list[int], totals: list[int]) -> Event:
-    return {"event": "score", "round": round_number, "points": points, "totals": totals}
+def _score_event(round_number: int, points: list[int], totals: list[int],
+                 hands: tuple[tuple[int, ...], ...] | None = None, codes: Sequence[str] = NAMES) -> Event:
+    event: Event = {"event": "score", "round": round_number, "points": points, "totals": totals}
+    if hands is not None:  # each seat's cards left, in the pack's order
+        event["hands"] = [[codes[c] for c in sorted(hand)] for hand in hands]
+    return event
 
 
 class GameState:
@@ -389,12 +393,19 @@ class GameState:
         self._rngs[name] = random.Random(f"{self.seed}/{name}")
 
     # --- the end of a round ------------------------------------------------------------------
-    def score_round(self, points: list[int]) -> None:
-        """Add the round's points, record them, and start the next round (or end the game)."""
+    def score_round(self, points: list[int], hands: Sequence[Sequence[int]] | None = None) -> None:
+        """Add the round's points, record them, and start the next round (or end the game).
+        ``hands``: each seat's cards left, for a family whose moves change hands that
+        nothing after them shows (the record's ``score`` line then carries them, so a
+        replay of a record that lost such a move ends the round with other hands)."""
         totals = self.totals
         for seat, p in enumerate(points):
             totals[seat] += p
-        self._log.append((_score_event, self.round_index + 1, points, totals[:]))
+        if hands is None:
+            self._log.append((_score_event, self.round_index + 1, points, totals[:]))
+        else:
+            self._log.append((_score_event, self.round_index + 1, points, totals[:],
+                              tuple(map(tuple, hands)), self.setup.pack.codes))
         self.round_index += 1
         if self.round_index >= len(self.setup.hand_sizes) or (self.rules.end_when is not None and self._ends_now()):
             self.turn = OVER

@@ -58,7 +58,9 @@ CORE_EVENTS: dict[str, Declaration] = {
              "mode": Seen.ALL, "ruleset_path": Seen.ALL, "seed": Seen.NOBODY},
     "deal": {"dealer": Seen.ALL, "hand_size": Seen.ALL, "hands": Seen.OWN, "upcard": Seen.ALL,
              "stock": Seen.ALL, "rules_round": Seen.ALL},
-    "score": {"points": Seen.ALL, "totals": Seen.ALL},
+    # hands: each seat's cards left, where the family records them (score_round): the
+    # record's proof that no move is missing, not a showing of the hands at the table
+    "score": {"points": Seen.ALL, "totals": Seen.ALL, "hands": Seen.NOBODY},
     "end": {"totals": Seen.ALL, "winners": Seen.ALL, "teams": Seen.ALL},
     "reshuffle": {"stock": Seen.ALL},
 }

@@ -131,6 +131,26 @@ def test_a_card_drawn_from_the_stock_is_seen_by_its_drawer_alone():
         assert state.event_views(events[i]["seat"])[i]["penalty"] == events[i]["penalty"]
 
 
+def test_the_hands_a_rummy_score_line_records_are_in_no_view():
+    # onze scores the goer's hand alone: the others' cards stay unseen at the round's end,
+    # and the record names them only so that a replay finds a lost line (test_lost_lines.py)
+    from helpers import play_until
+
+    rules = load_ruleset("onze")
+    state = new_game(rules, 4, 5)
+    play_until(state, make_policies(rules, ["bot"] * 4, 5), lambda s: s.events[-1]["event"] == "score")
+    score = len(state.events) - 1
+    codes = state.setup.pack.codes
+    held = [sorted(state.hands[s]) for s in range(4)]
+    assert state.events[score]["hands"] == [[codes[c] for c in hand] for hand in held]
+    assert sum(map(len, held)) > 10
+    for viewer in (0, 1, 2, 3, None):
+        view = state.event_views(viewer)[score]
+        assert view == {k: v for k, v in state.events[score].items() if k != "hands"}
+        if viewer is not None:
+            assert sorted(state.observation(viewer).hand) == held[viewer]  # its own, as before
+
+
 def test_each_seat_sees_its_own_hand_in_the_deal_and_nobody_the_seed():
     state = _bidding("extends: oh-hell\nname: plain\n", seed=9)
     deal = state.events[1]

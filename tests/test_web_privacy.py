@@ -30,6 +30,8 @@ def test_no_message_names_a_card_its_seat_may_not_see(tmp_path, ruleset, mode):
     assert last[0]["over"] and last["watcher"]["over"]
     events = record_of(client, last[0])
     assert events[-1]["event"] == "end"
+    if ruleset == "shanghai-isra":  # the hands its score lines record are checked below too
+        assert all(len(e["hands"]) == 4 for e in events if e["event"] == "score")
     game = replayed(client, last[0], tmp_path)
     assert sum(1 for m in seen[0] if m["type"] == "table") > 50
     for seat, key in ((0, 0), (1, 1), (None, "watcher")):

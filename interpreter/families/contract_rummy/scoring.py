@@ -60,7 +60,7 @@ class ScoringPhase(RoundState):
         self.out_first = None
         self.final_turns = ()
         self.phase = _DEAL
-        self.score_round(points)
+        self.score_round(points, self.hands)  # (recorded: a lost move shows in them, whoever scores)
 
     def _hands_counted(self, goer: int | None) -> list[bool]:
         """Whose hand scores: every seat but ``goer``, less those ``going_out.counted``
