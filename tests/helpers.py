@@ -1,5 +1,6 @@
 """Paths and helpers shared by the tests."""
 
+from functools import cache
 from pathlib import Path
 
 from cardrules.interpreter.families.contract_rummy.actions import GoDown
@@ -7,6 +8,17 @@ from cardrules.interpreter.families.contract_rummy.textio import parse_input
 
 DATA = Path(__file__).parent / "data"
 REPO = Path(__file__).parent.parent
+
+
+@cache
+def bundled(name):
+    """The bundled ruleset ``name``, loaded once a process: for the lists tests are
+    parametrized over (each worker of a parallel run collects every module, and the lists
+    read the same rulesets' families and player counts again and again). A test that
+    plays loads its own."""
+    from cardrules.interpreter import load_ruleset
+
+    return load_ruleset(name)
 
 
 def stacked_rummy_round(rules, hands, upcard, stock=(), players=4, dealer=0):

@@ -31,7 +31,7 @@ from cardrules.interpreter.privacy import CORE_EVENTS, Seen, visibility_of
 from cardrules.interpreter.record import replay, save_record
 from cardrules.interpreter.ruleset import ruleset_from_text
 
-from helpers import DATA
+from helpers import bundled, DATA
 
 TOY = """\
 family: high-card
@@ -59,7 +59,7 @@ def toy_family():
 def _cases():
     by_family: dict[str, list[str]] = {}
     for name in bundled_names():
-        by_family.setdefault(load_ruleset(name).family.name, []).append(name)
+        by_family.setdefault(bundled(name).family.name, []).append(name)
     # a few rulesets of each family: the first, the last, and one between (all of them is
     # test_golden_all.py's and test_legality.py's job)
     picked = [(family, names[i]) for family, names in sorted(by_family.items())

@@ -17,7 +17,10 @@ from cardrules.interpreter.loader import bundled_dir, bundled_names, document_fr
 from cardrules.interpreter.ruleset import build_ruleset
 from cardrules.interpreter.game import CHANCE, new_game
 
-BASES = {name: yaml.safe_load((bundled_dir() / f"{name}.yaml").read_text()) for name in bundled_names()}
+# (libyaml where PyYAML has it: every worker of a parallel run reads all of them)
+_FAST_SAFE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+BASES = {name: yaml.load((bundled_dir() / f"{name}.yaml").read_text(), Loader=_FAST_SAFE)
+         for name in bundled_names()}
 
 EXPRESSIONS = ["0..hand_size", "players", "size", "round", "[3..1]", "-1", "1 / 0", "[]", "2", "0", "99",
                "set", "run of 2", "run of 13", "set of 9", "high", "low", "either", "rotation", "upcard",

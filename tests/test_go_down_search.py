@@ -22,11 +22,13 @@ from cardrules.interpreter.families.contract_rummy.rules import MeldKind, MeldSp
 from cardrules.interpreter.loader import bundled_names
 from cardrules.interpreter.pack import STANDARD
 
+from helpers import bundled
+
 # (the brute force below is written for the standard pack; a pack of a ruleset's own is
 # searched in tests/test_rummy_pack.py, and a round with no contract by the melding of
 # the whole hand, tests/test_five_crowns.py)
-RUMMY = [n for n in bundled_names() if load_ruleset(n).family.name == "contract-rummy"
-         and load_ruleset(n).deck.pack is STANDARD and any(c.melds for c in load_ruleset(n).section.contracts)]
+RUMMY = [n for n in bundled_names() if bundled(n).family.name == "contract-rummy"
+         and bundled(n).deck.pack is STANDARD and any(c.melds for c in bundled(n).section.contracts)]
 
 
 def canonical_melds(engine, spec, counts):
@@ -103,7 +105,7 @@ def meldy_hand(rng, pack, size):
 def cases():
     out = []
     for name in RUMMY:
-        rules = load_ruleset(name)
+        rules = bundled(name)
         for number, contract in enumerate(rules.section.contracts, 1):
             if contract.melds:
                 out.append((name, number))

@@ -26,13 +26,13 @@ from cardrules.interpreter.families.contract_rummy.actions import GoDown  # noqa
 from cardrules.interpreter.loader import bundled_names  # noqa: E402
 from cardrules.interpreter.scoring import winners  # noqa: E402
 
-from helpers import DATA, REPO  # noqa: E402
+from helpers import bundled, DATA, REPO  # noqa: E402
 
 FIVE = str(DATA / "good" / "oh-hell-five.yaml")
 
 
 def _counts(name: str) -> list[int]:
-    rules = load_ruleset(name)
+    rules = bundled(name)
     low = rules.min_players
     return [low, low + 1] if low < rules.max_players else [low]
 

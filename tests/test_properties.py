@@ -18,7 +18,9 @@ from cardrules.interpreter.game import CHANCE, new_game
 from cardrules.interpreter.loader import bundled_names
 from cardrules.interpreter.record import replay, save_record
 
-TRICK_RULESETS = [n for n in bundled_names() if load_ruleset(n).family.name == "trick-taking"]
+from helpers import bundled
+
+TRICK_RULESETS = [n for n in bundled_names() if bundled(n).family.name == "trick-taking"]
 
 # Independent oracles for the bundled score sheets (written from the seed pages, not
 # from the rulesets' expressions).
@@ -266,7 +268,7 @@ def assert_ends_when_the_rules_say(rules, state):
 
 
 def _counts(name):
-    rules = load_ruleset(name)
+    rules = bundled(name)
     return [(name, n) for n in range(rules.min_players, rules.max_players + 1)]
 
 
@@ -284,7 +286,7 @@ def test_every_trick_ruleset_plays_at_every_player_count(tmp_path, name, players
     assert replay(path).state.totals == state.totals
 
 
-RUMMY_RULESETS = [n for n in bundled_names() if load_ruleset(n).family.name == "contract-rummy"]
+RUMMY_RULESETS = [n for n in bundled_names() if bundled(n).family.name == "contract-rummy"]
 
 
 def rummy_cards_in_play(state):
