@@ -123,8 +123,7 @@ def test_the_family_checklist(family, ref, tmp_path, request):
         assert again.events == state.events
         # 4. every event kind declared, every field with an audience
         declared = {**CORE_EVENTS}
-        own = getattr(rules.family, "event_visibility", None) or {}
-        declared.update(own(rules) if callable(own) else own)
+        declared.update(rules.family.event_visibility(rules))
         kinds_written = {e["event"] for e in state.events}
         assert kinds_written <= set(CORE_EVENTS) | set(rules.family.record_events) | set(declared), \
             kinds_written - set(declared)
@@ -164,7 +163,7 @@ def test_the_checklist_finds_a_field_without_an_audience(toy_family):
     state = new_game(toy_family, 2, 1)
     play_out(state, make_policies(toy_family, ["random", "random"], 1))
     lay = next(e for e in state.events if e["event"] == "lay")
-    audience = visibility_of(dict(lay, secret="x"), toy_family.family.event_visibility)
+    audience = visibility_of(dict(lay, secret="x"), toy_family.family.event_visibility(toy_family))
     assert "secret" not in audience and audience["card"] is Seen.ALL
 
 
@@ -188,3 +187,52 @@ def test_a_clone_plays_as_its_original_would(name):
         assert (clone.turn, clone.totals, clone.round_index) == (state.turn, state.totals, state.round_index)
         if state.turn >= 0:
             assert text(clone.observation(state.turn)) == text(state.observation(state.turn))
+
+
+def _members(protocol):
+    own = set(protocol.__dict__.get("__annotations__", {}))
+    own |= {name for name, value in protocol.__dict__.items() if callable(value) and not name.startswith("_")}
+    return own
+
+
+def test_the_architecture_doc_lists_every_member_of_the_protocols_as_they_are():
+    """docs/architecture.md's table of members is the protocol's: each member of
+    GameFamily, SearchableFamily and EncodableFamily once, under its protocol, optional
+    exactly when FamilyDefaults gives it a default."""
+    import re
+
+    from cardrules.interpreter.family import EncodableFamily, FamilyDefaults, GameFamily, SearchableFamily
+
+    text = (DATA.parents[1] / "docs" / "architecture.md").read_text("utf-8")
+    rows = re.findall(r"^\| `(\w+)(?:\([^`]*\))?` \| `(\w+)` \| (required|optional)\b", text, re.M)
+    documented = {(name, protocol, kind) for name, protocol, kind in rows}
+    assert len(rows) == len(documented)
+    actual = {(name, protocol.__name__, "optional" if hasattr(FamilyDefaults, name) else "required")
+              for protocol in (GameFamily, SearchableFamily, EncodableFamily) for name in _members(protocol)}
+    assert documented == actual, (sorted(documented - actual), sorted(actual - documented))
+    defaults = {name for name in dir(FamilyDefaults) if not name.startswith("_")}
+    assert defaults <= {name for name, _, _ in actual}, defaults  # no default for a member nobody declared
+
+
+def test_a_family_object_of_an_earlier_release_is_completed_by_the_registry(toy_family):
+    """An object that does not inherit FamilyDefaults and holds event_visibility as a
+    mapping (as plug-ins were written before) still loads and plays: the registry gives
+    it the optional members' defaults and reads its mapping."""
+    import types
+
+    from cardrules.interpreter.family import FamilyDefaults, GameFamily
+
+    modern = toy_family.family
+    required = {name: getattr(modern, name) for name in _members(GameFamily)
+                if not hasattr(FamilyDefaults, name) and name != "event_visibility"}
+    legacy = types.SimpleNamespace(**required, event_visibility=modern.event_visibility(toy_family))
+    families.register(legacy)
+    try:
+        rules = ruleset_from_text(TOY)
+        assert rules.family.steps_per_line(2) == 1 and tuple(rules.family.counter_names(rules.section)) == ()
+        state = new_game(rules, 2, 1)
+        play_out(state, make_policies(rules, ["random", "random"], 1))
+        lay = next(v for v in state.event_views(None) if v["event"] == "lay")
+        assert lay["card"] is not None  # the mapping's Seen.ALL, read
+    finally:
+        families.register(modern)
