@@ -27,7 +27,7 @@ def _mypy(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_interpreter_passes_mypy_strict(tmp_path):
-    result = _mypy(tmp_path, "--strict", "-p", "cardrules.interpreter")
+    result = _mypy(tmp_path, "--strict", "-p", "cardrules.interpreter", "-m", "cardrules.testing")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
