@@ -14,7 +14,7 @@ import random
 from typing import Any, Callable, Sequence
 
 from . import search
-from .family import Policy
+from .family import Policy, encodable, searchable
 from .rules import Ruleset
 
 
@@ -50,7 +50,7 @@ def _has_openspiel() -> bool:
 
 def _has_ismcts(rules: Ruleset) -> bool:
     family = rules.family
-    return (getattr(family, "action_codec", None) is not None and getattr(family, "determinize", None) is not None)
+    return encodable(family) is not None and searchable(family) is not None
 
 
 def seat_kinds(rules: Ruleset) -> tuple[str, ...]:

@@ -51,6 +51,7 @@ from typing import Any, Callable, Sequence
 
 from .deal import Deal
 from .encoding import ActionCodec, ObservationEncoder
+from .family import encodable, searchable
 from .errors import IllegalActionError, UnplayableError
 from .game import CHANCE as ENGINE_CHANCE, OVER, GameState, new_game
 from .rules import Ruleset
@@ -75,7 +76,8 @@ class StepGame:
     def __init__(self, rules: Ruleset, players: int, mode: str | None = None, seed: int = 0, rounds: int = 0,
                  ruleset_ref: str | None = None, horizon: int = 0):
         family = rules.family
-        if getattr(family, "action_codec", None) is None or getattr(family, "observation_encoder", None) is None:
+        encoding = encodable(family)
+        if encoding is None:
             raise EncodingUnavailable(f"the {family.name} family gives no action ids and observation vectors "
                                       "(EncodableFamily.action_codec)")
         if not rules.min_players <= players <= rules.max_players:
@@ -93,12 +95,13 @@ class StepGame:
         self.mode = mode
         self.seed = seed
         self.ruleset_ref = ruleset_ref
-        self.codec: ActionCodec = family.action_codec(rules, players)  # type: ignore[attr-defined]
-        self.encoder: ObservationEncoder = family.observation_encoder(rules, players)  # type: ignore[attr-defined]
+        self.codec: ActionCodec = encoding.action_codec(rules, players)
+        self.encoder: ObservationEncoder = encoding.observation_encoder(rules, players)
         schedule = len(rules.setup(players, mode).hand_sizes)
         self.rounds = min(rounds, schedule) if rounds else schedule
-        self._determinize: Callable[..., GameState] | None = getattr(family, "determinize", None)
-        self._remember: Callable[..., None] | None = getattr(family, "remember", None)
+        searching = searchable(family)
+        self._determinize: Callable[..., GameState] | None = None if searching is None else searching.determinize
+        self._remember: Callable[..., None] | None = None if searching is None else searching.remember
         self.horizon = horizon
         self.max_decisions = min(self.codec.max_decisions, horizon) if horizon else self.codec.max_decisions
         # deal.random_hand_size: a round's size is a chance event of its own before its cards,

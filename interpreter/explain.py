@@ -140,7 +140,7 @@ def explain(rules: Ruleset, notes: bool = False) -> str:
             + (f" The game ends after the first round after which `{rules.end_when.source}` holds (`totals`: "
                "each player's total, `team_totals`: each player's team's"
                + ("; each counter: every player's value" if rules.section is not None and
-                  list(getattr(rules.family, "counter_names", lambda s: [])(rules.section)) else "")
+                  list(rules.family.counter_names(rules.section)) else "")
                + "), or after the last round of the "
                "schedule." if rules.end_when is not None else ""), ""]
     if rules.team is not None:

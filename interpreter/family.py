@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:
@@ -107,12 +108,26 @@ class GameFamily(Protocol):
     # Where its table views live, "package.module:Class" by kind ("terminal", "web"):
     # imported only by what draws them; a family without one gets the generic view.
     views: Mapping[str, str]
+    # --- optional members: FamilyDefaults gives each its default ---
+    any_pack: bool  # plays with any pack the ruleset's deck describes, not the standard one only
+    summaries_add_up: bool  # summarize() gives counts and sums only (see aggregate)
+    leading_events: Mapping[str, str]  # a derived kind logged before its cause's line -> that line's kind
+
+    def counter_names(self, section: Section) -> Sequence[str]:
+        """The names of the numbers each seat carries from round to round (the core binds
+        them in ``rounds.end_when`` and ``winner_by``; the state's ``seat_values()``
+        gives them)."""
+
+    def steps_per_line(self, players: int) -> int:
+        """The most actions one record line may stand for at ``players`` seats."""
+
 
     def event_visibility(self, rules: Ruleset) -> Mapping[str, Any]:
-        """Who sees each field of each event kind it writes (:mod:`.privacy`): a
-        mapping kind -> {field: Seen} (or a function of the event giving one). A field
-        not named is seen by nobody; a kind not named shows only who acted. May also be
-        a plain mapping attribute."""
+        """Who sees each field of each event kind it writes (:mod:`.privacy`), for
+        ``rules``: a mapping kind -> {field: Seen} (or a function of the event giving
+        one). A field not named is seen by nobody; a kind not named shows only who acted.
+        (A family object of an earlier release may hold the mapping itself instead of
+        this method: :func:`complete` reads it.)"""
 
     def candidate_actions(self, state: GameState) -> Sequence[Action]:
         """A superset of the moves that could be legal at the state's decision (and
@@ -195,7 +210,8 @@ class SearchableFamily(GameFamily, Protocol):
 
     def remember(self, rules: Ruleset, observation: Observation, memory: dict[str, Any]) -> None:
         """Note in ``memory`` what ``determinize`` will want later from this
-        observation (called at each of the seat's decisions; optional)."""
+        observation (called at each of the seat's decisions; optional: FamilyDefaults'
+        notes nothing)."""
 
 
 class EncodableFamily(GameFamily, Protocol):
@@ -213,3 +229,75 @@ class EncodableFamily(GameFamily, Protocol):
         """A seat's observation of ``rules`` at ``players`` seats as a vector of a fixed
         size and as text (:class:`.encoding.ObservationEncoder`): from the observation
         alone, never the state."""
+
+
+class FamilyDefaults:
+    """The default of every optional member of :class:`GameFamily` and
+    :class:`SearchableFamily`, in this one place: a family class inherits from it and
+    defines the required members (and any optional one it needs otherwise).  A member is
+    optional exactly when this class has it (tests/test_family_protocol.py checks
+    docs/architecture.md against that)."""
+
+    any_pack: bool = False
+    summaries_add_up: bool = False
+    leading_events: Mapping[str, str] = MappingProxyType({})
+    views: Mapping[str, str] = MappingProxyType({})
+
+    def counter_names(self, section: Section) -> Sequence[str]:
+        return ()
+
+    def steps_per_line(self, players: int) -> int:
+        return 1
+
+    def event_visibility(self, rules: Ruleset) -> Mapping[str, Any]:
+        return {}  # nothing declared: every event of the family shows only who acted
+
+    def remember(self, rules: Ruleset, observation: Observation, memory: dict[str, Any]) -> None:
+        return None
+
+
+_DEFAULTS = FamilyDefaults()
+_MISSING = object()
+
+
+class _Completed:
+    """A family object that does not inherit :class:`FamilyDefaults` (one written for an
+    earlier release): its own members, and the defaults for those it lacks; an
+    ``event_visibility`` held as a mapping is read as the method giving it."""
+
+    def __init__(self, family: Any) -> None:
+        self.__dict__["_family"] = family
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self.__dict__["_family"], name, _MISSING)
+        if found is _MISSING:
+            return getattr(_DEFAULTS, name)  # (AttributeError: a member no default has)
+        if name == "event_visibility" and not callable(found):
+            return lambda rules: found or {}
+        return found
+
+    def __repr__(self) -> str:
+        return repr(self.__dict__["_family"])
+
+
+def complete(family: Any) -> GameFamily:
+    """``family`` with every optional member present: itself when it inherits
+    :class:`FamilyDefaults` and declares ``event_visibility`` as the method, else a view
+    of it that adds the defaults (the registry calls this for every family it finds)."""
+    if isinstance(family, FamilyDefaults) and callable(getattr(family, "event_visibility", None)):
+        return family  # type: ignore[return-value]
+    return _Completed(family)
+
+
+def searchable(family: GameFamily) -> SearchableFamily | None:
+    """``family`` as a :class:`SearchableFamily` when it has ``determinize``, else None
+    (it cannot seat the search bot)."""
+    return family if callable(getattr(family, "determinize", None)) else None  # type: ignore[return-value]
+
+
+def encodable(family: GameFamily) -> EncodableFamily | None:
+    """``family`` as an :class:`EncodableFamily` when it has ``action_codec`` and
+    ``observation_encoder``, else None (it has no game for the research toolkits)."""
+    if callable(getattr(family, "action_codec", None)) and callable(getattr(family, "observation_encoder", None)):
+        return family  # type: ignore[return-value]
+    return None

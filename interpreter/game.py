@@ -193,8 +193,7 @@ class GameState:
         declarations = cache.get("event_visibility")
         if declarations is None:
             # a family's declarations, a mapping or a method of the rules; none: only who acted shows
-            own = getattr(self.rules.family, "event_visibility", None) or {}
-            declarations = cache["event_visibility"] = {**CORE_EVENTS, **(own(self.rules) if callable(own) else own)}
+            declarations = cache["event_visibility"] = {**CORE_EVENTS, **self.rules.family.event_visibility(self.rules)}
         return declarations
 
     # --- rounds -----------------------------------------------------------------------------

@@ -183,13 +183,12 @@ class _RecordSource:
         self.derived = KNOWN_DERIVED | state.rules.family.derived_events
         self.optional = OPTIONAL_FIELDS | state.rules.family.optional_fields
         # derived events written before the line of the move that caused them: kind -> that line's kind
-        self.leading: Mapping[str, str] = getattr(state.rules.family, "leading_events", {})
+        self.leading: Mapping[str, str] = state.rules.family.leading_events
         self.pos = 0  # the line the game is at
         self.steps = 0  # actions applied since the last line was matched
         # how many actions one line may stand for (the family says; one by default): a line
         # that calls for more does not follow from the game
-        most = getattr(state.rules.family, "steps_per_line", None)
-        self.most_steps = most(state.players) if most is not None else 1
+        self.most_steps = state.rules.family.steps_per_line(state.players)
         self.number = lines[0][0] if lines else 1
         self.kind = lines[0][1]["event"] if lines else "game"
         self.matched_all = True

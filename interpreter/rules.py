@@ -441,7 +441,7 @@ class RulesBuilder:
                           span=len(key))
         pack, specials, pack_names = build_pack(self)
         self.pack = pack
-        if pack is not STANDARD and not getattr(family, "any_pack", False):
+        if pack is not STANDARD and not family.any_pack:
             # a family written for the standard pack reads cards by its arithmetic: refuse, not misplay
             self.fail(("deck",), f"the {family.name} family plays only the standard pack (the French suits, "
                       "ranks 2 to A and jokers): deck.suits, other ranks and deck.specials are not for it",
@@ -501,7 +501,7 @@ class RulesBuilder:
         section = family.build_section(self)
         # a family's counters (numbers each seat carries from round to round): lists by seat
         # in rounds.end_when, each seat's value in winner_by
-        counters = tuple(getattr(family, "counter_names", lambda section: ())(section))
+        counters = tuple(family.counter_names(section))
         ruleset = Ruleset(
             name=d.get("name") or Path(self.doc.source.name).stem,
             title=d.get("title") or d.get("name") or Path(self.doc.source.name).stem,
@@ -638,7 +638,7 @@ class RulesBuilder:
         """winner_by and tie_break rules are worked out only at a game's end (tie_break only
         on a tie): try each for every seat with every total and counter 0, and warn of an
         error there (it may not be one at a real end, so a warning)."""
-        counters = list(getattr(rules.family, "counter_names", lambda section: [])(rules.section))
+        counters = list(rules.family.counter_names(rules.section))
         for key, entries in (("winner_by", rules.winner_by), ("tie_break", rules.tie_break)):
             for i, (rule, _) in enumerate(entries):
                 for seat in range(setup.players):

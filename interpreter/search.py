@@ -49,7 +49,7 @@ import random
 import time
 from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
-from .family import Policy
+from .family import Policy, searchable
 from .game import CHANCE, GameState
 from .rules import Ruleset
 
@@ -103,8 +103,8 @@ class SearchBot:
     def __init__(self, rules: Ruleset, seed: int | str = 0, playouts: int | None = DEFAULT_PLAYOUTS,
                  seconds: float | None = None, kind: str = KIND):
         family = rules.family
-        determinize = getattr(family, "determinize", None)
-        if determinize is None:
+        searching = searchable(family)
+        if searching is None:
             raise SearchUnavailable(f"the {family.name} family has no search bot: it cannot sample the hidden "
                                     "cards (GameFamily.determinize)")
         bot = family.policies.get("bot")
@@ -117,8 +117,8 @@ class SearchBot:
         self.seconds = seconds
         self.rng = random.Random(seed)
         self.memory: dict[str, Any] = {}  # what the family remembers of this seat's earlier observations
-        self._determinize: Callable[..., GameState] = determinize
-        self._remember: Callable[..., None] | None = getattr(family, "remember", None)
+        self._determinize: Callable[..., GameState] = searching.determinize
+        self._remember: Callable[..., None] = searching.remember
         self._bot_factory = bot
         self._bots: list[Policy] = []
         self._guide: Policy = bot(rules, self.rng.getrandbits(32))
@@ -133,8 +133,7 @@ class SearchBot:
         return self._bots
 
     def act(self, obs: Any, legal: Sequence[Any]) -> Any:
-        if self._remember is not None:
-            self._remember(self.rules, obs, self.memory)
+        self._remember(self.rules, obs, self.memory)
         if len(legal) == 1:
             self.last_playouts = 0
             return legal[0]
@@ -338,4 +337,4 @@ def make_search(rules: Ruleset, kind: str, seed: int | str) -> SearchBot:
 def has_search(rules: Ruleset) -> bool:
     """Whether games of ``rules`` can seat a search bot."""
     family = rules.family
-    return getattr(family, "determinize", None) is not None and "bot" in family.policies
+    return searchable(family) is not None and "bot" in family.policies

@@ -260,7 +260,7 @@ class Tally:
         self.team_totals = {team: _Moments() for team in self.teams}
         self.decisions = 0
         self.rounds = 0
-        self.additive = bool(getattr(rules.family, "summaries_add_up", False))
+        self.additive = bool(rules.family.summaries_add_up)
         self.summed: dict[str, Any] | None = None
         self.extras: list[dict[str, Any]] = []
 

@@ -163,3 +163,12 @@ def test_every_error_the_core_raises_survives_pickling():
         back = pickle.loads(pickle.dumps(error))
         assert type(back) is type(error) and str(back) == str(error) and back.__dict__ == error.__dict__
     assert pickle.loads(pickle.dumps(RulesetError([problem]))).problems == [problem]
+
+
+def test_the_installed_family_passes_the_shipped_kit(installed, tmp_path):
+    """What a plug-in's own test suite runs: cardrules.testing.check_family on its ruleset."""
+    from cardrules.testing import check_family
+
+    toy = tmp_path / "toy.yaml"
+    toy.write_text(RULESET)
+    check_family(toy, tmp_dir=tmp_path)  # every player count, two seeds

@@ -190,7 +190,7 @@ def test_a_family_that_declares_nothing_shows_only_who_acted(monkeypatch):
         assert lays and all(set(v) == {"event", "round", "seat"} for v in lays)
     finally:
         families.unregister("silent-high-card")
-    assert FAMILY.event_visibility["lay"]["card"] is Seen.ALL
+    assert FAMILY.event_visibility(rules)["lay"]["card"] is Seen.ALL
 
 
 def test_a_clone_keeps_its_own_audiences():

@@ -27,10 +27,19 @@ def _mypy(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_interpreter_passes_mypy_strict(tmp_path):
-    result = _mypy(tmp_path, "--strict", "-p", "cardrules.interpreter")
+    result = _mypy(tmp_path, "--strict", "-p", "cardrules.interpreter", "-m", "cardrules.testing")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_the_command_line_the_web_and_the_narration_pass_mypy(tmp_path):
     result = _mypy(tmp_path, "-p", "cardrules.cli", "-p", "cardrules.web", "-p", "cardrules.narration")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_example_plug_in_passes_mypy_strict_against_the_protocol(tmp_path):
+    """tests/data/plugin's family object is typed ``FAMILY: GameFamily``: mypy holds it
+    to the protocol as an outside package would be held."""
+    (tmp_path / "cardrules_highcard").symlink_to(ROOT / "tests" / "data" / "plugin" / "cardrules_highcard",
+                                                 target_is_directory=True)
+    result = _mypy(tmp_path, "--strict", "-p", "cardrules_highcard")
     assert result.returncode == 0, result.stdout + result.stderr

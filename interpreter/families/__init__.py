@@ -27,7 +27,7 @@ import importlib
 from importlib.metadata import entry_points
 from typing import Any
 
-from ..family import GameFamily
+from ..family import GameFamily, complete
 
 GROUP = "cardrules.families"
 
@@ -56,7 +56,7 @@ def _discover() -> None:
             _BROKEN[point.name] = (f"{point.value} is published as '{point.name}' but calls itself "
                                    f"'{getattr(family, 'name', None)}'")
             continue
-        _REGISTRY[point.name] = family
+        _REGISTRY[point.name] = complete(family)
 
 
 def refresh() -> None:
@@ -76,6 +76,7 @@ def register(family: GameFamily) -> GameFamily:
     the family under the entry-point group for that). Registering a family again under
     the same name replaces it."""
     _discover()
+    family = complete(family)
     _REGISTRY[family.name] = family
     _RUNTIME.add(family.name)
     _BROKEN.pop(family.name, None)
@@ -128,7 +129,7 @@ def all_families() -> list[GameFamily]:
 def view(family: GameFamily, kind: str) -> Any | None:
     """The table view of ``kind`` ("terminal" or "web") that ``family`` names in its
     ``views`` ("package.module:Name"), imported now; None when it names none."""
-    target = (getattr(family, "views", None) or {}).get(kind)
+    target = family.views.get(kind)
     if target is None:
         return None
     if not isinstance(target, str):

@@ -11,7 +11,7 @@ from importlib import resources
 from typing import Any, Callable, Mapping, Sequence
 
 from ...expressions import Steps, Type
-from ...family import DeadEnd
+from ...family import DeadEnd, EncodableFamily, FamilyDefaults, SearchableFamily
 from ...game import GameState
 from ...privacy import Declaration
 from ...rules import RulesBuilder, Ruleset, Setup
@@ -21,7 +21,7 @@ from .bot import RummyBot
 from .state import Move, RummyState
 
 
-class ContractRummy:
+class ContractRummy(FamilyDefaults):
     """The family object registered under ``contract-rummy``."""
 
     name = "contract-rummy"
@@ -61,7 +61,7 @@ class ContractRummy:
     def check_setup(self, ruleset: Ruleset, setup: Setup, report: Callable[..., None]) -> None:
         setup_checks.check_setup(ruleset, setup, report)
 
-    def counter_names(self, section: rules.RummyRules) -> list[str]:
+    def counter_names(self, section: Any) -> list[str]:
         """The counters' names (``rounds.end_when`` reads them as lists by seat, ``winner_by``
         as each seat's value)."""
         return [c.name for c in section.counters]
@@ -117,3 +117,5 @@ class ContractRummy:
 
 
 FAMILY = ContractRummy()
+# mypy --strict checks the object against every protocol it plays by (tests/test_types.py)
+_PLAYS_BY: tuple[SearchableFamily, EncodableFamily] = (FAMILY, FAMILY)

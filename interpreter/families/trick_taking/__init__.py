@@ -13,7 +13,7 @@ from importlib import resources
 from typing import Any, Callable, Mapping, Sequence
 
 from ...expressions import Steps, Type
-from ...family import DeadEnd
+from ...family import DeadEnd, EncodableFamily, FamilyDefaults, SearchableFamily
 from ...game import GameState
 from ...privacy import Declaration, Seen
 from ...rules import RulesBuilder, Ruleset, Setup
@@ -52,7 +52,7 @@ _PUBLIC_EVENTS: Mapping[str, Declaration] = {
 }
 
 
-class TrickTaking:
+class TrickTaking(FamilyDefaults):
     """The family object registered under ``trick-taking``."""
 
     name = "trick-taking"
@@ -92,7 +92,7 @@ class TrickTaking:
     def check_setup(self, ruleset: Ruleset, setup: Setup, report: Callable[..., None]) -> None:
         rules.check_setup(ruleset, setup, report)
 
-    def counter_names(self, section: rules.TrickRules) -> list[str]:
+    def counter_names(self, section: Any) -> list[str]:
         """The counters' names (``rounds.end_when`` reads them as lists by seat, ``winner_by``
         as each seat's value)."""
         return [c.name for c in section.counters]
@@ -199,6 +199,8 @@ class TrickTaking:
 
 
 FAMILY = TrickTaking()
+# mypy --strict checks the object against every protocol it plays by (tests/test_types.py)
+_PLAYS_BY: tuple[SearchableFamily, EncodableFamily] = (FAMILY, FAMILY)
 
 EXAMPLE = """
 family: trick-taking

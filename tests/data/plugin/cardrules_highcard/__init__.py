@@ -11,12 +11,13 @@ table views, so the terminal and the browser use their generic ones."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Mapping, NamedTuple
 
 from cardrules.interpreter.cards import NAMES, card
 from cardrules.interpreter.deal import Deal, deal_from_event
 from cardrules.interpreter.errors import IllegalActionError
 from cardrules.interpreter.expressions import Compiled, Type
+from cardrules.interpreter.family import FamilyDefaults, GameFamily, PolicyFactory
 from cardrules.interpreter.game import CHANCE, OVER, GameState
 from cardrules.interpreter.privacy import Seen
 from cardrules.interpreter.rules import ROUND_NAMES
@@ -114,20 +115,22 @@ class HighestCardBot:
     def __init__(self, rules: Any, seed: int) -> None:
         pass
 
-    def act(self, observation: HighCardObservation, legal: list[Lay]) -> Lay:
+    def act(self, observation: Any, legal: Any) -> Any:
         return max(legal, key=lambda lay: lay.card % 13)
 
 
-class HighCard:
+class HighCard(FamilyDefaults):
     name = "high-card"
-    schema = SCHEMA
-    bound_names = frozenset()
-    record_events = ("lay", "take")
+    schema: Mapping[str, Any] = SCHEMA
+    bound_names: frozenset[str] = frozenset()
+    record_events: tuple[str, ...] = ("lay", "take")
     derived_events = frozenset({"take"})
     optional_fields: frozenset[str] = frozenset()
-    policies = {"bot": HighestCardBot}
-    # every card is laid face up
-    event_visibility = {"lay": {"seat": Seen.ALL, "card": Seen.ALL}, "take": {"winner": Seen.ALL}}
+    policies: Mapping[str, PolicyFactory] = {"bot": HighestCardBot}
+
+    def event_visibility(self, rules: Any) -> dict[str, Any]:
+        # every card is laid face up
+        return {"lay": {"seat": Seen.ALL, "card": Seen.ALL}, "take": {"winner": Seen.ALL}}
 
     def default_upcard(self, builder: Any) -> bool:
         return False
@@ -145,7 +148,7 @@ class HighCard:
     def names(self) -> dict[str, Type]:
         return dict(ROUND_NAMES)
 
-    def dead_ends(self, rules: Any, setup: Any, seconds: float, rng: Any) -> list[Any]:
+    def dead_ends(self, rules: Any, setup: Any, steps: Any, rng: Any) -> list[Any]:
         return []
 
     def new_state(self, rules: Any, players: int, seed: int, names: Any, mode: Any, ref: Any) -> GameState:
@@ -180,4 +183,4 @@ class HighCard:
                 f"`{rules.section.points.source}`.", ""]
 
 
-FAMILY = HighCard()
+FAMILY: GameFamily = HighCard()  # mypy --strict checks it against the protocol (tests/test_types.py)
