@@ -27,9 +27,10 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 
 def pytest_collection_modifyitems(config, items):
     """The tests marked slow run first (in their order), the rest after: run in parallel
-    (scripts/test gives each core a worker), the long ones then overlap at the start and
-    the short ones fill in around them, instead of one worker finishing on a long test
-    while the other waits. Every worker collects the same order, as pytest-xdist needs."""
+    (scripts/test gives each core a worker and hands tests out two at a time), the long
+    ones then overlap at the start and the short ones fill in around them, instead of one
+    worker finishing on a long test while the other waits. Every worker collects the same
+    order, as pytest-xdist needs."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
