@@ -77,7 +77,6 @@ class Bucket:
             return True
         return False
 
-
     def has(self) -> bool:
         """Whether a token is there to take (none is taken)."""
         self.refill()
